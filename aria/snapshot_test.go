@@ -1,0 +1,83 @@
+package aria_test
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/cdpskill/cdpskill/aria"
+	"github.com/cdpskill/cdpskill/internal/testbrowser"
+	"github.com/cdpskill/cdpskill/page"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
+
+// open loads testdata/<fixture> in a fresh tab.
+func open(t *testing.T, fixture string) *page.Page {
+	t.Helper()
+	s := browser.NewTab(t)
+	srv := testbrowser.Serve(t, "testdata")
+	testbrowser.Navigate(t, s, srv.URL+"/"+fixture)
+	return page.New(s)
+}
+
+func snap(t *testing.T, p *page.Page, opts aria.Options) *aria.Result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	res, err := aria.Snapshot(ctx, p, opts)
+	if err != nil {
+		t.Fatalf("Snapshot(%+v): %v", opts, err)
+	}
+	return res
+}
+
+// golden compares got with testdata/<name>.golden, or rewrites it under
+// -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./aria/ -update to create it)", err)
+	}
+	if got+"\n" != string(want) {
+		t.Errorf("snapshot differs from %s (-update rewrites it)\n--- got:\n%s\n--- want:\n%s", path, got, want)
+	}
+}
+
+func TestGolden(t *testing.T) {
+	f := false
+	cases := []struct {
+		name, fixture string
+		opts          aria.Options
+	}{
+		{"landmarks", "landmarks.html", aria.Options{}},
+		{"landmarks_body", "landmarks.html", aria.Options{Root: "body"}},
+		{"landmarks_nav", "landmarks.html", aria.Options{Root: `role=navigation "legal"`}},
+		{"landmarks_interactive", "landmarks.html", aria.Options{Root: "body", Detail: aria.DetailInteractive}},
+		{"landmarks_summary", "landmarks.html", aria.Options{Detail: aria.DetailSummary}},
+		{"form", "form.html", aria.Options{}},
+		{"form_interactive", "form.html", aria.Options{Detail: aria.DetailInteractive}},
+		{"hidden", "hidden.html", aria.Options{}},
+		{"react", "react.html", aria.Options{}},
+		{"react_notext", "react.html", aria.Options{IncludeText: &f, Mode: aria.ModePlain}},
+		{"structure", "structure.html", aria.Options{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := open(t, c.fixture)
+			golden(t, c.name, snap(t, p, c.opts).YAML)
+		})
+	}
+}

@@ -1,0 +1,156 @@
+// Package capture records what a page tells the agent without being asked:
+// console messages and uncaught exceptions, and screenshots.
+package capture
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/cdpskill/cdpskill/cdp"
+)
+
+// MaxMessages is how many messages a Console keeps; older ones are dropped.
+const MaxMessages = 10000
+
+// Console collects a tab's console messages and uncaught exceptions.
+//
+// Events are queued by the connection's reader and turned into messages
+// when the Console is read, so no goroutine has to be stopped and reads
+// never race an event half handled. Reads see what has arrived; call
+// Flush first to be sure that everything the page logged before the call
+// is included. Until a read, events wait in the listener's queue, which
+// has no cap: one CLI call is short, and MaxMessages applies on reading.
+type Console struct {
+	s *cdp.Session
+	l *cdp.Listener
+
+	mu  sync.Mutex
+	buf []Message // grows to twice MaxMessages before old ones are cut
+}
+
+// StartConsole subscribes to the tab's console and enables the Runtime
+// domain, which replays the messages Chrome kept from before: those are in
+// the buffer when StartConsole returns. The replay happens only on a
+// session's first Runtime.enable, so call StartConsole before anything
+// else enables Runtime on s.
+func StartConsole(ctx context.Context, s *cdp.Session) (*Console, error) {
+	l := s.Listen(evConsole, evThrown, evRevoked)
+	if err := s.Call(ctx, "Runtime.enable", nil, nil); err != nil {
+		l.Close()
+		return nil, fmt.Errorf("capture: start console: %w", err)
+	}
+	c := &Console{s: s, l: l}
+	// Chrome sends the replay before the reply to Runtime.enable, so it
+	// is all queued now; replayed arguments come without previews.
+	var entries []entry
+	for _, ev := range l.Drain() {
+		if e, ok := decode(ev.Method, ev.Params); ok {
+			entries = append(entries, e)
+		}
+	}
+	fillPreviews(ctx, s, entries)
+	c.mu.Lock()
+	for i := range entries {
+		c.apply(&entries[i])
+	}
+	c.mu.Unlock()
+	return c, nil
+}
+
+// Flush waits until every message the page logged before the call has
+// been collected. CDP delivers a session's events and replies in order on
+// one socket, so once the reply to a cheap call has arrived, so have they.
+// While a JavaScript dialog is open Chrome answers nothing, so Flush then
+// waits for ctx to end; what arrived before is collected either way.
+func (c *Console) Flush(ctx context.Context) error {
+	err := c.s.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "0", "silent": true}, nil)
+	c.mu.Lock()
+	c.pump()
+	c.mu.Unlock()
+	var pe *cdp.ProtocolError
+	if err != nil && !errors.As(err, &pe) { // an error reply still completed the round trip
+		return fmt.Errorf("capture: flush console: %w", err)
+	}
+	return nil
+}
+
+// Messages returns every collected message, oldest first.
+func (c *Console) Messages() []Message {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.pump()
+	return slices.Clone(c.view())
+}
+
+// Since returns the messages logged at or after t, oldest first, keeping
+// only the given levels when any are given.
+func (c *Console) Since(t time.Time, levels ...string) []Message {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.pump()
+	var out []Message
+	for _, m := range c.view() {
+		if m.Timestamp.Before(t) || (len(levels) > 0 && !slices.Contains(levels, m.Level)) {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// Clear empties the buffer of everything collected so far.
+func (c *Console) Clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.pump()
+	c.buf = nil
+}
+
+// Close stops collecting; what was collected stays readable.
+func (c *Console) Close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.pump()
+	c.l.Close()
+}
+
+// pump turns queued events into messages; c.mu is held.
+func (c *Console) pump() {
+	for _, ev := range c.l.Drain() {
+		if e, ok := decode(ev.Method, ev.Params); ok {
+			c.apply(&e)
+		}
+	}
+}
+
+// apply adds a message, or withdraws a rejection that was handled late;
+// c.mu is held.
+func (c *Console) apply(e *entry) {
+	if e.method == evRevoked {
+		c.buf = slices.DeleteFunc(c.buf, func(m Message) bool {
+			return m.Type == typeExcept && m.exceptionID == e.revokedID
+		})
+		return
+	}
+	c.add(e.message())
+}
+
+// add appends m, cutting the oldest messages only when the buffer reaches
+// twice the cap so that adding stays cheap; c.mu is held.
+func (c *Console) add(m Message) {
+	c.buf = append(c.buf, m)
+	if len(c.buf) >= 2*MaxMessages {
+		n := copy(c.buf, c.buf[len(c.buf)-MaxMessages:])
+		clear(c.buf[n:])
+		c.buf = c.buf[:n]
+	}
+}
+
+// view is the newest MaxMessages messages; c.mu is held.
+func (c *Console) view() []Message {
+	return c.buf[max(0, len(c.buf)-MaxMessages):]
+}

@@ -1,0 +1,239 @@
+// Package cdp speaks the Chrome DevTools Protocol: HTTP discovery, one
+// websocket to the browser, flat sessions routed by sessionId, Chrome
+// discovery and launch, and the tab-alias registry shared by processes.
+package cdp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// Conn is one websocket to Chrome's browser endpoint. One goroutine reads
+// and routes replies by id and events by sessionId; writes are serialised.
+// When the socket closes every pending call fails at once with a
+// *ClosedError, so no caller can hang on a dead browser.
+type Conn struct {
+	ws     *websocket.Conn
+	nextID atomic.Int64
+
+	writeMu sync.Mutex
+
+	mu        sync.Mutex
+	pending   map[int64]chan reply
+	listeners map[*Listener]struct{}
+	closeErr  error
+	done      chan struct{}
+}
+
+// writeTimeout bounds one frame's write to Chrome.
+const writeTimeout = 10 * time.Second
+
+type reply struct {
+	result json.RawMessage
+	err    error
+}
+
+// message is every frame Chrome sends: a reply has an id, an event a method.
+type message struct {
+	ID        int64           `json:"id"`
+	SessionID string          `json:"sessionId"`
+	Method    string          `json:"method"`
+	Params    json.RawMessage `json:"params"`
+	Result    json.RawMessage `json:"result"`
+	Error     *struct {
+		Code    int             `json:"code"`
+		Message string          `json:"message"`
+		Data    json.RawMessage `json:"data"` // a string from Chrome, but any JSON must not lose the reply
+	} `json:"error"`
+}
+
+// errorData renders an error reply's data: a JSON string unquoted, any
+// other value as its JSON text.
+func errorData(raw json.RawMessage) string {
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		return s
+	}
+	return string(raw)
+}
+
+// Dial opens the browser websocket at wsURL.
+func Dial(ctx context.Context, wsURL string) (*Conn, error) {
+	d := websocket.Dialer{ReadBufferSize: 64 << 10, WriteBufferSize: 64 << 10}
+	ws, resp, err := d.DialContext(ctx, wsURL, nil)
+	if resp != nil && resp.Body != nil {
+		resp.Body.Close()
+	}
+	if err != nil {
+		return nil, &ConnectError{Endpoint: wsURL, Err: err}
+	}
+	ws.SetReadLimit(-1) // snapshots of huge pages run to many MiB
+	c := &Conn{
+		ws:        ws,
+		pending:   map[int64]chan reply{},
+		listeners: map[*Listener]struct{}{},
+		done:      make(chan struct{}),
+	}
+	go c.readLoop()
+	return c, nil
+}
+
+// Done is closed when the socket has closed.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Err is why the socket closed, or nil while it is open.
+func (c *Conn) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closeErr
+}
+
+// Close closes the socket; pending calls fail with a *ClosedError.
+func (c *Conn) Close() error {
+	c.writeMu.Lock()
+	_ = c.ws.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""))
+	c.writeMu.Unlock()
+	err := c.ws.Close()
+	<-c.done
+	return err
+}
+
+// Call sends method with params to the session (the browser when sessionID
+// is empty) and decodes the reply's result into result, which may be nil.
+func (c *Conn) Call(ctx context.Context, sessionID, method string, params, result any) error {
+	raw, err := c.CallRaw(ctx, sessionID, method, params)
+	if err != nil || result == nil {
+		return err
+	}
+	if err := json.Unmarshal(raw, result); err != nil {
+		return fmt.Errorf("cdp: decode %s result: %w", method, err)
+	}
+	return nil
+}
+
+// CallRaw is Call returning the undecoded result.
+func (c *Conn) CallRaw(ctx context.Context, sessionID, method string, params any) (json.RawMessage, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	id := c.nextID.Add(1)
+	ch := make(chan reply, 1)
+	c.mu.Lock()
+	if c.closeErr != nil {
+		err := c.closeErr
+		c.mu.Unlock()
+		return nil, err
+	}
+	c.pending[id] = ch
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		delete(c.pending, id)
+		c.mu.Unlock()
+	}()
+
+	if params == nil {
+		params = struct{}{}
+	}
+	frame := struct {
+		ID        int64  `json:"id"`
+		SessionID string `json:"sessionId,omitempty"`
+		Method    string `json:"method"`
+		Params    any    `json:"params"`
+	}{id, sessionID, method, params}
+	data, err := json.Marshal(frame)
+	if err != nil {
+		return nil, fmt.Errorf("cdp: encode %s: %w", method, err)
+	}
+	c.writeMu.Lock()
+	// A fixed write deadline, not ctx's: a write that fails half-way
+	// leaves the socket unusable, so only a truly stuck peer may break it.
+	_ = c.ws.SetWriteDeadline(time.Now().Add(writeTimeout))
+	err = c.ws.WriteMessage(websocket.TextMessage, data)
+	c.writeMu.Unlock()
+	if err != nil {
+		c.shutdown(&ClosedError{Err: err})
+		return nil, c.Err()
+	}
+
+	select {
+	case r := <-ch:
+		if r.err != nil {
+			var pe *ProtocolError
+			if errors.As(r.err, &pe) {
+				pe.Method = method
+			}
+		}
+		return r.result, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (c *Conn) readLoop() {
+	for {
+		_, data, err := c.ws.ReadMessage()
+		if err != nil {
+			c.shutdown(&ClosedError{Err: err})
+			return
+		}
+		var m message
+		if err := json.Unmarshal(data, &m); err != nil {
+			continue // a malformed frame is not worth killing the connection for
+		}
+		if m.ID != 0 {
+			// Taking the entry out means shutdown can never send a second
+			// reply into the one-slot channel and block holding c.mu.
+			c.mu.Lock()
+			ch := c.pending[m.ID]
+			delete(c.pending, m.ID)
+			c.mu.Unlock()
+			if ch == nil {
+				continue
+			}
+			if m.Error != nil {
+				ch <- reply{err: &ProtocolError{Code: m.Error.Code, Message: m.Error.Message, Data: errorData(m.Error.Data)}}
+			} else {
+				ch <- reply{result: m.Result}
+			}
+			continue
+		}
+		if m.Method != "" {
+			c.dispatch(Event{SessionID: m.SessionID, Method: m.Method, Params: m.Params})
+		}
+	}
+}
+
+func (c *Conn) shutdown(err error) {
+	c.mu.Lock()
+	if c.closeErr != nil {
+		c.mu.Unlock()
+		return
+	}
+	c.closeErr = err
+	for id, ch := range c.pending {
+		select {
+		case ch <- reply{err: err}:
+		default: // already answered
+		}
+		delete(c.pending, id)
+	}
+	c.mu.Unlock()
+	_ = c.ws.Close()
+	close(c.done)
+}
+
+func (c *Conn) dispatch(ev Event) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for l := range c.listeners {
+		l.offer(ev)
+	}
+}

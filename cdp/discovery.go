@@ -1,0 +1,151 @@
+package cdp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+)
+
+// DefaultPort is Chrome's conventional remote-debugging port.
+const DefaultPort = 9222
+
+// Endpoint is where a Chrome's debugging HTTP server listens.
+type Endpoint struct {
+	Host string `json:"host"`
+	Port int    `json:"port"`
+}
+
+// WithDefaults fills in localhost:9222 where host or port is unset.
+func (e Endpoint) WithDefaults() Endpoint {
+	if e.Host == "" {
+		e.Host = "localhost"
+	}
+	if e.Port == 0 {
+		e.Port = DefaultPort
+	}
+	return e
+}
+
+func (e Endpoint) String() string { return net.JoinHostPort(e.Host, strconv.Itoa(e.Port)) }
+
+// Version is /json/version.
+type Version struct {
+	Browser              string `json:"Browser"`
+	ProtocolVersion      string `json:"Protocol-Version"`
+	UserAgent            string `json:"User-Agent"`
+	WebSocketDebuggerURL string `json:"webSocketDebuggerUrl"`
+}
+
+// TargetInfo is one entry of /json/list.
+type TargetInfo struct {
+	ID    string `json:"id"`
+	Type  string `json:"type"`
+	Title string `json:"title"`
+	URL   string `json:"url"`
+}
+
+// httpClient has no overall timeout: every request carries the caller's ctx.
+var httpClient = &http.Client{Transport: &http.Transport{
+	Proxy:               nil, // the debugging port is local; never send it through a proxy
+	DialContext:         (&net.Dialer{Timeout: 2 * time.Second}).DialContext,
+	MaxIdleConnsPerHost: 2,
+}}
+
+func getJSON(ctx context.Context, ep Endpoint, method, path string, out any) error {
+	u := "http://" + ep.String() + path
+	req, err := http.NewRequestWithContext(ctx, method, u, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := httpClient.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return &ConnectError{Endpoint: ep.String(), Err: err}
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	if err != nil {
+		return &ConnectError{Endpoint: ep.String(), Err: err}
+	}
+	if resp.StatusCode != http.StatusOK {
+		return &HTTPError{Path: path, Status: resp.StatusCode, Body: string(body)}
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(body, out); err != nil {
+		return fmt.Errorf("cdp: %s: %w", path, err)
+	}
+	return nil
+}
+
+// HTTPError is a non-200 answer from the discovery server.
+type HTTPError struct {
+	Path   string
+	Status int
+	Body   string
+}
+
+func (e *HTTPError) Error() string {
+	return fmt.Sprintf("%s: HTTP %d: %s", e.Path, e.Status, e.Body)
+}
+
+// GetVersion asks the endpoint for its version and browser websocket URL.
+func GetVersion(ctx context.Context, ep Endpoint) (*Version, error) {
+	var v Version
+	if err := getJSON(ctx, ep, http.MethodGet, "/json/version", &v); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// ListTargets returns every target; pages have Type "page".
+func ListTargets(ctx context.Context, ep Endpoint) ([]TargetInfo, error) {
+	var ts []TargetInfo
+	if err := getJSON(ctx, ep, http.MethodGet, "/json/list", &ts); err != nil {
+		return nil, err
+	}
+	return ts, nil
+}
+
+// ListPages returns the page targets only.
+func ListPages(ctx context.Context, ep Endpoint) ([]TargetInfo, error) {
+	ts, err := ListTargets(ctx, ep)
+	if err != nil {
+		return nil, err
+	}
+	pages := ts[:0]
+	for _, t := range ts {
+		if t.Type == "page" {
+			pages = append(pages, t)
+		}
+	}
+	return pages, nil
+}
+
+// NewTarget opens a tab at rawURL (about:blank when empty).
+func NewTarget(ctx context.Context, ep Endpoint, rawURL string) (*TargetInfo, error) {
+	path := "/json/new"
+	if rawURL != "" {
+		path += "?" + url.QueryEscape(rawURL)
+	}
+	var t TargetInfo
+	if err := getJSON(ctx, ep, http.MethodPut, path, &t); err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// CloseTarget closes the target with id. A target that is already gone is
+// reported as *HTTPError with status 404.
+func CloseTarget(ctx context.Context, ep Endpoint, id string) error {
+	return getJSON(ctx, ep, http.MethodGet, "/json/close/"+url.PathEscape(id), nil)
+}

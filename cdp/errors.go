@@ -1,0 +1,97 @@
+package cdp
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ProtocolError is an error reply from Chrome, kept intact.
+type ProtocolError struct {
+	Method  string
+	Code    int
+	Message string
+	Data    string
+}
+
+func (e *ProtocolError) Error() string {
+	s := fmt.Sprintf("%s: %s", e.Method, e.Message)
+	if e.Data != "" {
+		s += " (" + e.Data + ")"
+	}
+	return s
+}
+
+// ClosedError means the websocket closed: Chrome exited or the tab went away.
+type ClosedError struct{ Err error }
+
+func (e *ClosedError) Error() string {
+	return "connection to Chrome closed: " + e.Err.Error()
+}
+func (e *ClosedError) Unwrap() error { return e.Err }
+
+// ConnectError means Chrome could not be reached at all.
+type ConnectError struct {
+	Endpoint string
+	Err      error
+}
+
+func (e *ConnectError) Error() string {
+	return fmt.Sprintf("cannot reach Chrome at %s: %v", e.Endpoint, e.Err)
+}
+func (e *ConnectError) Unwrap() error { return e.Err }
+
+// Protocol messages that mean the same thing, whatever the method.
+var (
+	contextDestroyedPatterns = []string{
+		"Cannot find context with specified id",
+		"Execution context was destroyed",
+		"Inspected target navigated or closed",
+		"Cannot find default execution context",
+	}
+	staleObjectPatterns = []string{
+		"Could not find object with given id",
+		"Node with given id does not belong to the document",
+		"No node with given id found",
+		"Could not find node with given id",
+		"Node is detached from document",
+		"Cannot find object with id",
+	}
+	targetGonePatterns = []string{
+		"No target with given id found",
+		"No session with given id",
+		"Session with given id not found",
+		"Target closed",
+	}
+)
+
+func matches(err error, patterns []string) bool {
+	var pe *ProtocolError
+	if !errors.As(err, &pe) {
+		return false
+	}
+	for _, p := range patterns {
+		if strings.Contains(pe.Message, p) || strings.Contains(pe.Data, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsContextDestroyed reports whether err means the JavaScript context the
+// call ran in is gone (the frame navigated or was removed).
+func IsContextDestroyed(err error) bool { return matches(err, contextDestroyedPatterns) }
+
+// IsStaleObject reports whether err means a remote object or node handle no
+// longer names anything.
+func IsStaleObject(err error) bool { return matches(err, staleObjectPatterns) }
+
+// IsTargetGone reports whether err means the target or its session is gone.
+func IsTargetGone(err error) bool { return matches(err, targetGonePatterns) }
+
+// IsConnection reports whether err means Chrome itself cannot be talked to.
+func IsConnection(err error) bool {
+	var ce *ClosedError
+	var xe *ConnectError
+	return errors.As(err, &ce) || errors.As(err, &xe)
+}

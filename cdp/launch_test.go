@@ -1,0 +1,343 @@
+package cdp
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// fakeEnv is an Env backed by a map.
+func fakeEnv(vars map[string]string) Env {
+	return func(k string) string { return vars[k] }
+}
+
+// touch creates an executable (mode 0755) or plain (0644) file, with its
+// directories.
+func touch(t *testing.T, path string, executable bool) string {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mode := os.FileMode(0o644)
+	if executable {
+		mode = 0o755
+	}
+	if err := os.WriteFile(path, []byte("#!/bin/sh\n"), mode); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestFindChrome(t *testing.T) {
+	dir := t.TempDir()
+	pathA := filepath.Join(dir, "a")
+	pathB := filepath.Join(dir, "b")
+	fixed := filepath.Join(dir, "usr-bin")
+	empty := filepath.Join(dir, "empty")
+	explicit := touch(t, filepath.Join(dir, "my chrome", "chrome"), true)
+	googleOnA := touch(t, filepath.Join(pathA, "google-chrome"), true)
+	chromiumOnB := touch(t, filepath.Join(pathB, "chromium"), true)
+	touch(t, filepath.Join(pathA, "chromium-browser"), false) // not executable: skipped
+	fixedBrowser := touch(t, filepath.Join(fixed, "chromium-browser"), true)
+	local := filepath.Join(dir, "local")
+	progX86 := filepath.Join(dir, "x86")
+	winChrome := touch(t, filepath.Join(local, "Google", "Chrome", "Application", "chrome.exe"), true)
+	winChromium := touch(t, filepath.Join(progX86, "Chromium", "Application", "chrome.exe"), true)
+	list := string(filepath.ListSeparator)
+
+	tests := []struct {
+		name string
+		goos string
+		env  map[string]string
+		dirs []string
+		want string // "" means ErrNoChrome
+	}{
+		{"CHROME_PATH wins", "linux", map[string]string{"CHROME_PATH": explicit, "PATH": pathA}, []string{fixed}, explicit},
+		{"missing CHROME_PATH is an error, not a fallback", "linux", map[string]string{"CHROME_PATH": filepath.Join(dir, "nope"), "PATH": pathA}, nil, ""},
+		{"name order beats PATH order", "linux", map[string]string{"PATH": pathA + list + pathB}, []string{fixed}, chromiumOnB},
+		{"PATH hit", "linux", map[string]string{"PATH": pathA}, []string{fixed}, googleOnA},
+		{"fixed directories after PATH", "linux", map[string]string{"PATH": empty}, []string{empty, fixed}, fixedBrowser},
+		{"nothing on linux", "linux", map[string]string{"PATH": empty}, []string{empty}, ""},
+		{"windows LOCALAPPDATA", "windows", map[string]string{"LOCALAPPDATA": local, "PROGRAMFILES(X86)": progX86}, nil, winChrome},
+		{"windows PROGRAMFILES(X86) Chromium", "windows", map[string]string{"PROGRAMFILES": empty, "PROGRAMFILES(X86)": progX86}, nil, winChromium},
+		{"nothing on windows", "windows", map[string]string{"LOCALAPPDATA": empty}, nil, ""},
+	}
+	if runtime.GOOS != "darwin" {
+		tests = append(tests, struct {
+			name string
+			goos string
+			env  map[string]string
+			dirs []string
+			want string
+		}{"nothing in /Applications", "darwin", nil, nil, ""})
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := findChrome(tc.goos, fakeEnv(tc.env), tc.dirs)
+			if tc.want != "" {
+				if err != nil || got != tc.want {
+					t.Fatalf("got %q, %v; want %q", got, err, tc.want)
+				}
+				return
+			}
+			if !errors.Is(err, ErrNoChrome) {
+				t.Fatalf("got %q, %v; want ErrNoChrome", got, err)
+			}
+			if !strings.Contains(err.Error(), "CHROME_PATH") || !strings.Contains(err.Error(), "install") {
+				t.Errorf("error does not say what to install or set: %v", err)
+			}
+			if p := tc.env["CHROME_PATH"]; p != "" && !strings.Contains(err.Error(), p) {
+				t.Errorf("error does not name CHROME_PATH's value %s: %v", p, err)
+			}
+		})
+	}
+}
+
+func TestDefaultHeadless(t *testing.T) {
+	for _, tc := range []struct {
+		goos string
+		env  map[string]string
+		want bool
+	}{
+		{"linux", nil, true},
+		{"linux", map[string]string{"DISPLAY": ":0"}, false},
+		{"linux", map[string]string{"WAYLAND_DISPLAY": "wayland-0"}, false},
+		{"darwin", nil, false},
+		{"windows", nil, false},
+	} {
+		if got := defaultHeadless(tc.goos, fakeEnv(tc.env)); got != tc.want {
+			t.Errorf("%s %v: got %v, want %v", tc.goos, tc.env, got, tc.want)
+		}
+	}
+}
+
+func TestLaunchArgs(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	headless := LaunchArgs(LaunchOptions{Endpoint: Endpoint{Port: 9333}, Headless: true, ExtraArgs: []string{"--lang=de"}})
+	for _, want := range []string{
+		"--remote-debugging-port=9333",
+		"--user-data-dir=" + UserDataDir(9333, true),
+		"--no-first-run", "--no-default-browser-check",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic",
+		"--headless=new", "--lang=de",
+	} {
+		if !slices.Contains(headless, want) {
+			t.Errorf("headless args lack %s: %v", want, headless)
+		}
+	}
+	if slices.Contains(headless, "--no-sandbox") != (os.Geteuid() == 0) {
+		t.Errorf("--no-sandbox must be there exactly when running as root: %v", headless)
+	}
+	if headless[len(headless)-1] != "about:blank" || slices.Index(headless, "--lang=de") != len(headless)-2 {
+		t.Errorf("extra args go last, before the start page: %v", headless)
+	}
+
+	headed := LaunchArgs(LaunchOptions{})
+	if slices.ContainsFunc(headed, func(a string) bool { return strings.HasPrefix(a, "--headless") }) {
+		t.Errorf("headed launch asks for headless: %v", headed)
+	}
+	if !slices.Contains(headed, "--remote-debugging-port=9222") {
+		t.Errorf("default port is not 9222: %v", headed)
+	}
+
+	dirs := map[string]bool{}
+	for _, port := range []int{9222, 9333} {
+		for _, h := range []bool{false, true} {
+			d := UserDataDir(port, h)
+			if filepath.Dir(d) != os.TempDir() {
+				t.Errorf("profile %s is not directly under %s", d, os.TempDir())
+			}
+			dirs[d] = true
+		}
+	}
+	if len(dirs) != 4 {
+		t.Errorf("profiles are not one per port and mode: %v", dirs)
+	}
+}
+
+// freePort returns a local port nothing listens on (at least just now).
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// stopChrome kills the Chrome with pid, politely first so it reaps its
+// helpers, and waits until it is gone. Launch's own goroutine reaps it, so
+// "gone" means signal 0 no longer reaches it.
+func stopChrome(t *testing.T, pid int) {
+	t.Helper()
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return
+	}
+	if err := p.Signal(syscall.SIGTERM); err != nil {
+		_ = p.Kill()
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for p.Signal(syscall.Signal(0)) == nil {
+		if time.Now().After(deadline) {
+			_ = p.Kill()
+			deadline = time.Now().Add(5 * time.Second)
+		}
+		time.Sleep(50 * time.Millisecond) // polling a process table: no event to wait on
+	}
+}
+
+// useTempDir points os.TempDir, and so every profile, at a test directory.
+func useTempDir(t *testing.T) string {
+	dir := t.TempDir()
+	t.Setenv("TMPDIR", dir)
+	return dir
+}
+
+func TestLaunchRealChromium(t *testing.T) {
+	tmp := useTempDir(t)
+	port := freePort(t)
+	ep := Endpoint{Host: "127.0.0.1", Port: port}
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+
+	v, pid, err := Launch(ctx, os.Getenv, LaunchOptions{Endpoint: ep, Headless: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stopChrome(t, pid) })
+	if pid <= 0 || !strings.HasPrefix(v.WebSocketDebuggerURL, "ws://") || !strings.Contains(v.Browser, "Chrome") {
+		t.Fatalf("pid %d, version %+v", pid, v)
+	}
+	if _, err := GetVersion(ctx, ep); err != nil {
+		t.Fatalf("launched Chrome does not answer /json/version: %v", err)
+	}
+	profile := UserDataDir(port, true)
+	if !strings.HasPrefix(profile, tmp) {
+		t.Errorf("profile %s is not under TMPDIR %s", profile, tmp)
+	}
+	if _, err := os.Stat(filepath.Join(profile, launchLogName)); err != nil {
+		t.Errorf("no launch log in the profile: %v", err)
+	}
+
+	stopChrome(t, pid)
+	if _, err := GetVersion(ctx, ep); err == nil {
+		t.Error("Chrome still answers after it was killed")
+	}
+}
+
+// fakeChrome writes an executable shell script standing in for Chrome.
+func fakeChrome(t *testing.T, body string) string {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("fake Chrome is a shell script")
+	}
+	p := filepath.Join(t.TempDir(), "chrome")
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestLaunchReportsChromeThatExits(t *testing.T) {
+	useTempDir(t)
+	t.Setenv("CHROME_PATH", fakeChrome(t, `echo "Missing X server or \$DISPLAY" >&2; exit 3`))
+	_, _, err := Launch(callCtx(t), os.Getenv, LaunchOptions{Endpoint: Endpoint{Port: freePort(t)}})
+	var ce *ConnectError
+	if !errors.As(err, &ce) || !errors.Is(err, errChromeExited) {
+		t.Fatalf("got %v (%T), want a *ConnectError for a Chrome that exited", err, err)
+	}
+	for _, want := range []string{"exit status 3", "Missing X server or $DISPLAY"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q: %v", want, err)
+		}
+	}
+}
+
+func TestLaunchKillsChromeThatNeverAnswers(t *testing.T) {
+	tmp := useTempDir(t)
+	pidFile := filepath.Join(tmp, "pid")
+	t.Setenv("CHROME_PATH", fakeChrome(t, `echo $$ > "`+pidFile+`"; exec sleep 60`))
+	ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+	defer cancel()
+	_, _, err := Launch(ctx, os.Getenv, LaunchOptions{Endpoint: Endpoint{Port: freePort(t)}})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("got %v, want it to wrap context.DeadlineExceeded", err)
+	}
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for p.Signal(syscall.Signal(0)) == nil {
+		if time.Now().After(deadline) {
+			_ = p.Kill()
+			t.Fatal("Launch left the Chrome it started running")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// A Chrome started on a profile that another Chrome already holds hands
+// its arguments over and exits 0; the one already running may still come
+// up on the port, so Launch keeps waiting rather than failing.
+func TestLaunchWaitsAfterHandOff(t *testing.T) {
+	tmp := useTempDir(t)
+	marker := filepath.Join(tmp, "handed-off")
+	t.Setenv("CHROME_PATH", fakeChrome(t, `touch "`+marker+`"; exit 0`))
+	port := freePort(t)
+	ctx := callCtx(t)
+	go func() {
+		for {
+			if _, err := os.Stat(marker); err == nil {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+		var other fakeDevTools // the Chrome that was handed the arguments
+		if err := other.start(t, port); err != nil {
+			t.Error(err)
+		}
+	}()
+	v, _, err := Launch(ctx, os.Getenv, LaunchOptions{Endpoint: Endpoint{Host: "127.0.0.1", Port: port}})
+	if err != nil || v.Browser != "Chrome/999.0.0.0" {
+		t.Fatalf("got %+v, %v; want the version of the Chrome that came up", v, err)
+	}
+}
+
+func TestLaunchWithoutChrome(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "no-such-chrome")
+	env := fakeEnv(map[string]string{"CHROME_PATH": missing})
+	_, _, err := Launch(callCtx(t), env, LaunchOptions{Endpoint: Endpoint{Port: freePort(t)}})
+	if !errors.Is(err, ErrNoChrome) || !strings.Contains(err.Error(), missing) {
+		t.Fatalf("got %v, want ErrNoChrome naming %s", err, missing)
+	}
+}
+
+func callCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}

@@ -1,0 +1,49 @@
+package cdp
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Session is a flat session attached to one target; its calls and events
+// travel over the browser connection tagged with the session id.
+type Session struct {
+	conn     *Conn
+	ID       string
+	TargetID string
+}
+
+// Attach opens a flat session to targetID.
+func Attach(ctx context.Context, c *Conn, targetID string) (*Session, error) {
+	var res struct {
+		SessionID string `json:"sessionId"`
+	}
+	err := c.Call(ctx, "", "Target.attachToTarget", map[string]any{"targetId": targetID, "flatten": true}, &res)
+	if err != nil {
+		return nil, err
+	}
+	return &Session{conn: c, ID: res.SessionID, TargetID: targetID}, nil
+}
+
+// Conn is the browser connection the session travels over.
+func (s *Session) Conn() *Conn { return s.conn }
+
+// Call sends method to the session's target.
+func (s *Session) Call(ctx context.Context, method string, params, result any) error {
+	return s.conn.Call(ctx, s.ID, method, params, result)
+}
+
+// CallRaw is Call returning the undecoded result.
+func (s *Session) CallRaw(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	return s.conn.CallRaw(ctx, s.ID, method, params)
+}
+
+// Listen subscribes to the session's events.
+func (s *Session) Listen(methods ...string) *Listener {
+	return s.conn.Listen(s.ID, methods...)
+}
+
+// Detach ends the session; the target lives on.
+func (s *Session) Detach(ctx context.Context) error {
+	return s.conn.Call(ctx, "", "Target.detachFromTarget", map[string]any{"sessionId": s.ID}, nil)
+}

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+)
+
+// benchCall runs the real binary once per iteration, as an agent would,
+// and reports the median wall time of a whole process.
+func benchCall(b *testing.B, input func(tab string) string, setup string) {
+	c := newCLI(b)
+	tab := c.openTab(fixture.URL + "/hello.html")
+	if setup != "" {
+		c.run(fmt.Sprintf(`{"tab":%q,"steps":[%s]}`, tab, setup))
+	}
+	in := input(tab)
+	times := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		start := time.Now()
+		out, err := c.cmd(context.Background(), in).Output()
+		times = append(times, time.Since(start))
+		if err != nil {
+			b.Fatalf("%v: %s", err, out)
+		}
+	}
+	b.StopTimer()
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "median-ms")
+}
+
+func BenchmarkCallPageFunctionTitle(b *testing.B) {
+	benchCall(b, func(tab string) string {
+		return fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"document.title"}]}`, tab)
+	}, "")
+}
+
+func BenchmarkCallGoto(b *testing.B) {
+	benchCall(b, func(tab string) string {
+		return fmt.Sprintf(`{"tab":%q,"steps":[{"goto":%q}]}`, tab, fixture.URL+"/hello.html")
+	}, "")
+}

@@ -1,0 +1,258 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cdpskill/cdpskill/internal/testbrowser"
+)
+
+func stepOutputs(t *testing.T, res map[string]any) []map[string]any {
+	t.Helper()
+	raw, _ := res["steps"].([]any)
+	var out []map[string]any
+	for _, s := range raw {
+		out = append(out, s.(map[string]any))
+	}
+	return out
+}
+
+func TestOpenTabGotoAndContext(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/hello.html")
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"goto":%q},{"wait":{"text":"Ready now"}},{"getTitle":true},{"getUrl":true}]}`,
+		tab, fixture.URL+"/hello.html?x=1"))
+	if code != 0 {
+		t.Fatalf("exit %d: %v", code, res)
+	}
+	steps := stepOutputs(t, res)
+	if got := steps[0]["output"].(map[string]any)["status"]; got != float64(200) {
+		t.Errorf("goto status %v", got)
+	}
+	if got := steps[2]["output"].(map[string]any)["title"]; got != "Hello fixture" {
+		t.Errorf("title %v", got)
+	}
+	ctx := res["context"].(map[string]any)
+	if ctx["url"] != fixture.URL+"/hello.html?x=1" || ctx["title"] != "Hello fixture" {
+		t.Errorf("context %v", ctx)
+	}
+	if res["navigated"] != true {
+		t.Errorf("navigated missing: %v", res)
+	}
+	shot, _ := res["screenshot"].(string)
+	if shot != filepath.Join(c.tmp, "cdp-skill", tab+".after.png") {
+		t.Errorf("screenshot path %q", shot)
+	}
+	if st, err := os.Stat(shot); err != nil || st.Size() == 0 {
+		t.Errorf("screenshot file: %v", err)
+	}
+}
+
+func TestNonVisualCallTakesNoScreenshot(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/hello.html")
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"document.title"}]}`, tab))
+	if code != 0 {
+		t.Fatalf("%v", res)
+	}
+	if _, ok := res["screenshot"]; ok {
+		t.Errorf("a pageFunction call took a screenshot: %v", res)
+	}
+	out := stepOutputs(t, res)[0]["output"].(map[string]any)
+	if out["type"] != "string" || out["value"] != "Hello fixture" {
+		t.Errorf("output %v", out)
+	}
+}
+
+func TestOptionalStepSkippedAndStopAtFailure(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/hello.html")
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[
+		{"wait":{"selector":"#missing","timeout":200},"optional":true},
+		{"pageFunction":"1+1"},
+		{"pageFunction":"throw new Error('boom')"},
+		{"getTitle":true}]}`, tab))
+	if code != 1 || res["status"] != "error" {
+		t.Fatalf("exit %d: %v", code, res)
+	}
+	steps := stepOutputs(t, res)
+	if len(steps) != 3 {
+		t.Fatalf("ran %d steps, want 3 (stop at the failure): %v", len(steps), steps)
+	}
+	if steps[0]["status"] != "skipped" || steps[1]["status"] != "ok" || steps[2]["status"] != "error" {
+		t.Errorf("statuses: %v", steps)
+	}
+	if _, ok := steps[2]["params"]; !ok {
+		t.Errorf("failed step lacks params: %v", steps[2])
+	}
+	errs := res["errors"].([]any)
+	e := errs[0].(map[string]any)
+	if e["step"] != float64(3) || e["action"] != "pageFunction" || !strings.Contains(e["error"].(string), "Error: boom") {
+		t.Errorf("errors[0] = %v", e)
+	}
+}
+
+func TestConsoleErrorsOfThisCallOnly(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/noisy.html")
+	res, _ := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"document.getElementById('err').click()"}]}`, tab))
+	data, _ := json.Marshal(res["console"])
+	s := string(data)
+	if !strings.Contains(s, "clicked error") || !strings.Contains(s, "careful") {
+		t.Errorf("console lacks this call's messages: %s", s)
+	}
+	if strings.Contains(s, "error before the call") {
+		t.Errorf("console repeats an earlier call's error: %s", s)
+	}
+}
+
+func TestParallelOpenTabsGetDistinctAliases(t *testing.T) {
+	c := newCLI(t)
+	const n = 4
+	aliases := make([]string, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, code := c.run(fmt.Sprintf(`{"steps":[{"openTab":{"host":%q,"port":%d}}]}`, browser.Endpoint.Host, browser.Endpoint.Port))
+			if code == 0 {
+				aliases[i], _ = res["tab"].(string)
+			}
+		}()
+	}
+	wg.Wait()
+	seen := map[string]bool{}
+	for _, a := range aliases {
+		if a == "" || seen[a] {
+			t.Fatalf("aliases %v are not distinct", aliases)
+		}
+		seen[a] = true
+		t.Cleanup(func() { c.run(fmt.Sprintf(`{"steps":[{"closeTab":%q}]}`, a)) })
+	}
+	data, err := os.ReadFile(filepath.Join(c.tmp, "cdp-skill-tabs.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reg struct {
+		Tabs map[string]any `json:"tabs"`
+	}
+	if err := json.Unmarshal(data, &reg); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range aliases {
+		if _, ok := reg.Tabs[a]; !ok {
+			t.Errorf("registry lost %s: %s", a, data)
+		}
+	}
+}
+
+func TestClosedTabAliasIsConnectionError(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab("about:blank")
+	if res, code := c.run(fmt.Sprintf(`{"steps":[{"closeTab":%q}]}`, tab)); code != 0 {
+		t.Fatalf("closeTab: %v", res)
+	}
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"getTitle":true}]}`, tab))
+	typ, msg := errorOf(res)
+	if code != 1 || typ != "CONNECTION" || !strings.Contains(msg, tab) {
+		t.Fatalf("exit %d: %v", code, res)
+	}
+	res, _ = c.run(`{"tab":"t999","steps":[{"getTitle":true}]}`)
+	if typ, msg := errorOf(res); typ != "CONNECTION" || !strings.Contains(msg, "t999") {
+		t.Fatalf("unknown alias: %v", res)
+	}
+}
+
+func TestNeverLoadingPageTimesOut(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab("about:blank")
+	start := time.Now()
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"timeout":1500,"steps":[{"goto":%q}]}`, tab, fixture.URL+"/never"))
+	elapsed := time.Since(start)
+	errs, _ := res["errors"].([]any)
+	if code != 1 || len(errs) != 1 || errs[0].(map[string]any)["name"] != "TimeoutError" {
+		t.Fatalf("exit %d: %v", code, res)
+	}
+	// A correctness bound, not a speed target: the process must not wait
+	// for the page (which never finishes) once the step has timed out.
+	if elapsed > 1500*time.Millisecond+6*time.Second {
+		t.Fatalf("process took %v after a 1.5 s step timeout", elapsed)
+	}
+}
+
+func TestChromeKilledMidBatch(t *testing.T) {
+	own, err := testbrowser.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer own.Stop()
+	c := newCLI(t)
+	res, code := c.run(fmt.Sprintf(`{"steps":[{"openTab":{"url":%q,"host":%q,"port":%d}}]}`,
+		fixture.URL+"/hello.html", own.Endpoint.Host, own.Endpoint.Port))
+	if code != 0 {
+		t.Fatalf("openTab: %v", res)
+	}
+	tab := res["tab"].(string)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	cmd := c.cmd(ctx, fmt.Sprintf(`{"tab":%q,"steps":[{"wait":{"text":"never appears"}}]}`, tab))
+	var out strings.Builder
+	cmd.Stdout = &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond) // let the call attach and start waiting
+	own.Stop()
+	err = cmd.Wait()
+	if ctx.Err() != nil {
+		t.Fatal("cdpskill hung after Chrome died")
+	}
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != 1 {
+		t.Fatalf("exit: %v", err)
+	}
+	res = decode(t, []byte(out.String()))
+	errs, _ := res["errors"].([]any)
+	if len(errs) != 1 || errs[0].(map[string]any)["type"] != "CONNECTION" {
+		t.Fatalf("got %v", res)
+	}
+}
+
+func TestMetricsAndDebugLog(t *testing.T) {
+	c := newCLI(t)
+	metrics := filepath.Join(c.tmp, "m", "metrics.jsonl")
+	work := t.TempDir()
+	cmd := exec.Command(binary, "--debug", `{"steps":[{"sleep":1}]}`)
+	cmd.Env = append(c.env(), "CDP_METRICS_FILE="+metrics)
+	cmd.Dir = work
+	if out, err := cmd.Output(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	data, err := os.ReadFile(metrics)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatalf("metrics line: %v: %s", err, data)
+	}
+	for _, k := range []string{"ts", "input_bytes", "output_bytes", "steps", "time_ms"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("metrics lack %s: %s", k, data)
+		}
+	}
+	logs, _ := filepath.Glob(filepath.Join(work, "log", "001-sleep.ok.json"))
+	if len(logs) != 1 {
+		entries, _ := os.ReadDir(filepath.Join(work, "log"))
+		t.Fatalf("debug log missing; log/ has %v", entries)
+	}
+}

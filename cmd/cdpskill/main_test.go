@@ -1,0 +1,191 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cdpskill/cdpskill/internal/testbrowser"
+)
+
+var (
+	browser *testbrowser.Browser
+	binary  string // the built cdpskill, for tests that need real processes
+	fixture *httptest.Server
+)
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "cdpskill-bin-")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "cdpskill")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	fixture = httptest.NewServer(fixtureHandler())
+	testbrowser.Main(m, &browser) // exits
+}
+
+// fixtureHandler serves testdata plus a page that never finishes loading.
+func fixtureHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/", http.FileServer(http.Dir("testdata")))
+	mux.HandleFunc("/never", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<html><body>loading forever"))
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	})
+	return mux
+}
+
+// cli runs the built binary with its own TMPDIR (so its own tab registry)
+// and returns the parsed result and exit code.
+type cli struct {
+	t   testing.TB
+	tmp string
+}
+
+func newCLI(t testing.TB) *cli { return &cli{t: t, tmp: t.TempDir()} }
+
+func (c *cli) env() []string {
+	return append(os.Environ(), "TMPDIR="+c.tmp)
+}
+
+func (c *cli) cmd(ctx context.Context, input string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, binary, input)
+	cmd.Env = c.env()
+	return cmd
+}
+
+func (c *cli) run(input string) (map[string]any, int) {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	out, err := c.cmd(ctx, input).Output()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		c.t.Fatalf("run: %v", err)
+	}
+	return decode(c.t, out), code
+}
+
+// openTab opens a tab on the shared test browser and returns its alias.
+func (c *cli) openTab(url string) string {
+	c.t.Helper()
+	res, code := c.run(fmt.Sprintf(`{"steps":[{"openTab":{"url":%q,"host":%q,"port":%d}}]}`,
+		url, browser.Endpoint.Host, browser.Endpoint.Port))
+	if code != 0 {
+		c.t.Fatalf("openTab: %v", res)
+	}
+	tab, _ := res["tab"].(string)
+	c.t.Cleanup(func() { c.run(fmt.Sprintf(`{"steps":[{"closeTab":%q}]}`, tab)) })
+	return tab
+}
+
+func decode(t testing.TB, out []byte) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(out, &m); err != nil {
+		t.Fatalf("output is not one JSON object: %v\n%s", err, out)
+	}
+	return m
+}
+
+func runInProcess(t *testing.T, args []string, stdin string) (map[string]any, int, string) {
+	var stdout, stderr bytes.Buffer
+	code := run(t.Context(), args, strings.NewReader(stdin), &stdout, &stderr, func(k string) string {
+		if k == "TMPDIR" {
+			return t.TempDir()
+		}
+		return ""
+	})
+	if strings.Count(stdout.String(), "\n") != 1 {
+		t.Fatalf("stdout must be exactly one JSON line, got %q", stdout.String())
+	}
+	return decode(t, stdout.Bytes()), code, stderr.String()
+}
+
+func errorOf(res map[string]any) (typ, msg string) {
+	e, _ := res["error"].(map[string]any)
+	typ, _ = e["type"].(string)
+	msg, _ = e["message"].(string)
+	return
+}
+
+func TestInputErrors(t *testing.T) {
+	cases := []struct {
+		args  []string
+		stdin string
+		typ   string
+	}{
+		{nil, "", "PARSE"},
+		{[]string{"not json"}, "", "PARSE"},
+		{[]string{"--debug", "[1]"}, "", "PARSE"},
+		{nil, `{"steps":[{"bogus":1}]}`, "VALIDATION"},
+		{[]string{`{"steps":[]}`}, `{"steps":[{"sleep":1}]}`, "VALIDATION"}, // argv wins over stdin
+	}
+	for _, tc := range cases {
+		res, code, _ := runInProcess(t, tc.args, tc.stdin)
+		if typ, _ := errorOf(res); typ != tc.typ || code != 1 || res["status"] != "error" {
+			t.Errorf("%v / %q: got %v exit %d, want %s exit 1", tc.args, tc.stdin, res, code, tc.typ)
+		}
+	}
+}
+
+func TestStdinInput(t *testing.T) {
+	res, code, _ := runInProcess(t, nil, `{"steps":[{"sleep":0}]}`)
+	if code != 0 || res["status"] != "ok" {
+		t.Fatalf("got %v exit %d", res, code)
+	}
+}
+
+func TestHelpAndVersion(t *testing.T) {
+	var out bytes.Buffer
+	if code := run(t.Context(), []string{"--help"}, strings.NewReader(""), &out, &out, os.Getenv); code != 0 {
+		t.Fatal(code)
+	}
+	for _, s := range []string{"openTab", "pageFunction", "wait", "--debug"} {
+		if !strings.Contains(out.String(), s) {
+			t.Errorf("--help lacks %q", s)
+		}
+	}
+	out.Reset()
+	run(t.Context(), []string{"--version"}, strings.NewReader(""), &out, &out, os.Getenv)
+	if !strings.HasPrefix(out.String(), "cdpskill ") {
+		t.Errorf("--version: %q", out.String())
+	}
+}
+
+// A pipe that never writes and never closes must not hang the process.
+func TestSilentStdinDoesNotBlock(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary)
+	cmd.Stdin = r
+	out, _ := cmd.Output()
+	if ctx.Err() != nil {
+		t.Fatal("cdpskill blocked on a silent stdin")
+	}
+	if typ, _ := errorOf(decode(t, out)); typ != "PARSE" {
+		t.Fatalf("got %s", out)
+	}
+}

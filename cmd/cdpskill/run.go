@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/cdpskill/cdpskill/runner"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+// stdinGrace is how long to wait for piped input to start before treating
+// stdin as empty, so an inherited pipe that never writes cannot hang us.
+const stdinGrace = 100 * time.Millisecond
+
+// run is the whole program minus os.Exit, so tests drive it with buffers.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	start := time.Now()
+	var debug bool
+	var positional []string
+	for _, a := range args {
+		switch a {
+		case "--debug":
+			debug = true
+		case "--help", "-h":
+			fmt.Fprint(stdout, usage())
+			return 0
+		case "--version":
+			fmt.Fprintln(stdout, "cdpskill", version)
+			return 0
+		default:
+			positional = append(positional, a)
+		}
+	}
+	var input []byte
+	if len(positional) > 0 {
+		input = []byte(positional[0])
+	} else {
+		input = readStdin(stdin)
+	}
+	res := runner.Run(ctx, input, runner.Options{Getenv: getenv})
+	out, err := json.Marshal(res)
+	if err != nil { // cannot happen with the result types, but never print nothing
+		out = []byte(`{"status":"error","error":{"type":"EXECUTION","message":"cannot encode result"}}`)
+	}
+	out = append(out, '\n')
+	stdout.Write(out)
+	if path := getenv("CDP_METRICS_FILE"); path != "" {
+		runner.AppendMetrics(path, len(input), len(out), countSteps(input), time.Since(start))
+	}
+	if debug {
+		runner.WriteDebugLog("log", input, res)
+	}
+	return res.ExitCode()
+}
+
+// readStdin reads piped input; a terminal, or a pipe that stays silent
+// past the grace period, counts as no input. Once data flows it is read
+// to the end.
+func readStdin(r io.Reader) []byte {
+	if f, ok := r.(*os.File); ok {
+		st, err := f.Stat()
+		if err != nil || st.Mode()&os.ModeCharDevice != 0 {
+			return nil
+		}
+	}
+	chunks := make(chan []byte, 16)
+	go func() {
+		defer close(chunks)
+		buf := make([]byte, 64<<10)
+		for {
+			n, err := r.Read(buf)
+			if n > 0 {
+				chunks <- append([]byte(nil), buf[:n]...)
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	grace := time.NewTimer(stdinGrace)
+	defer grace.Stop()
+	var data []byte
+	for {
+		select {
+		case c, ok := <-chunks:
+			if !ok {
+				return data
+			}
+			data = append(data, c...)
+			grace.Stop()
+		case <-grace.C:
+			return nil
+		}
+	}
+}
+
+func countSteps(input []byte) int {
+	var doc struct {
+		Steps []json.RawMessage `json:"steps"`
+	}
+	if json.Unmarshal(input, &doc) != nil {
+		return 0
+	}
+	return len(doc.Steps)
+}
+
+func usage() string {
+	var b strings.Builder
+	b.WriteString(`cdpskill — drive Chrome with one JSON batch of steps
+
+usage:
+  cdpskill '{"steps":[{"openTab":"https://example.com"}]}'
+  cdpskill '{"tab":"t1","steps":[{"click":"#submit"},{"getTitle":true}]}'
+  echo '{"tab":"t1","steps":[...]}' | cdpskill
+
+flags: --debug (write ./log/NNN-tab-actions.status.json), --help, --version
+top level: tab (alias from openTab), timeout (ms per step, default 30000), steps
+step modifiers: optional (failure → skipped), timeout (ms)
+
+steps:
+`)
+	for _, s := range runner.Steps() {
+		fmt.Fprintf(&b, "  %-14s %s\n  %-14s   %s\n", s.Name, s.Usage, "", s.Summary)
+	}
+	return b.String()
+}

@@ -1,0 +1,268 @@
+package dom
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/page"
+)
+
+// Action is what an element is being readied for; it picks the checks.
+type Action string
+
+const (
+	ActionClick Action = "click"
+	ActionFill  Action = "fill"
+)
+
+// DefaultTimeout is how long an element may take to become actionable
+// (SPEC 8.9): short, because auto-force follows.
+const DefaultTimeout = 5 * time.Second
+
+// ActionRequest asks WaitActionable to ready Target for Action.
+type ActionRequest struct {
+	Target Target
+	Action Action
+	// Force skips every check but editability (SPEC 8.8).
+	Force bool
+	// Offset, when set, is the action point relative to the top-left of
+	// the element's box instead of its centre.
+	Offset *Point
+	// Timeout bounds the waiting; DefaultTimeout when zero. ctx bounds it
+	// too.
+	Timeout time.Duration
+
+	probe bool // install the click-verification listener
+}
+
+// Element is a target that passed the checks, or was forced past them. It
+// stays pinned in the page until Release, so every call of one action
+// works on the same node even if the selector would now match another.
+type Element struct {
+	token string
+	// Point is where to act, in top-level viewport CSS pixels; nil when the
+	// element has no box (display:none and the like, when forced).
+	Point *Point
+	// Clickable means nothing else was at Point when it was checked.
+	Clickable bool
+	// Focused means the element had focus when it was checked.
+	Focused bool
+	// InputType is the type of an <input> ("text", "date"…), else "".
+	InputType  string
+	ReResolved bool
+	// AutoForced means the timeout passed with the element still not
+	// actionable and the action goes ahead anyway (SPEC 8.7); Forced is
+	// the last reason it was not, one of the ActionabilityError reasons.
+	AutoForced bool
+	Forced     error
+}
+
+// Release unpins the element. Callers defer it; it is best-effort.
+func (e *Element) Release(ctx context.Context, p *page.Page) error {
+	return p.CallJS(ctx, releaseFn, nil, e.token)
+}
+
+// forcedNote is the warning for an auto-forced action: why, then what was
+// done about it.
+func (e *Element) forcedNote(done string) string {
+	reason := e.Forced
+	var ae *ActionabilityError
+	if errors.As(reason, &ae) {
+		reason = ae.Reason
+	}
+	return fmt.Sprintf("still %v when the actionability timeout passed; %s", reason, done)
+}
+
+// release runs Release even when ctx has already ended, under its own
+// short deadline, so a timed-out step does not leave a probe behind.
+func release(ctx context.Context, p *page.Page, el *Element) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	_ = el.Release(ctx, p)
+}
+
+// WaitActionable resolves req.Target and retries the actionability checks
+// (SPEC 8) at 0, 50, 100, 200, 200… ms until they pass or req.Timeout
+// passes. Permanent failures (invalid selector, unknown ref, wrong element
+// type for fill) return at once. At the timeout an element that exists but
+// is not visible, covered, moving or without pointer events is auto-forced;
+// otherwise the last failure is returned: *NotFoundError,
+// *StaleElementError or *ActionabilityError. If ctx ends first the error
+// is a *TimeoutError wrapping ctx's error.
+func WaitActionable(ctx context.Context, p *page.Page, req ActionRequest) (*Element, error) {
+	timeout := req.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	start := time.Now()
+	deadline := start.Add(timeout)
+	token := newToken()
+	var last error
+	lastVerdict := waitable
+	for attempt := 0; ; attempt++ {
+		wait := retryDelay(attempt)
+		if attempt > 0 && time.Until(deadline) < wait {
+			break
+		}
+		if err := sleep(ctx, wait); err != nil {
+			return nil, &TimeoutError{Target: req.Target, Action: req.Action, Last: last, Err: err}
+		}
+		// An attempt is not cut short at the deadline: its page work is
+		// bounded (two frames at most), and a hung page is ctx's to end.
+		res, err := check(ctx, p, req, token, req.Force)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, &TimeoutError{Target: req.Target, Action: req.Action, Last: last, Err: ctx.Err()}
+			}
+			if cdp.IsContextDestroyed(err) {
+				continue // the page is navigating: the next document may have it
+			}
+			return nil, err
+		}
+		if res.Status == "ok" {
+			return res.element(token), nil
+		}
+		verdict, problem := res.problem(req)
+		if verdict == permanent {
+			return nil, problem
+		}
+		last, lastVerdict = problem, verdict
+	}
+	return expire(ctx, p, req, token, last, lastVerdict, time.Since(start))
+}
+
+// expire decides what the timeout means: auto-force an element that is
+// there but not ready, or report why there was nothing to act on.
+func expire(ctx context.Context, p *page.Page, req ActionRequest, token string, last error, v verdict, waited time.Duration) (*Element, error) {
+	if last == nil { // every attempt met a navigating page
+		return nil, &TimeoutError{Target: req.Target, Action: req.Action, Err: context.DeadlineExceeded}
+	}
+	if v != forceable {
+		var nf *NotFoundError
+		if errors.As(last, &nf) {
+			nf.Waited = waited
+		}
+		return nil, last
+	}
+	res, err := check(ctx, p, req, token, true)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, &TimeoutError{Target: req.Target, Action: req.Action, Last: last, Err: ctx.Err()}
+		}
+		return nil, err
+	}
+	if res.Status != "ok" {
+		_, problem := res.problem(req)
+		return nil, problem
+	}
+	el := res.element(token)
+	el.AutoForced, el.Forced = true, last
+	return el, nil
+}
+
+// retryDelay is the pause before attempt n (SPEC 8.9).
+func retryDelay(n int) time.Duration {
+	delays := [...]time.Duration{0, 50 * time.Millisecond, 100 * time.Millisecond}
+	if n < len(delays) {
+		return delays[n]
+	}
+	return 200 * time.Millisecond
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// checkArg is one attempt's request to js/actionable.js.
+type checkArg struct {
+	Target targetArg `json:"target"`
+	Action Action    `json:"action"`
+	Force  bool      `json:"force,omitempty"`
+	Offset *Point    `json:"offset,omitempty"`
+	Token  string    `json:"token"`
+	Probe  bool      `json:"probe,omitempty"`
+}
+
+// checkResult is js/actionable.js's reply: a status and its details.
+type checkResult struct {
+	Status     string      `json:"status"`
+	Message    string      `json:"message"`
+	Detail     string      `json:"detail"`
+	Reason     string      `json:"reason"`
+	Permanent  bool        `json:"permanent"`
+	By         Interceptor `json:"by"`
+	On         string      `json:"on"`
+	Role       string      `json:"role"`
+	Name       string      `json:"name"`
+	ReResolved bool        `json:"reResolved"`
+	Point      *Point      `json:"point"`
+	Clickable  bool        `json:"clickable"`
+	Focused    bool        `json:"focused"`
+	InputType  string      `json:"inputType"`
+}
+
+func check(ctx context.Context, p *page.Page, req ActionRequest, token string, force bool) (*checkResult, error) {
+	arg := checkArg{Target: req.Target.arg(), Action: req.Action, Force: force, Offset: req.Offset, Token: token, Probe: req.probe}
+	var res checkResult
+	if err := p.CallJS(ctx, actionableFn, &res, arg); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+func (r *checkResult) element(token string) *Element {
+	return &Element{token: token, Point: r.Point, Clickable: r.Clickable, Focused: r.Focused, InputType: r.InputType, ReResolved: r.ReResolved}
+}
+
+// verdict is what a failed attempt means for the loop.
+type verdict int
+
+const (
+	permanent verdict = iota // fail now: waiting cannot help
+	waitable                 // retry; at the timeout, fail with it
+	forceable                // retry; at the timeout, auto-force
+)
+
+// problem turns a failed attempt into its typed error and verdict.
+func (r *checkResult) problem(req ActionRequest) (verdict, error) {
+	t := req.Target
+	blocked := func(reason error) error { return &ActionabilityError{Target: t, Action: req.Action, Reason: reason} }
+	switch r.Status {
+	case "notFound":
+		return waitable, &NotFoundError{Target: t, Detail: r.Message}
+	case "unknownRef":
+		return permanent, &NotFoundError{Target: t, Detail: r.Message}
+	case "invalidSelector":
+		return permanent, &InvalidSelectorError{Selector: t.Selector, Message: r.Message}
+	case "stale":
+		return waitable, &StaleElementError{Ref: t.Ref, Role: r.Role, Name: r.Name}
+	case "notEditable":
+		v := waitable
+		if r.Permanent || req.Force {
+			v = permanent
+		}
+		return v, blocked(&NotEditableError{Reason: r.Reason, Permanent: r.Permanent})
+	case "notVisible":
+		return forceable, blocked(&NotVisibleError{Detail: r.Detail})
+	case "covered":
+		return forceable, blocked(&CoveredError{By: r.By})
+	case "pointerEventsNone":
+		return forceable, blocked(&PointerEventsNoneError{On: r.On})
+	case "unstable":
+		return forceable, blocked(&UnstableError{})
+	}
+	return permanent, fmt.Errorf("dom: unexpected actionability status %q: %s", r.Status, r.Message)
+}

@@ -1,0 +1,85 @@
+package dom_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/cdpskill/cdpskill/dom"
+)
+
+// Each transient reason is retried until the timeout, then auto-forced
+// with the typed reason kept in Element.Forced, all of them reachable as
+// one *ActionabilityError.
+func TestWaitActionableForcedReasons(t *testing.T) {
+	p := openFixture(t, "click.html")
+	run(t, p, "cover(0)") // the other reasons are checked before the hit test
+	cases := []struct {
+		selector string
+		check    func(t *testing.T, err error)
+	}{
+		{"#save", func(t *testing.T, err error) {
+			var c *dom.CoveredError
+			if !errors.As(err, &c) || c.By.ID != "overlay" || c.By.Kind != "modal" || c.By.Text != "Please wait" {
+				t.Errorf("reason = %#v", err)
+			}
+		}},
+		{"#inert", func(t *testing.T, err error) {
+			var pe *dom.PointerEventsNoneError
+			if !errors.As(err, &pe) || pe.On != "div.nopointer" {
+				t.Errorf("reason = %#v", err)
+			}
+		}},
+		{"#hidden-btn", func(t *testing.T, err error) {
+			var nv *dom.NotVisibleError
+			if !errors.As(err, &nv) || nv.Detail != "display: none" {
+				t.Errorf("reason = %#v", err)
+			}
+		}},
+		{"#moving", func(t *testing.T, err error) {
+			var u *dom.UnstableError
+			if !errors.As(err, &u) {
+				t.Errorf("reason = %#v", err)
+			}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.selector, func(t *testing.T) {
+			el, err := dom.WaitActionable(testCtx(t), p, dom.ActionRequest{Target: dom.ParseTarget(c.selector), Action: dom.ActionClick, Timeout: short})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer el.Release(testCtx(t), p)
+			if !el.AutoForced {
+				t.Fatalf("element = %+v, want auto-forced", el)
+			}
+			var ae *dom.ActionabilityError
+			if !errors.As(el.Forced, &ae) {
+				t.Errorf("Forced = %T, want *ActionabilityError", el.Forced)
+			}
+			c.check(t, el.Forced)
+		})
+	}
+}
+
+func TestWaitActionableReady(t *testing.T) {
+	p := openFixture(t, "click.html")
+	el, err := dom.WaitActionable(testCtx(t), p, dom.ActionRequest{Target: dom.ParseTarget("#dbl"), Action: dom.ActionClick})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer el.Release(testCtx(t), p)
+	want := centreOf(t, p, "dbl")
+	if el.AutoForced || !el.Clickable || el.Point == nil || el.Point.X != want.X || el.Point.Y != want.Y {
+		t.Errorf("element = %+v, point %+v, want point %+v", el, el.Point, want)
+	}
+}
+
+// A hidden element forced past its checks has no box, so the click is
+// element.click().
+func TestClickHiddenElement(t *testing.T) {
+	p := openFixture(t, "click.html")
+	res := click(t, p, dom.ClickRequest{Target: "#hidden-btn", Timeout: short})
+	if !res.AutoForced || res.Method != dom.MethodJSClickAuto {
+		t.Errorf("result = %+v", *res)
+	}
+}

@@ -1,0 +1,63 @@
+// Package dom finds page elements and acts on them: target resolution (CSS
+// selector, aria ref, form label, focused element), the actionability loop
+// that waits for an element to be ready, and click and fill over CDP input.
+//
+// The JavaScript it runs lives in js/. Each operation there is a function
+// (h, args) whose first argument is the helper object built by
+// js/resolve.js; bind pairs the two so that one Runtime.evaluate does the
+// whole operation.
+package dom
+
+import (
+	"crypto/rand"
+	_ "embed"
+	"encoding/hex"
+)
+
+var (
+	//go:embed js/resolve.js
+	helpersJS string
+	//go:embed js/actionable.js
+	actionableJS string
+	//go:embed js/release.js
+	releaseJS string
+	//go:embed js/verify_click.js
+	verifyClickJS string
+	//go:embed js/jsclick.js
+	jsClickJS string
+	//go:embed js/fill_prepare.js
+	fillPrepareJS string
+	//go:embed js/fill_finish.js
+	fillFinishJS string
+	//go:embed js/fill_react.js
+	fillReactJS string
+)
+
+var (
+	actionableFn  = bind(actionableJS)
+	releaseFn     = bind(releaseJS)
+	verifyClickFn = bind(verifyClickJS)
+	jsClickFn     = bind(jsClickJS)
+	fillPrepareFn = bind(fillPrepareJS)
+	fillFinishFn  = bind(fillFinishJS)
+	fillReactFn   = bind(fillReactJS)
+)
+
+// bind returns a one-argument function source that calls op with the
+// helpers and that argument.
+func bind(op string) string {
+	return "function (a) { return (" + op + ")((" + helpersJS + ")(), a); }"
+}
+
+// newToken names one action's pinned element in the page's handle store.
+func newToken() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// Point is a position in CSS pixels of the top-level viewport.
+type Point struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+}

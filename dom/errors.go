@@ -1,0 +1,220 @@
+package dom
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// NotFoundError means no element matched the target, on every attempt
+// until the actionability timeout, or at once for a ref no snapshot issued.
+type NotFoundError struct {
+	Target Target
+	Detail string        // why, when there is more to say than "no match"
+	Waited time.Duration // 0 when the failure was immediate
+}
+
+func (e *NotFoundError) Error() string {
+	var b strings.Builder
+	b.WriteString("element not found: ")
+	switch {
+	case e.Target.Ref != "":
+		fmt.Fprintf(&b, "ref %s: %s; take a snapshot to get current refs", e.Target.Ref, e.Detail)
+	case e.Detail != "":
+		fmt.Fprintf(&b, "%s: %s", e.Target, e.Detail)
+	case e.Target.Label != "":
+		fmt.Fprintf(&b, "no visible form field labelled %q", e.Target.Label)
+	default:
+		fmt.Fprintf(&b, "nothing matches %s", e.Target)
+	}
+	if e.Waited > 0 {
+		fmt.Fprintf(&b, " (waited %s)", e.Waited.Round(time.Millisecond))
+	}
+	return b.String()
+}
+
+func (e *NotFoundError) ErrorName() string { return "ElementNotFoundError" }
+
+// StaleElementError means a ref's element left the page and nothing with
+// the same role and name replaced it.
+type StaleElementError struct {
+	Ref  string
+	Role string
+	Name string
+}
+
+func (e *StaleElementError) Error() string {
+	what := e.Ref
+	if e.Role != "" {
+		what += fmt.Sprintf(" (%s %q)", e.Role, e.Name)
+	}
+	return what + " is stale: its element left the page and no element with the same role and name replaced it; take a fresh snapshot to get current refs"
+}
+
+func (e *StaleElementError) ErrorName() string { return "StaleElementError" }
+
+// InvalidSelectorError is a CSS selector the browser cannot parse. It is
+// reported at once: waiting cannot make it valid.
+type InvalidSelectorError struct {
+	Selector string
+	Message  string // the browser's SyntaxError message
+}
+
+func (e *InvalidSelectorError) Error() string {
+	return fmt.Sprintf("invalid CSS selector %q: %s", e.Selector, e.Message)
+}
+
+func (e *InvalidSelectorError) ErrorName() string { return "StepValidationError" }
+
+// InvalidArgumentError is a request field with a value no page can fix.
+type InvalidArgumentError struct {
+	Field   string
+	Message string
+}
+
+func (e *InvalidArgumentError) Error() string { return e.Field + ": " + e.Message }
+
+func (e *InvalidArgumentError) ErrorName() string { return "StepValidationError" }
+
+// ActionabilityError means the element exists but could not be acted on.
+// Reason is one of *NotVisibleError, *CoveredError, *PointerEventsNoneError,
+// *UnstableError, *NotEditableError or *DetachedError; errors.As reaches it.
+type ActionabilityError struct {
+	Target Target
+	Action Action
+	Reason error
+}
+
+func (e *ActionabilityError) Error() string {
+	return fmt.Sprintf("cannot %s %s: %v", e.Action, e.Target, e.Reason)
+}
+
+func (e *ActionabilityError) Unwrap() error { return e.Reason }
+
+// ErrorName is the reason's subtype; reasons without one can only outlast
+// the actionability timeout, hence TimeoutError.
+func (e *ActionabilityError) ErrorName() string {
+	var named interface{ ErrorName() string }
+	if errors.As(e.Reason, &named) {
+		return named.ErrorName()
+	}
+	return "TimeoutError"
+}
+
+// NotVisibleError: display, visibility, opacity, size, hidden or aria-hidden
+// keep the element from being seen (SPEC 8.3).
+type NotVisibleError struct{ Detail string }
+
+func (e *NotVisibleError) Error() string { return "not visible: " + e.Detail }
+
+// CoveredError: another element receives events at the action point
+// (SPEC 8.4).
+type CoveredError struct{ By Interceptor }
+
+func (e *CoveredError) Error() string { return "covered by " + e.By.String() }
+
+// PointerEventsNoneError: pointer-events:none on the element or inherited
+// from On, the outermost ancestor that sets it (SPEC 8.5).
+type PointerEventsNoneError struct{ On string }
+
+func (e *PointerEventsNoneError) Error() string {
+	return "pointer-events: none (from " + e.On + ")"
+}
+
+// UnstableError: the element's box moved between two animation frames.
+type UnstableError struct{}
+
+func (e *UnstableError) Error() string {
+	return "still moving (box not stable across two animation frames)"
+}
+
+// NotEditableError: fill cannot type into the element (SPEC 8.2). Permanent
+// reasons (wrong element or input type) fail at once; disabled and
+// readonly are waited on.
+type NotEditableError struct {
+	Reason    string
+	Permanent bool
+}
+
+func (e *NotEditableError) Error() string { return "not editable: " + e.Reason }
+
+func (e *NotEditableError) ErrorName() string { return "ElementNotEditableError" }
+
+// DetachedError: the element left the document between the check and the
+// action.
+type DetachedError struct{}
+
+func (e *DetachedError) Error() string { return "detached from the document during the action" }
+
+func (e *DetachedError) ErrorName() string { return "StaleElementError" }
+
+// TimeoutError means ctx ended while waiting for the target; Last is the
+// last reason it was not actionable, if any attempt got that far.
+// errors.Is(err, context.DeadlineExceeded) holds when the step timed out.
+type TimeoutError struct {
+	Target Target
+	Action Action
+	Last   error
+	Err    error
+}
+
+func (e *TimeoutError) Error() string {
+	if e.Last != nil {
+		return fmt.Sprintf("%s: %v (still so when the step timed out)", e.Action, e.Last)
+	}
+	return fmt.Sprintf("%s %s: timed out: %v", e.Action, e.Target, e.Err)
+}
+
+func (e *TimeoutError) Unwrap() []error {
+	if e.Last == nil {
+		return []error{e.Err}
+	}
+	return []error{e.Err, e.Last}
+}
+
+// ErrorName names what kept the action from happening when that was a
+// missing or stale element: the agent's fix is a different target, not a
+// longer timeout.
+func (e *TimeoutError) ErrorName() string {
+	var nf *NotFoundError
+	var st *StaleElementError
+	switch {
+	case errors.As(e.Last, &nf):
+		return nf.ErrorName()
+	case errors.As(e.Last, &st):
+		return st.ErrorName()
+	}
+	return "TimeoutError"
+}
+
+// Interceptor describes the element that would receive an action meant
+// for another one.
+type Interceptor struct {
+	Tag   string `json:"tag"`
+	ID    string `json:"id,omitempty"`
+	Class string `json:"class,omitempty"`
+	Text  string `json:"text,omitempty"`
+	// Kind is a guess at the layer: cookie-banner, consent-dialog, modal,
+	// popup, notification or overlay; "" when nothing suggests one.
+	Kind string `json:"kind,omitempty"`
+}
+
+// String reads like div#overlay.modal-backdrop "Loading…" (overlay).
+func (i Interceptor) String() string {
+	s := i.Tag
+	if i.ID != "" {
+		s += "#" + i.ID
+	}
+	if i.Class != "" {
+		cls := strings.Fields(i.Class)
+		s += "." + strings.Join(cls[:min(len(cls), 3)], ".")
+	}
+	if i.Text != "" {
+		s += fmt.Sprintf(" %q", i.Text)
+	}
+	if i.Kind != "" {
+		s += " (" + i.Kind + ")"
+	}
+	return s
+}

@@ -1,0 +1,191 @@
+package dom
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/cdpskill/cdpskill/page"
+)
+
+// Fill methods, as reported in FillResult.Method.
+const (
+	MethodInsertText = "insertText" // focus, select, Input.insertText
+	MethodReact      = "react"      // the prototype's native value setter, as asked
+	MethodSetValue   = "setValue"   // the same, for date and time inputs
+)
+
+// segmented are the input types whose value is edited field by field
+// (day, month, year), so inserted text does not land: they take the
+// native setter path.
+var segmented = map[string]bool{"date": true, "datetime-local": true, "month": true, "time": true, "week": true}
+
+// FillRequest is one fill (SPEC 9.2).
+type FillRequest struct {
+	// Target is a CSS selector or a ref; Label finds the field by its label
+	// (SPEC 6.4), matched as a case-insensitive substring unless Exact.
+	// With neither, the focused element is filled.
+	Target string
+	Label  string
+	Exact  bool
+	Value  string
+	// Clear replaces the content (default); false appends to it.
+	Clear *bool
+	// React sets the value through the native setter, for fields whose
+	// framework ignores ordinary input (SPEC 19.5).
+	React bool
+	// Force skips the visibility checks; editability is always checked.
+	Force bool
+	// Timeout is the actionability timeout; DefaultTimeout when zero.
+	Timeout time.Duration
+}
+
+// FillResult is what the fill did.
+type FillResult struct {
+	Filled     bool   `json:"filled"`
+	Method     string `json:"method"`
+	ReResolved bool   `json:"reResolved,omitempty"`
+	AutoForced bool   `json:"autoForced,omitempty"`
+	// Warning says what the agent should know: a forced fill, or a value
+	// the page reformatted.
+	Warning string `json:"warning,omitempty"`
+}
+
+// Fill waits for the target to be visible and editable, focuses it (a CDP
+// click, as a user would), selects its content unless appending, inserts
+// the value with Input.insertText (which fires input), fires change, and
+// reads the value back. A value the page reset is an error; one it
+// reformatted is a warning.
+func Fill(ctx context.Context, p *page.Page, req FillRequest) (*FillResult, error) {
+	if req.Target != "" && req.Label != "" {
+		return nil, &InvalidArgumentError{Field: "label", Message: "give a selector, a ref or a label, not two"}
+	}
+	target := Target{Label: req.Label, Exact: req.Exact}
+	if req.Target != "" {
+		target = ParseTarget(req.Target)
+	}
+	el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionFill, Force: req.Force, Timeout: req.Timeout})
+	if err != nil {
+		return nil, err
+	}
+	defer release(ctx, p, el)
+
+	f := filler{p: p, el: el, target: target, value: req.Value, clear: req.Clear == nil || *req.Clear}
+	res := &FillResult{ReResolved: el.ReResolved, AutoForced: el.AutoForced}
+	if el.AutoForced {
+		res.Warning = el.forcedNote("filled anyway")
+	}
+	switch {
+	case req.React:
+		return f.react(ctx, res, MethodReact)
+	case segmented[el.InputType]:
+		return f.react(ctx, res, MethodSetValue)
+	}
+	return f.insert(ctx, res)
+}
+
+// filler holds one fill's element and intent between its page calls.
+type filler struct {
+	p      *page.Page
+	el     *Element
+	target Target
+	value  string
+	clear  bool
+}
+
+func (f filler) fail(reason error) error {
+	return &ActionabilityError{Target: f.target, Action: ActionFill, Reason: reason}
+}
+
+func (f filler) insert(ctx context.Context, res *FillResult) (*FillResult, error) {
+	// A covered or forced field is focused from script instead: a click
+	// would land on whatever is on top of it.
+	if !f.el.Focused && f.el.Clickable && !f.el.AutoForced && f.el.Point != nil {
+		if err := mouseClick(ctx, f.p.S, *f.el.Point, "left", 1); err != nil {
+			return nil, err
+		}
+	}
+	var prep struct {
+		Detached   bool   `json:"detached"`
+		Focused    bool   `json:"focused"`
+		Before     string `json:"before"`
+		ReplaceAll bool   `json:"replaceAll"`
+	}
+	if err := f.p.CallJS(ctx, fillPrepareFn, &prep, map[string]any{"token": f.el.token, "clear": f.clear}); err != nil {
+		return nil, err
+	}
+	switch {
+	case prep.Detached:
+		return nil, f.fail(&DetachedError{})
+	case !prep.Focused:
+		return nil, f.fail(&NotEditableError{Reason: "it cannot take focus"})
+	}
+	text := f.value
+	if prep.ReplaceAll {
+		text = prep.Before + f.value
+	}
+	var err error
+	switch {
+	case text != "":
+		err = insertText(ctx, f.p.S, text)
+	case prep.Before != "":
+		err = pressBackspace(ctx, f.p.S) // insertText("") leaves the selection in place
+	}
+	if err != nil {
+		return nil, err
+	}
+	var fin struct {
+		Detached bool   `json:"detached"`
+		Value    string `json:"value"`
+	}
+	if err := f.p.CallJS(ctx, fillFinishFn, &fin, f.el.token); err != nil {
+		return nil, err
+	}
+	if fin.Detached {
+		return nil, f.fail(&DetachedError{})
+	}
+	res.Method = MethodInsertText
+	return f.verify(res, prep.Before, fin.Value)
+}
+
+// react sets the value through the prototype's native setter.
+func (f filler) react(ctx context.Context, res *FillResult, method string) (*FillResult, error) {
+	var r struct {
+		Detached    bool   `json:"detached"`
+		Unsupported bool   `json:"unsupported"`
+		Before      string `json:"before"`
+		Value       string `json:"value"`
+	}
+	err := f.p.CallJS(ctx, fillReactFn, &r, map[string]any{"token": f.el.token, "value": f.value, "clear": f.clear})
+	switch {
+	case err != nil:
+		return nil, err
+	case r.Detached:
+		return nil, f.fail(&DetachedError{})
+	case r.Unsupported: // contenteditable has no value setter
+		return f.insert(ctx, res)
+	}
+	res.Method = method
+	return f.verify(res, r.Before, r.Value)
+}
+
+// verify compares the value that landed with the one intended.
+func (f filler) verify(res *FillResult, before, got string) (*FillResult, error) {
+	want := f.value
+	if !f.clear {
+		want = before + f.value
+	}
+	switch {
+	case got == want:
+	case got == before, got == "":
+		return nil, f.fail(&NotEditableError{Reason: fmt.Sprintf("its value is %q after the fill: the page or the input type rejected %q (for a framework-controlled field, retry with react: true)", got, f.value)})
+	default:
+		note := fmt.Sprintf("the field holds %q, not %q (the page may have reformatted it)", got, want)
+		if res.Warning != "" {
+			note = res.Warning + "; " + note
+		}
+		res.Warning = note
+	}
+	res.Filled = true
+	return res, nil
+}

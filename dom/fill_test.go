@@ -1,0 +1,263 @@
+package dom_test
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cdpskill/cdpskill/dom"
+	"github.com/cdpskill/cdpskill/page"
+)
+
+func fill(t *testing.T, p *page.Page, req dom.FillRequest) *dom.FillResult {
+	t.Helper()
+	res, err := dom.Fill(testCtx(t), p, req)
+	if err != nil {
+		t.Fatalf("fill %+v: %v", req, err)
+	}
+	if !res.Filled {
+		t.Fatalf("fill %+v: not filled: %+v", req, res)
+	}
+	return res
+}
+
+func valueOf(t *testing.T, p *page.Page, id string) string {
+	t.Helper()
+	return eval[string](t, p, "document.getElementById('"+id+"').value")
+}
+
+func TestFillBySelectorAndRef(t *testing.T) {
+	p := openFixture(t, "fill.html")
+	res := fill(t, p, dom.FillRequest{Target: "#first", Value: "Ada"})
+	want := dom.FillResult{Filled: true, Method: dom.MethodInsertText}
+	if *res != want {
+		t.Errorf("result = %+v, want %+v", *res, want)
+	}
+	ref := eval[string](t, p, "makeRef(document.getElementById('notes'), 'textbox', 'Notes', '#notes')")
+	fill(t, p, dom.FillRequest{Target: ref, Value: "line one\nline two"})
+	if got := valueOf(t, p, "first"); got != "Ada" {
+		t.Errorf("#first = %q", got)
+	}
+	if got := valueOf(t, p, "notes"); got != "line one\nline two" {
+		t.Errorf("#notes = %q", got)
+	}
+}
+
+// Each level of the label priority chain (SPEC 6.4) finds its field, an
+// exact match beats an earlier loose one, and hidden fields are skipped.
+func TestFillByLabel(t *testing.T) {
+	p := openFixture(t, "fill.html")
+	cases := []struct {
+		label string
+		exact bool
+		id    string
+	}{
+		{"First name", false, "first"},            // label[for]
+		{"Last name", false, "last"},              // input nested in label
+		{"Nickname", false, "nick"},               // aria-label
+		{"Company", false, "company"},             // aria-labelledby
+		{"Search the catalogue", false, "search"}, // placeholder
+		{"first", false, "first"},                 // case-insensitive substring
+		{"CATALOGUE", false, "search"},            // ... at any level
+		{"Email", false, "email"},                 // label[for] beats an earlier placeholder
+		{"Alias", false, "alias"},                 // the hidden twin is skipped
+		{"Search the catalogue", true, "search"},  // exact
+	}
+	for _, c := range cases {
+		value := "v-" + c.label
+		fill(t, p, dom.FillRequest{Label: c.label, Exact: c.exact, Value: value})
+		if got := valueOf(t, p, c.id); got != value {
+			t.Errorf("label %q: #%s = %q, want %q", c.label, c.id, got, value)
+		}
+	}
+	if got := valueOf(t, p, "email-ph"); got != "" {
+		t.Errorf("placeholder field took the Email fill: %q", got)
+	}
+	_, err := dom.Fill(testCtx(t), p, dom.FillRequest{Label: "first", Exact: true, Value: "x", Timeout: short})
+	var nf *dom.NotFoundError
+	if !errors.As(err, &nf) || !strings.Contains(err.Error(), `no visible form field labelled "first"`) {
+		t.Errorf("exact lower-case label: err = %v", err)
+	}
+}
+
+func TestFillFocusedElement(t *testing.T) {
+	p := openFixture(t, "fill.html")
+	run(t, p, "document.getElementById('focus-me').focus()")
+	fill(t, p, dom.FillRequest{Value: "typed here"})
+	if got := valueOf(t, p, "focus-me"); got != "typed here" {
+		t.Errorf("#focus-me = %q", got)
+	}
+	run(t, p, "document.activeElement.blur()")
+	_, err := dom.Fill(testCtx(t), p, dom.FillRequest{Value: "x", Timeout: short})
+	var nf *dom.NotFoundError
+	if !errors.As(err, &nf) || !strings.Contains(err.Error(), "no element has focus") {
+		t.Errorf("nothing focused: err = %v", err)
+	}
+}
+
+func TestFillClearAndAppend(t *testing.T) {
+	cases := []struct {
+		name  string
+		id    string
+		clear *bool
+		value string
+		want  string
+	}{
+		{"replace", "prefilled", nil, "Bye", "Bye"},
+		{"append", "prefilled", ptr(false), " world", "Hello world"},
+		{"empty clears", "prefilled", nil, "", ""},
+		{"append to email", "email", ptr(false), "@example.com", "ada@example.com"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := openFixture(t, "fill.html")
+			run(t, p, "document.getElementById('email').value = 'ada'")
+			res := fill(t, p, dom.FillRequest{Target: "#" + c.id, Value: c.value, Clear: c.clear})
+			if got := valueOf(t, p, c.id); got != c.want {
+				t.Errorf("value = %q, want %q", got, c.want)
+			}
+			if res.Warning != "" {
+				t.Errorf("warning = %q", res.Warning)
+			}
+		})
+	}
+}
+
+func TestFillContentEditable(t *testing.T) {
+	p := openFixture(t, "fill.html")
+	fill(t, p, dom.FillRequest{Target: "#editor", Value: "rich"})
+	fill(t, p, dom.FillRequest{Target: "#editor", Value: " text", Clear: ptr(false)})
+	if got := eval[string](t, p, "document.getElementById('editor').innerText"); got != "rich text" {
+		t.Errorf("editor = %q", got)
+	}
+}
+
+// The page's own listeners see the filled value on input and on change.
+func TestFillFiresInputAndChange(t *testing.T) {
+	p := openFixture(t, "fill.html")
+	fill(t, p, dom.FillRequest{Target: "#watched", Value: "xyz"})
+	if got := pageEvents(t, p); !slices.Equal(got, []string{"input:xyz", "change:xyz"}) {
+		t.Errorf("events = %v", got)
+	}
+}
+
+func TestFillNotEditable(t *testing.T) {
+	cases := []struct {
+		target    string
+		reason    string
+		permanent bool
+	}{
+		{"#ro", "readonly", false},
+		{"#dis", "disabled", false},
+		{"#cb", `type "checkbox"`, true},
+		{"#plain", "not a form field", true},
+	}
+	p := openFixture(t, "fill.html")
+	for _, c := range cases {
+		_, err := dom.Fill(testCtx(t), p, dom.FillRequest{Target: c.target, Value: "x", Timeout: short})
+		var ne *dom.NotEditableError
+		if !errors.As(err, &ne) {
+			t.Errorf("%s: err = %v (%T), want *NotEditableError", c.target, err, err)
+			continue
+		}
+		if !strings.Contains(ne.Reason, c.reason) || ne.Permanent != c.permanent {
+			t.Errorf("%s: reason %q permanent %v, want %q %v", c.target, ne.Reason, ne.Permanent, c.reason, c.permanent)
+		}
+		if name := errorName(err); name != "ElementNotEditableError" {
+			t.Errorf("%s: ErrorName = %q", c.target, name)
+		}
+	}
+}
+
+// A page that throws the input away makes fill fail rather than report a
+// value that is not there.
+func TestFillValueResetByPage(t *testing.T) {
+	p := openFixture(t, "fill.html")
+	_, err := dom.Fill(testCtx(t), p, dom.FillRequest{Target: "#locked", Value: "kept?"})
+	var ne *dom.NotEditableError
+	if !errors.As(err, &ne) || !strings.Contains(ne.Reason, "react: true") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+// A covered field is still filled: it is focused from script, not by a
+// click that would land on the cover.
+func TestFillCoveredField(t *testing.T) {
+	p := openFixture(t, "fill.html")
+	run(t, p, "coverField()")
+	res := fill(t, p, dom.FillRequest{Target: "#covered", Value: "under"})
+	if res.AutoForced {
+		t.Errorf("result = %+v", *res)
+	}
+	if got := valueOf(t, p, "covered"); got != "under" {
+		t.Errorf("value = %q", got)
+	}
+}
+
+// A hidden field is auto-forced at the timeout but cannot take focus, so
+// nothing is typed into whatever else has focus.
+func TestFillHiddenField(t *testing.T) {
+	p := openFixture(t, "fill.html")
+	run(t, p, "document.getElementById('focus-me').focus()")
+	_, err := dom.Fill(testCtx(t), p, dom.FillRequest{Target: "#hidden-field", Value: "x", Timeout: short})
+	var ne *dom.NotEditableError
+	if !errors.As(err, &ne) || !strings.Contains(ne.Reason, "focus") {
+		t.Errorf("err = %v", err)
+	}
+	if got := valueOf(t, p, "focus-me"); got != "" {
+		t.Errorf("focused field got %q", got)
+	}
+}
+
+func TestFillReactControlledInput(t *testing.T) {
+	p := openFixture(t, "react.html")
+	run(t, p, "naiveSet('ignored')")
+	if got := eval[string](t, p, "window.state"); got != "" {
+		t.Fatalf("fixture accepted a naive set: state = %q", got)
+	}
+	res := fill(t, p, dom.FillRequest{Target: "#name", Value: "hello", React: true})
+	if res.Method != dom.MethodReact || res.Warning != "" {
+		t.Errorf("result = %+v", *res)
+	}
+	fill(t, p, dom.FillRequest{Target: "#name", Value: " world", React: true, Clear: ptr(false)})
+	if got := eval[string](t, p, "window.state"); got != "hello world" {
+		t.Errorf("state = %q", got)
+	}
+	if got := valueOf(t, p, "name"); got != "hello world" {
+		t.Errorf("DOM value = %q", got)
+	}
+	if got := pageEvents(t, p); !slices.Equal(got, []string{"onChange:hello", "onChange:hello world"}) {
+		t.Errorf("events = %v", got)
+	}
+}
+
+// Input.insertText is a real edit, so a React-style tracker accepts it too.
+func TestFillReactControlledInputByInsertText(t *testing.T) {
+	p := openFixture(t, "react.html")
+	fill(t, p, dom.FillRequest{Target: "#name", Value: "typed"})
+	if got := eval[string](t, p, "window.state"); got != "typed" {
+		t.Errorf("state = %q", got)
+	}
+}
+
+// Date and time inputs are edited segment by segment, so they take the
+// native setter; a number input rejects letters, which is an error.
+func TestFillTypedInputs(t *testing.T) {
+	p := openFixture(t, "fill.html")
+	for _, c := range []struct{ id, value, method string }{
+		{"when", "2024-01-15", dom.MethodSetValue},
+		{"at", "13:45", dom.MethodSetValue},
+		{"count", "42", dom.MethodInsertText},
+	} {
+		res := fill(t, p, dom.FillRequest{Target: "#" + c.id, Value: c.value})
+		if res.Method != c.method || valueOf(t, p, c.id) != c.value {
+			t.Errorf("#%s: result %+v, value %q", c.id, *res, valueOf(t, p, c.id))
+		}
+	}
+	_, err := dom.Fill(testCtx(t), p, dom.FillRequest{Target: "#count", Value: "abc"})
+	var ne *dom.NotEditableError
+	if !errors.As(err, &ne) {
+		t.Errorf("letters in a number input: err = %v", err)
+	}
+}

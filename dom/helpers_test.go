@@ -1,0 +1,54 @@
+package dom_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/cdpskill/cdpskill/internal/testbrowser"
+	"github.com/cdpskill/cdpskill/page"
+)
+
+// openFixture loads testdata/file in a fresh tab.
+func openFixture(t testing.TB, file string) *page.Page {
+	t.Helper()
+	s := browser.NewTab(t)
+	srv := testbrowser.Serve(t, "testdata")
+	testbrowser.Navigate(t, s, srv.URL+"/"+file)
+	return page.New(s)
+}
+
+// testCtx bounds one test's browser work.
+func testCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// eval evaluates a short fixture expression and decodes its value.
+func eval[T any](t *testing.T, p *page.Page, expr string) T {
+	t.Helper()
+	obj, err := p.Evaluate(testCtx(t), map[string]any{"expression": expr, "returnByValue": true, "awaitPromise": true})
+	if err != nil {
+		t.Fatalf("eval %s: %v", expr, err)
+	}
+	var v T
+	if len(obj.Value) > 0 {
+		if err := json.Unmarshal(obj.Value, &v); err != nil {
+			t.Fatalf("eval %s: decode %s: %v", expr, obj.Value, err)
+		}
+	}
+	return v
+}
+
+// run evaluates a fixture statement for its effect.
+func run(t *testing.T, p *page.Page, expr string) { eval[any](t, p, expr) }
+
+func ptr[T any](v T) *T { return &v }
+
+// centreOf is the centre of the element with id, in viewport pixels.
+func centreOf(t *testing.T, p *page.Page, id string) struct{ X, Y float64 } {
+	t.Helper()
+	return eval[struct{ X, Y float64 }](t, p, "(() => { const r = document.getElementById('"+id+"').getBoundingClientRect(); return {X: r.x + r.width / 2, Y: r.y + r.height / 2}; })()")
+}

@@ -1,0 +1,169 @@
+// One actionability attempt (SPEC 8): resolve the target, then check it in
+// the order that lets permanent failures surface first — editable (fill),
+// visible, scrolled into view, box stable across two frames (click),
+// pointer-events, and the hit test at the action point. The first failing
+// check is returned as {status, ...detail}; Go decides whether to retry.
+//
+// On success the element is pinned under req.token in the handle store and,
+// when req.probe is set, a listener records whether the coming CDP click
+// reaches it. With req.force every check but editability is skipped.
+async function (h, req) {
+  const found = h.resolve(req.target);
+  if (found.error) return found.error;
+  const el = found.el;
+  const reply = (status, extra) => Object.assign({ status, reResolved: found.reResolved }, extra);
+  const view = el.ownerDocument.defaultView;
+
+  if (req.action === 'fill') {
+    const why = notEditable(el);
+    if (why) return reply('notEditable', why);
+  }
+  if (!req.force) {
+    const hidden = h.hiddenReason(el);
+    if (hidden) return reply('notVisible', { detail: hidden });
+  }
+
+  scrollIntoViewIfNeeded(el);
+  if (!req.force && req.action === 'click') {
+    const before = boxOf(el);
+    await nextFrame(view);
+    await nextFrame(view);
+    const after = boxOf(el);
+    if (!sameBox(before, after)) return reply('unstable', {});
+    const pe = pointerEventsNoneOrigin(el);
+    if (pe) return reply('pointerEventsNone', { on: h.label(pe) });
+  }
+
+  const pt = actionPoint(el, req.offset);
+  let hit = null;
+  if (pt && !req.force) {
+    hit = interceptor(el, pt);
+    if (hit && req.action === 'click') return reply('covered', { by: h.describe(hit) });
+  }
+
+  h.handles().set(req.token, { el, probe: req.probe ? probe(el) : null });
+  return reply('ok', {
+    point: pt ? topPoint(view, pt) : null,
+    clickable: !!pt && !hit,
+    focused: h.deepActiveElement() === el,
+    inputType: el.tagName === 'INPUT' ? el.type : '',
+  });
+
+  // ---- checks --------------------------------------------------------------
+
+  // notEditable says why fill cannot type into el (SPEC 8.2), or null.
+  // Permanent reasons cannot change by waiting; disabled and readonly can.
+  function notEditable(el) {
+    const TEXT_TYPES = ['text', 'password', 'email', 'number', 'search', 'tel', 'url',
+      'date', 'datetime-local', 'month', 'time', 'week'];
+    const tag = el.tagName;
+    if (tag === 'SELECT') return { reason: 'a <select> takes an option, not text: use selectOption', permanent: true };
+    if (tag === 'INPUT') {
+      const type = (el.getAttribute('type') || 'text').toLowerCase();
+      if (type === 'file') return { reason: 'a file input cannot be filled', permanent: true };
+      if (!TEXT_TYPES.includes(type)) return { reason: 'an input of type "' + type + '" does not accept text', permanent: true };
+    } else if (tag !== 'TEXTAREA' && !el.isContentEditable) {
+      return { reason: '<' + tag.toLowerCase() + '> is not a form field or contenteditable', permanent: true };
+    }
+    if (el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true') return { reason: 'disabled', permanent: false };
+    if (el.readOnly || el.getAttribute('aria-readonly') === 'true') return { reason: 'readonly', permanent: false };
+    return null;
+  }
+
+  // pointerEventsNoneOrigin returns the outermost element of the run of
+  // pointer-events:none that el inherits, or null. pointer-events is
+  // inherited, so el's own computed value already accounts for ancestors.
+  function pointerEventsNoneOrigin(el) {
+    if (h.styleOf(el).pointerEvents !== 'none') return null;
+    let origin = el;
+    for (let n = el.parentElement; n && h.styleOf(n).pointerEvents === 'none'; n = n.parentElement) origin = n;
+    return origin;
+  }
+
+  // interceptor returns the element found at pt instead of el, or null. A
+  // label forwards its click to its control, so hitting it counts as el.
+  function interceptor(el, pt) {
+    const root = el.getRootNode();
+    const at = (root.elementFromPoint ? root : el.ownerDocument).elementFromPoint(pt.x, pt.y);
+    if (!at) return el.ownerDocument.documentElement;
+    if (at === el || el.contains(at)) return null;
+    const lab = at.closest('label');
+    if (lab && lab.control === el) return null;
+    return at;
+  }
+
+  // ---- geometry --------------------------------------------------------------
+
+  // boxOf is el's first non-empty client rect: for a link wrapping over
+  // two lines, the first line is what a user would click. An inline
+  // element around a block has only empty line boxes: then its bounding
+  // box, which covers the block.
+  function boxOf(el) {
+    for (const r of el.getClientRects()) if (r.width > 0 && r.height > 0) return r;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 ? r : null;
+  }
+
+  function sameBox(a, b) {
+    if (!a || !b) return a === b;
+    return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+  }
+
+  function scrollIntoViewIfNeeded(el) {
+    const r = boxOf(el);
+    if (!r) return;
+    if (r.top >= 0 && r.left >= 0 && r.bottom <= view.innerHeight && r.right <= view.innerWidth) return;
+    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  }
+
+  // nextFrame resolves on the next animation frame; a background tab may
+  // never paint, so a timer bounds the wait.
+  function nextFrame(win) {
+    return new Promise((done) => {
+      const t = win.setTimeout(done, 100);
+      win.requestAnimationFrame(() => { win.clearTimeout(t); done(); });
+    });
+  }
+
+  // actionPoint is where to act in el's own frame: the centre of the part
+  // of its box inside the viewport, or offset from the box's top-left.
+  function actionPoint(el, offset) {
+    const r = boxOf(el);
+    if (!r) return null;
+    if (offset) return { x: r.left + offset.x, y: r.top + offset.y };
+    const left = Math.max(r.left, 0), right = Math.min(r.right, view.innerWidth);
+    const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, view.innerHeight);
+    if (right <= left || bottom <= top) return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+    return { x: (left + right) / 2, y: (top + bottom) / 2 };
+  }
+
+  // topPoint converts a point in win's viewport to the top-level viewport,
+  // which is where Input.dispatchMouseEvent aims, across same-origin frames.
+  function topPoint(win, pt) {
+    let x = pt.x, y = pt.y;
+    for (let w = win; w !== w.parent; w = w.parent) {
+      let fe = null;
+      try { fe = w.frameElement; } catch (e) { break; }
+      if (!fe) break;
+      const r = fe.getBoundingClientRect();
+      const st = h.styleOf(fe);
+      x += r.left + fe.clientLeft + parseFloat(st.paddingLeft);
+      y += r.top + fe.clientTop + parseFloat(st.paddingTop);
+    }
+    return { x, y };
+  }
+
+  // ---- click verification ----------------------------------------------------
+
+  // probe records whether a pointer event reaches el. It listens on the
+  // window in the capture phase so that page handlers that stop
+  // propagation lower down cannot hide the event from it.
+  function probe(el) {
+    const rec = { received: false };
+    const types = ['pointerdown', 'mousedown', 'click', 'contextmenu'];
+    const on = (e) => { if (e.composedPath().includes(el)) rec.received = true; };
+    for (const t of types) view.addEventListener(t, on, true);
+    rec.remove = () => { for (const t of types) view.removeEventListener(t, on, true); };
+    return rec;
+  }
+}

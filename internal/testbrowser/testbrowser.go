@@ -1,0 +1,187 @@
+// Package testbrowser starts one real headless Chromium per test binary and
+// hands each test a fresh tab of its own.
+package testbrowser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cdpskill/cdpskill/cdp"
+)
+
+// Browser is a Chromium this test binary started and will stop.
+type Browser struct {
+	Endpoint cdp.Endpoint
+	Conn     *cdp.Conn
+	cmd      *exec.Cmd
+	dir      string
+}
+
+// Start launches headless Chromium on a free port with a throwaway profile.
+func Start() (*Browser, error) {
+	path, err := cdp.FindChrome(os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "cdpskill-test-chrome-")
+	if err != nil {
+		return nil, err
+	}
+	args := []string{
+		"--remote-debugging-port=0",
+		"--user-data-dir=" + dir,
+		"--headless=new",
+		"--no-first-run", "--no-default-browser-check",
+		"--disable-background-networking", "--disable-component-update",
+		"--disable-sync", "--disable-quic", "--disable-gpu",
+		"--window-size=1280,800",
+		"about:blank",
+	}
+	if os.Geteuid() == 0 {
+		args = append(args, "--no-sandbox")
+	}
+	cmd := exec.Command(path, args...)
+	dieWithParent(cmd)
+	if err := cmd.Start(); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	b := &Browser{cmd: cmd, dir: dir}
+	port, err := waitPort(dir, 20*time.Second)
+	if err != nil {
+		b.Stop()
+		return nil, err
+	}
+	b.Endpoint = cdp.Endpoint{Host: "127.0.0.1", Port: port}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	v, err := cdp.GetVersion(ctx, b.Endpoint)
+	if err != nil {
+		b.Stop()
+		return nil, err
+	}
+	if b.Conn, err = cdp.Dial(ctx, v.WebSocketDebuggerURL); err != nil {
+		b.Stop()
+		return nil, err
+	}
+	return b, nil
+}
+
+// waitPort reads the port Chromium chose from DevToolsActivePort.
+func waitPort(dir string, limit time.Duration) (int, error) {
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		data, err := os.ReadFile(filepath.Join(dir, "DevToolsActivePort"))
+		if err == nil {
+			line, _, _ := strings.Cut(string(data), "\n")
+			if p, err := strconv.Atoi(strings.TrimSpace(line)); err == nil && p > 0 {
+				return p, nil
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return 0, errors.New("testbrowser: Chromium did not write DevToolsActivePort in time")
+}
+
+// Stop kills the browser and removes its profile.
+func (b *Browser) Stop() {
+	if b.Conn != nil {
+		b.Conn.Close()
+	}
+	if b.cmd != nil && b.cmd.Process != nil {
+		b.cmd.Process.Kill()
+		b.cmd.Wait()
+	}
+	os.RemoveAll(b.dir)
+}
+
+// Main runs the tests of a package against one shared browser, stored in *b.
+// Fuzz worker processes run only fuzz targets, so they start no browser.
+func Main(m *testing.M, b **Browser) {
+	for _, a := range os.Args {
+		if strings.HasPrefix(a, "-test.fuzzworker") {
+			os.Exit(m.Run())
+		}
+	}
+	br, err := Start()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "testbrowser:", err)
+		os.Exit(1)
+	}
+	*b = br
+	code := m.Run()
+	br.Stop()
+	os.Exit(code)
+}
+
+// NewTab opens a tab in its own window, attaches a session and closes the
+// tab when the test ends.
+func (b *Browser) NewTab(t testing.TB) *cdp.Session {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	id, err := b.CreateTarget(ctx, "about:blank")
+	if err != nil {
+		t.Fatalf("create target: %v", err)
+	}
+	s, err := cdp.Attach(ctx, b.Conn, id)
+	if err != nil {
+		t.Fatalf("attach: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		b.Conn.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": id}, nil)
+	})
+	return s
+}
+
+// CreateTarget opens a tab at url in a new window and returns its target id.
+func (b *Browser) CreateTarget(ctx context.Context, url string) (string, error) {
+	var res struct {
+		TargetID string `json:"targetId"`
+	}
+	err := b.Conn.Call(ctx, "", "Target.createTarget", map[string]any{"url": url, "newWindow": true}, &res)
+	return res.TargetID, err
+}
+
+// Serve serves dir (usually "testdata") for the length of the test.
+func Serve(t testing.TB, dir string) *httptest.Server {
+	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// Navigate loads url in s and waits for the load event.
+func Navigate(t testing.TB, s *cdp.Session, url string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.Call(ctx, "Page.enable", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	l := s.Listen("Page.loadEventFired")
+	defer l.Close()
+	var res struct {
+		ErrorText string `json:"errorText"`
+	}
+	if err := s.Call(ctx, "Page.navigate", map[string]any{"url": url}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.ErrorText != "" {
+		t.Fatalf("navigate %s: %s", url, res.ErrorText)
+	}
+	if _, err := l.Next(ctx); err != nil {
+		t.Fatalf("waiting for load of %s: %v", url, err)
+	}
+}

@@ -1,0 +1,75 @@
+package page
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+)
+
+//go:embed js/context.js
+var contextJS string
+
+// Context is the page context reported after every call (SPEC 14.4).
+// Parts that do not apply are nil and vanish from the JSON.
+type Context struct {
+	URL           string         `json:"url"`
+	Title         string         `json:"title,omitempty"`
+	Scroll        Scroll         `json:"scroll"`
+	Viewport      Viewport       `json:"viewport"`
+	ActiveElement *ActiveElement `json:"activeElement,omitempty"`
+	Modal         *Modal         `json:"modal,omitempty"`
+}
+
+// Scroll is the vertical scroll position; Percent is 0 at the top and 100
+// at the bottom (0 when the page does not scroll).
+type Scroll struct {
+	Y       int `json:"y"`
+	Percent int `json:"percent"`
+}
+
+// Viewport is the layout viewport in CSS pixels.
+type Viewport struct {
+	Width  int `json:"width"`
+	Height int `json:"height"`
+}
+
+// Box is an element's bounding rectangle in viewport CSS pixels.
+type Box struct {
+	X      int `json:"x"`
+	Y      int `json:"y"`
+	Width  int `json:"width"`
+	Height int `json:"height"`
+}
+
+// ActiveElement is the focused element, when it is not the body.
+type ActiveElement struct {
+	Tag      string `json:"tag"`
+	Selector string `json:"selector"`
+	Box      Box    `json:"box"`
+	Editable bool   `json:"editable"`
+	// Type, Value and Placeholder are set for input and textarea elements.
+	// A password's value is masked; long values are cut at 200 characters.
+	Type        string  `json:"type,omitempty"`
+	Value       *string `json:"value,omitempty"`
+	Placeholder string  `json:"placeholder,omitempty"`
+}
+
+// Modal is the topmost visible dialog: <dialog open>,
+// [role=dialog][aria-modal=true] or [role=alertdialog].
+type Modal struct {
+	// Title comes from aria-label, aria-labelledby or a heading inside,
+	// else it is "Dialog".
+	Title    string `json:"title"`
+	Selector string `json:"selector"`
+}
+
+// GetContext reads the page context from the main frame in one
+// evaluation, wherever p's evaluations currently run.
+func GetContext(ctx context.Context, p *Page) (*Context, error) {
+	var c Context
+	main := &Page{S: p.S}
+	if err := main.CallJS(ctx, contextJS, &c); err != nil {
+		return nil, fmt.Errorf("page context: %w", err)
+	}
+	return &c, nil
+}

@@ -1,0 +1,396 @@
+package page
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cdpskill/cdpskill/cdp"
+)
+
+//go:embed js/serialize.js
+var serializeJS string
+
+// Value is a JavaScript value in cdpskill's typed serialization (SPEC 17.7),
+// marshalled as {"type":…,"value":…} plus "truncated":true and "total":N
+// when a limit cut it. Type and Value are:
+//
+//	string, boolean     the JSON value
+//	number              the JSON number; "NaN", "Infinity", "-Infinity", "-0" as strings
+//	null                null
+//	undefined, promise  no value
+//	bigint              the decimal digits as a string
+//	symbol              "Symbol(desc)"
+//	function            its source, cut at 200 characters
+//	date                {iso, time}: ISO string and epoch milliseconds (null when invalid)
+//	regexp              "/src/flags"
+//	error               {name, message, stack}
+//	array               the items (first 100)
+//	object              the own enumerable keys (first 50); toJSON is honoured
+//	map                 [[key, value], …] (first 50)
+//	set                 [value, …] (first 50)
+//	element             {tag, id, class, attributes, value, text, isConnected, childCount}
+//	node                {name, text} for text, comment and fragment nodes
+//	nodelist            element values (first 20) of a NodeList or HTMLCollection
+//	document            {title, url, readyState}
+//	window              {location, innerWidth, innerHeight, scrollX, scrollY}
+//	circular            no value: a reference back to an enclosing container
+//	unreadable          the message of the exception reading it threw
+//
+// Inside arrays, objects, maps and sets, values JSON carries unchanged stay
+// plain JSON; only the others are nested {type, value} descriptors, so a
+// nested Date reads {"type":"date","value":{…}} while a nested number is
+// just the number. Deeper than 8 levels, or past 2000 values in all,
+// containers are cut to {"type":…,"truncated":true,"total":N}.
+type Value struct {
+	Type      string          `json:"type"`
+	Value     json.RawMessage `json:"value,omitempty"`
+	Truncated bool            `json:"truncated,omitempty"`
+	Total     int             `json:"total,omitempty"`
+}
+
+// FuncRequest is a pageFunction step (SPEC 12.1).
+type FuncRequest struct {
+	// Source is a function ("() => …", "async x => …", "function () {…}")
+	// that is called, or a bare expression or statement list whose
+	// completion value is the result.
+	Source string
+	// Refs passes window.__ariaRefs to a function source.
+	Refs bool
+	// Await awaits a promise result; nil means true.
+	Await *bool
+	// Serialize applies the typed serialization; nil means true. When
+	// false the result is CDP's plain JSON copy of the value.
+	Serialize *bool
+	// Timeout bounds the evaluation on top of ctx; 0 means ctx alone.
+	Timeout time.Duration
+}
+
+// functionSource matches sources that are function expressions, bare or
+// in parentheses. "(" alone is not enough: "(a + b) * 2" is an expression.
+var functionSource = regexp.MustCompile(`^\(?\s*(?:async\b\s*)?(?:function\b|\([^()]*\)\s*=>|[\p{L}_$][\p{L}\p{N}_$]*\s*=>)`)
+
+// usesAwait finds top-level await candidates; REPL mode allows them.
+var usesAwait = regexp.MustCompile(`\bawait\b`)
+
+// functionSourceLimit matches LIMIT.source in js/serialize.js.
+const functionSourceLimit = 200
+
+// PageFunction evaluates req.Source in the page and returns its typed
+// value. A primitive result costs one Runtime.evaluate; an object one more
+// call to serialize it where it lives.
+func PageFunction(ctx context.Context, p *Page, req FuncRequest) (*Value, error) {
+	start := time.Now()
+	src := strings.TrimSpace(req.Source)
+	if src == "" {
+		return nil, errors.New("page: pageFunction source is empty")
+	}
+	if req.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
+		defer cancel()
+	}
+	serialize := req.Serialize == nil || *req.Serialize
+	params := funcParams(src, req.Refs)
+	params["awaitPromise"] = req.Await == nil || *req.Await
+	params["returnByValue"] = !serialize
+	ro, err := evaluateBounded(ctx, p, params)
+	if !serialize && notJSON(err) {
+		return nil, fmt.Errorf("%w: the result is not plain JSON; serialize:true handles circular and DOM values", err)
+	}
+	if err != nil {
+		return nil, funcError(err, src, start)
+	}
+	if !serialize {
+		return valueByValue(ro), nil
+	}
+	v, err := describeResult(ctx, p, ro)
+	if err != nil {
+		return nil, funcError(err, src, start)
+	}
+	return v, nil
+}
+
+// funcParams builds the Runtime.evaluate parameters for src. A function is
+// called (with window.__ariaRefs when refs) unless it turns out to be an
+// IIFE's result already; anything else runs inside a block so its
+// let/const die with the call while its completion value survives. The
+// source starts on the expression's first line so stack line numbers are
+// the agent's own.
+func funcParams(src string, refs bool) map[string]any {
+	params := map[string]any{
+		// Lets the code do what needs a click: open popups, use the clipboard.
+		"userGesture": true,
+	}
+	var expr string
+	if functionSource.MatchString(src) {
+		arg := ""
+		if refs {
+			arg = "window.__ariaRefs"
+		}
+		// A trailing ";" ends statements, not the expression it is put in.
+		fn := strings.TrimRight(src, "; \t\r\n")
+		expr = "{const __pageFunction = (" + fn + "\n);" +
+			"typeof __pageFunction === \"function\" ? __pageFunction(" + arg + ") : __pageFunction}"
+	} else {
+		expr = "{" + src + "\n}"
+		if usesAwait.MatchString(src) {
+			params["replMode"] = true // top-level await
+		}
+	}
+	params["expression"] = expr + "\n//# sourceURL=pageFunction"
+	return params
+}
+
+// v8TimeoutGrace lets ctx end before V8's own timeout does: V8 reports
+// its timeout inconsistently ("Execution was terminated", "Internal
+// error"), ctx does not. V8's timeout is the backstop for a process that
+// dies before it can terminate anything.
+const v8TimeoutGrace = 100 * time.Millisecond
+
+// evaluateBounded runs Runtime.evaluate so that neither a pending promise
+// nor a busy loop outlives ctx: when ctx ends first the execution is
+// terminated so the tab stays usable, and V8 is told the deadline too.
+// A timeout comes back as an error wrapping context.DeadlineExceeded.
+func evaluateBounded(ctx context.Context, p *Page, params map[string]any) (*RemoteObject, error) {
+	dl, hasDeadline := ctx.Deadline()
+	if hasDeadline {
+		params["timeout"] = max(time.Until(dl.Add(v8TimeoutGrace)).Milliseconds(), 1)
+	}
+	ro, err := p.Evaluate(ctx, params)
+	if err == nil {
+		return ro, nil
+	}
+	if ctx.Err() != nil {
+		terminateScript(ctx, p)
+		return nil, ctx.Err()
+	}
+	if isTerminated(err) || hasDeadline && !time.Now().Before(dl) {
+		return nil, fmt.Errorf("%w (%v)", context.DeadlineExceeded, err)
+	}
+	return nil, err
+}
+
+// notJSON reports Chrome refusing to copy a result by value.
+func notJSON(err error) bool {
+	var pe *cdp.ProtocolError
+	return errors.As(err, &pe) && (strings.Contains(pe.Message, "Object reference chain is too long") ||
+		strings.Contains(pe.Message, "Object couldn't be returned by value"))
+}
+
+// terminateScript stops whatever script is running in the tab. It is cleanup
+// after a timeout that is already being reported, so its own failure is
+// deliberately not.
+func terminateScript(ctx context.Context, p *Page) {
+	tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	defer cancel()
+	_ = p.S.Call(tctx, "Runtime.terminateExecution", nil, nil)
+}
+
+// isTerminated reports the protocol error of an evaluation V8 stopped at
+// its timeout or at Runtime.terminateExecution.
+func isTerminated(err error) bool {
+	var pe *cdp.ProtocolError
+	return errors.As(err, &pe) && strings.Contains(pe.Message, "Execution was terminated")
+}
+
+// describeResult types ro: primitives here, objects by js/serialize.js where
+// they live, by value.
+func describeResult(ctx context.Context, p *Page, ro *RemoteObject) (*Value, error) {
+	if v, ok := primitiveValue(ro); ok {
+		return v, nil
+	}
+	if ro.ObjectID == "" {
+		return &Value{Type: "object", Value: ro.Value}, nil
+	}
+	var res EvalResult
+	err := p.S.Call(ctx, "Runtime.callFunctionOn", map[string]any{
+		"functionDeclaration": serializeJS,
+		"objectId":            ro.ObjectID,
+		"returnByValue":       true,
+	}, &res)
+	if err != nil {
+		return nil, fmt.Errorf("page: serialize result: %w", err)
+	}
+	if res.ExceptionDetails != nil {
+		return nil, NewJSError(res.ExceptionDetails)
+	}
+	var v Value
+	if err := json.Unmarshal(res.Result.Value, &v); err != nil {
+		return nil, fmt.Errorf("page: decode serialized result: %w", err)
+	}
+	return &v, nil
+}
+
+// valueByValue types a result Chrome already copied by value.
+func valueByValue(ro *RemoteObject) *Value {
+	if v, ok := primitiveValue(ro); ok {
+		return v
+	}
+	// A by-value copy has no subtype; its JSON shows what it is.
+	if ro.Subtype == "array" || bytes.HasPrefix(ro.Value, []byte("[")) {
+		return &Value{Type: "array", Value: ro.Value}
+	}
+	return &Value{Type: "object", Value: ro.Value}
+}
+
+// primitiveValue types the values CDP describes completely without an object
+// round trip.
+func primitiveValue(ro *RemoteObject) (*Value, bool) {
+	switch ro.Type {
+	case "undefined":
+		return &Value{Type: "undefined"}, true
+	case "string", "boolean":
+		return &Value{Type: ro.Type, Value: ro.Value}, true
+	case "number":
+		if ro.UnserializableValue != "" {
+			return &Value{Type: "number", Value: jsonString(ro.UnserializableValue)}, true
+		}
+		return &Value{Type: "number", Value: ro.Value}, true
+	case "bigint":
+		return &Value{Type: "bigint", Value: jsonString(strings.TrimSuffix(ro.UnserializableValue, "n"))}, true
+	case "symbol":
+		return &Value{Type: "symbol", Value: jsonString(ro.Description)}, true
+	case "function":
+		src, cut := cutRunes(ro.Description, functionSourceLimit)
+		return &Value{Type: "function", Value: jsonString(src), Truncated: cut}, true
+	case "object":
+		if ro.Subtype == "null" {
+			return &Value{Type: "null", Value: json.RawMessage("null")}, true
+		}
+	}
+	return nil, false
+}
+
+// jsonString encodes s without HTML escaping: "=>" stays readable.
+func jsonString(s string) json.RawMessage {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+// cutRunes cuts s to n runes, marking the cut with an ellipsis.
+func cutRunes(s string, n int) (string, bool) {
+	if utf8.RuneCountInString(s) <= n {
+		return s, false
+	}
+	return string([]rune(s)[:n]) + "…", true
+}
+
+// funcError explains a failed evaluation of src: timeouts say so and keep
+// wrapping the context error; exceptions name the source they came from
+// and, for a SyntaxError, what the shell may have broken.
+func funcError(err error, src string, start time.Time) error {
+	var je *JSError
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("pageFunction timed out after %v (source: %s): %w",
+			time.Since(start).Round(time.Millisecond), sourcePreview(src), err)
+	case errors.Is(err, context.Canceled):
+		return fmt.Errorf("pageFunction canceled (source: %s): %w", sourcePreview(src), err)
+	case errors.As(err, &je):
+		return decorateJSError(je, src)
+	}
+	return err
+}
+
+// decorateJSError adds the source preview and the shell tip to an exception.
+func decorateJSError(je *JSError, src string) *JSError {
+	msg := je.Message
+	if p := sourcePreview(src); !strings.Contains(msg, p) {
+		msg += " (source: " + p + ")"
+	}
+	if strings.HasPrefix(je.Message, "SyntaxError") {
+		if damage := shellDamage(src); damage != "" {
+			msg += ". Tip: the source has " + damage +
+				"; shell quoting may have mangled it. Pass the JSON on stdin with a quoted heredoc (<<'EOF') so the shell leaves it alone"
+		}
+	}
+	return &JSError{Message: msg, Stack: je.Stack}
+}
+
+// sourcePreview is src on one line, cut short enough for an error message.
+func sourcePreview(src string) string {
+	s, _ := cutRunes(strings.Join(strings.Fields(src), " "), 80)
+	return s
+}
+
+// shellDamage looks for what a shell does to JavaScript quoted the wrong
+// way: a string that never ends, a bracket that never closes or closes
+// the wrong thing. It returns "" when the source looks intact. Regex
+// literals and template substitutions are not understood; the result is
+// only a tip on a SyntaxError, so a false alarm costs little.
+func shellDamage(src string) string {
+	var open []byte
+	closer := map[byte]byte{')': '(', ']': '[', '}': '{'}
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '\'', '"', '`':
+			end := jsStringEnd(src, i)
+			if end < 0 {
+				return fmt.Sprintf("an unterminated %c string", c)
+			}
+			i = end
+		case '/':
+			i = jsCommentEnd(src, i)
+		case '(', '[', '{':
+			open = append(open, c)
+		case ')', ']', '}':
+			if len(open) == 0 || open[len(open)-1] != closer[c] {
+				return fmt.Sprintf("an unmatched '%c'", c)
+			}
+			open = open[:len(open)-1]
+		}
+	}
+	if len(open) > 0 {
+		return fmt.Sprintf("an unclosed '%c'", open[len(open)-1])
+	}
+	return ""
+}
+
+// jsStringEnd is the index of the quote closing the string opened at i, or
+// -1. Only template literals may span lines.
+func jsStringEnd(src string, i int) int {
+	q := src[i]
+	for j := i + 1; j < len(src); j++ {
+		switch src[j] {
+		case '\\':
+			j++
+		case q:
+			return j
+		case '\n':
+			if q != '`' {
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+// jsCommentEnd skips a comment starting at i and returns its last index, or
+// i when no comment starts there.
+func jsCommentEnd(src string, i int) int {
+	rest := src[i:]
+	switch {
+	case strings.HasPrefix(rest, "//"):
+		if n := strings.IndexByte(rest, '\n'); n >= 0 {
+			return i + n
+		}
+		return len(src) - 1
+	case strings.HasPrefix(rest, "/*"):
+		if n := strings.Index(rest[2:], "*/"); n >= 0 {
+			return i + 2 + n + 1
+		}
+		return len(src) - 1
+	}
+	return i
+}

@@ -1,0 +1,125 @@
+/**
+ * The page context reported after every call (SPEC 14.4): URL, title,
+ * scroll, viewport, the focused element and an open modal dialog.
+ *
+ * It runs on every invocation, so it touches as little as it can: one
+ * focused element, and one querySelectorAll for dialogs.
+ */
+function pageContext() {
+  const MAX_VALUE = 200;
+  const TEXT_INPUTS = new Set([
+    'text', 'password', 'email', 'number', 'search', 'tel', 'url',
+    'date', 'datetime-local', 'month', 'time', 'week',
+  ]);
+
+  function unique(sel) {
+    try {
+      return document.querySelectorAll(sel).length === 1;
+    } catch (e) {
+      return false;
+    }
+  }
+
+  // A short selector that matches el alone: an id, a test id or name, or
+  // else the shortest path of nth-of-type steps that is unique, anchored
+  // at the nearest unique id when one is needed.
+  function selectorFor(el) {
+    if (el.id && unique('#' + CSS.escape(el.id))) return '#' + CSS.escape(el.id);
+    for (const attr of ['data-testid', 'data-test', 'name', 'aria-label']) {
+      const v = el.getAttribute(attr);
+      if (!v) continue;
+      const sel = `${el.localName}[${attr}="${CSS.escape(v)}"]`;
+      if (unique(sel)) return sel;
+    }
+    const parts = [];
+    for (let n = el; n && n.nodeType === 1 && n !== document.documentElement; n = n.parentElement) {
+      if (n !== el && n.id && unique('#' + CSS.escape(n.id))) {
+        parts.unshift('#' + CSS.escape(n.id));
+        break;
+      }
+      let part = n.localName;
+      const parent = n.parentElement;
+      if (parent) {
+        const same = Array.prototype.filter.call(parent.children, (c) => c.localName === n.localName);
+        if (same.length > 1) part += `:nth-of-type(${same.indexOf(n) + 1})`;
+      }
+      parts.unshift(part);
+      if (unique(parts.join(' > '))) break;
+    }
+    return parts.join(' > ');
+  }
+
+  function isEditable(el) {
+    if (el.isContentEditable) return true;
+    // :disabled also covers controls inside a disabled <fieldset>.
+    if (el.matches(':disabled') || el.readOnly) return false;
+    if (el.getAttribute('aria-disabled') === 'true' || el.getAttribute('aria-readonly') === 'true') return false;
+    if (el.localName === 'textarea') return true;
+    return el.localName === 'input' && TEXT_INPUTS.has(el.type);
+  }
+
+  function box(el) {
+    const r = el.getBoundingClientRect();
+    return { x: Math.round(r.x), y: Math.round(r.y), width: Math.round(r.width), height: Math.round(r.height) };
+  }
+
+  function clip(s) {
+    return s.length > MAX_VALUE ? s.slice(0, MAX_VALUE) + '…' : s;
+  }
+
+  function activeElement() {
+    const el = document.activeElement;
+    if (!el || el === document.body || el === document.documentElement) return undefined;
+    const info = { tag: el.localName, selector: selectorFor(el), box: box(el), editable: isEditable(el) };
+    if (el.localName === 'input' || el.localName === 'textarea') {
+      if (el.localName === 'input') info.type = el.type;
+      // Never echo a password, nor its length.
+      info.value = el.type === 'password' ? (el.value ? '********' : '') : clip(el.value);
+      if (el.placeholder) info.placeholder = el.placeholder;
+    }
+    return info;
+  }
+
+  function visible(el) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) return false;
+    return el.checkVisibility ? el.checkVisibility({ visibilityProperty: true }) : true;
+  }
+
+  function dialogTitle(d) {
+    const label = d.getAttribute('aria-label');
+    if (label && label.trim()) return label.trim();
+    const by = d.getAttribute('aria-labelledby');
+    if (by) {
+      const text = by.split(/\s+/)
+        .map((id) => document.getElementById(id)?.textContent || '')
+        .join(' ').replace(/\s+/g, ' ').trim();
+      if (text) return clip(text);
+    }
+    const h = d.querySelector('h1, h2, h3, h4, h5, h6, [role="heading"]');
+    const text = h ? h.textContent.replace(/\s+/g, ' ').trim() : '';
+    return text ? clip(text) : 'Dialog';
+  }
+
+  function modal() {
+    const found = document.querySelectorAll(
+      'dialog[open], [role="dialog"][aria-modal="true"], [role="alertdialog"]');
+    // The last visible one is the topmost in document order.
+    for (let i = found.length - 1; i >= 0; i--) {
+      if (visible(found[i])) return { title: dialogTitle(found[i]), selector: selectorFor(found[i]) };
+    }
+    return undefined;
+  }
+
+  const se = document.scrollingElement || document.documentElement;
+  const y = Math.round(window.scrollY);
+  const maxY = Math.max(0, (se ? se.scrollHeight : 0) - window.innerHeight);
+  return {
+    url: location.href,
+    title: document.title,
+    scroll: { y, percent: maxY > 0 ? Math.min(100, Math.round((y / maxY) * 100)) : 0 },
+    viewport: { width: window.innerWidth, height: window.innerHeight },
+    activeElement: activeElement(),
+    modal: modal(),
+  };
+}

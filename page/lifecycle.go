@@ -1,0 +1,304 @@
+package page
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/cdpskill/cdpskill/cdp"
+)
+
+// WaitUntil values: how far a navigation must get before it counts as done.
+const (
+	WaitCommit           = "commit"
+	WaitDOMContentLoaded = "domcontentloaded"
+	WaitLoad             = "load"
+	WaitNetworkIdle      = "networkidle"
+)
+
+// lifecycleNames maps a waitUntil value to the Page.lifecycleEvent name
+// that satisfies it. Chrome's "networkIdle" means no requests for 500 ms,
+// exactly the spec's network-idle rule, so no request counting is needed.
+var lifecycleNames = map[string]string{
+	WaitCommit:           "init",
+	WaitDOMContentLoaded: "DOMContentLoaded",
+	WaitLoad:             "load",
+	WaitNetworkIdle:      "networkIdle",
+}
+
+// CheckWaitUntil rejects anything but a waitUntil value ("" means load),
+// so callers can refuse a bad step before touching Chrome.
+func CheckWaitUntil(s string) error {
+	if _, ok := lifecycleNames[s]; ok || s == "" {
+		return nil
+	}
+	return &ParamError{Param: "waitUntil", Value: s, Reason: "must be commit, domcontentloaded, load or networkidle"}
+}
+
+// navEvents are the events a navigation is followed by. Network is not
+// among them: Chrome's lifecycle events already say everything needed.
+var navEvents = []string{
+	"Page.lifecycleEvent",
+	"Page.frameStartedNavigating",
+	"Page.frameNavigated",
+	"Page.navigatedWithinDocument",
+}
+
+// EnableLifecycle turns on the Page domain and its lifecycle events. Both
+// are idempotent, so every navigation calls it rather than trusting that
+// session setup did.
+func EnableLifecycle(ctx context.Context, p *Page) error {
+	if err := p.S.Call(ctx, "Page.enable", nil, nil); err != nil {
+		return err
+	}
+	return p.S.Call(ctx, "Page.setLifecycleEventsEnabled", map[string]any{"enabled": true}, nil)
+}
+
+// mainFrameID returns the id of the tab's top frame.
+func mainFrameID(ctx context.Context, p *Page) (string, error) {
+	var res struct {
+		FrameTree struct {
+			Frame struct {
+				ID string `json:"id"`
+			} `json:"frame"`
+		} `json:"frameTree"`
+	}
+	if err := p.S.Call(ctx, "Page.getFrameTree", nil, &res); err != nil {
+		return "", err
+	}
+	return res.FrameTree.Frame.ID, nil
+}
+
+// follower tracks one main-frame navigation through its events: which
+// loader (document) it is on, and which lifecycle points each loader has
+// reached. Events may arrive before the command that caused them returns,
+// so everything seen is recorded and checked against the current loader.
+type follower struct {
+	frameID   string
+	waitUntil string
+	target    string // lifecycle event name that ends the wait
+	loader    string // "" until the navigation reveals it
+	// committed is set once the frame has a document from this navigation.
+	committed bool
+	sameDoc   bool
+	done      bool
+	seen      map[string]map[string]bool // loaderId -> lifecycle names
+	// unreachable is the URL Chrome could not load, when it shows an error page.
+	unreachable string
+}
+
+func newFollower(frameID, waitUntil string) *follower {
+	if waitUntil == "" {
+		waitUntil = WaitLoad
+	}
+	return &follower{frameID: frameID, waitUntil: waitUntil, target: lifecycleNames[waitUntil], seen: map[string]map[string]bool{}}
+}
+
+type lifecycleParams struct {
+	FrameID  string `json:"frameId"`
+	LoaderID string `json:"loaderId"`
+	Name     string `json:"name"`
+}
+
+type startedParams struct {
+	FrameID        string `json:"frameId"`
+	LoaderID       string `json:"loaderId"`
+	NavigationType string `json:"navigationType"`
+}
+
+type navigatedParams struct {
+	Frame struct {
+		ID             string `json:"id"`
+		LoaderID       string `json:"loaderId"`
+		UnreachableURL string `json:"unreachableUrl"`
+	} `json:"frame"`
+	Type string `json:"type"`
+}
+
+// handle folds one event into the state and reports a malformed event.
+func (f *follower) handle(ev cdp.Event) error {
+	switch ev.Method {
+	case "Page.lifecycleEvent":
+		var e lifecycleParams
+		if err := json.Unmarshal(ev.Params, &e); err != nil {
+			return err
+		}
+		if f.seen[e.LoaderID] == nil {
+			f.seen[e.LoaderID] = map[string]bool{}
+		}
+		f.seen[e.LoaderID][e.Name] = true
+	case "Page.frameStartedNavigating":
+		var e startedParams
+		if err := json.Unmarshal(ev.Params, &e); err != nil {
+			return err
+		}
+		if e.FrameID == f.frameID && f.loader == "" {
+			f.loader = e.LoaderID
+			f.sameDoc = e.NavigationType == "sameDocument" || e.NavigationType == "historySameDocument"
+		}
+	case "Page.frameNavigated":
+		var e navigatedParams
+		if err := json.Unmarshal(ev.Params, &e); err != nil {
+			return err
+		}
+		if e.Frame.ID != f.frameID {
+			return nil
+		}
+		if e.Type == "BackForwardCacheRestore" {
+			// The old document comes back whole; no lifecycle event will fire.
+			f.done = true
+			return nil
+		}
+		// A later commit (a client-side redirect) is followed, not failed:
+		// the caller wants the page the tab ends up on.
+		f.loader, f.committed, f.unreachable = e.Frame.LoaderID, true, e.Frame.UnreachableURL
+	case "Page.navigatedWithinDocument":
+		var e struct {
+			FrameID string `json:"frameId"`
+		}
+		if err := json.Unmarshal(ev.Params, &e); err != nil {
+			return err
+		}
+		if e.FrameID == f.frameID && (f.sameDoc || f.loader == "") && !f.committed {
+			f.done = true
+		}
+	}
+	if f.committed && (f.waitUntil == WaitCommit || f.seen[f.loader][f.target]) {
+		f.done = true
+	}
+	return nil
+}
+
+// reached names the furthest lifecycle point the current loader got to,
+// for timeout messages.
+func (f *follower) reached() string {
+	if !f.committed {
+		return "nothing (the document never committed)"
+	}
+	for _, w := range []string{WaitNetworkIdle, WaitLoad, WaitDOMContentLoaded} {
+		if f.seen[f.loader][lifecycleNames[w]] {
+			return w
+		}
+	}
+	return WaitCommit
+}
+
+// run consumes events until the navigation is done or ctx ends.
+func (f *follower) run(ctx context.Context, l *cdp.Listener) error {
+	for !f.done {
+		ev, err := l.Next(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("page did not reach %q (got as far as %s): %w", f.waitUntil, f.reached(), err)
+			}
+			return err
+		}
+		if err := f.handle(ev); err != nil {
+			return fmt.Errorf("page: decode %s: %w", ev.Method, err)
+		}
+	}
+	return nil
+}
+
+// Network settle limits (SPEC 18.3).
+const (
+	settleMax   = 2 * time.Second
+	settleQuiet = 300 * time.Millisecond
+)
+
+// NetworkWatch counts the tab's in-flight requests from Network events.
+// Start it before an action so requests the action sends are seen; a
+// request already in flight when the watch starts is invisible to it.
+//
+// Cost: Network.enable is one round trip, and from then on Chrome streams
+// an event or three per request over the socket for the rest of the
+// session. The domain is left enabled because other parts of the process
+// may share it.
+type NetworkWatch struct {
+	l       *cdp.Listener
+	pending map[string]bool
+	last    time.Time
+}
+
+// WatchNetwork subscribes to request events and enables the Network domain.
+func WatchNetwork(ctx context.Context, p *Page) (*NetworkWatch, error) {
+	l := p.S.Listen("Network.requestWillBeSent", "Network.loadingFinished", "Network.loadingFailed")
+	if err := p.S.Call(ctx, "Network.enable", nil, nil); err != nil {
+		l.Close()
+		return nil, err
+	}
+	return &NetworkWatch{l: l, pending: map[string]bool{}, last: time.Now()}, nil
+}
+
+// Close unsubscribes.
+func (w *NetworkWatch) Close() { w.l.Close() }
+
+// note folds one network event into the pending set.
+func (w *NetworkWatch) note(ev cdp.Event) {
+	var e struct {
+		RequestID string `json:"requestId"`
+		Type      string `json:"type"`
+	}
+	if json.Unmarshal(ev.Params, &e) != nil {
+		return
+	}
+	switch ev.Method {
+	case "Network.requestWillBeSent":
+		// Streams never finish; counting them would always cost the full 2 s.
+		if e.Type == "EventSource" || e.Type == "WebSocket" {
+			return
+		}
+		w.pending[e.RequestID] = true
+	default:
+		delete(w.pending, e.RequestID)
+	}
+	w.last = time.Now()
+}
+
+// Settle waits, at most 2 s, for a 300 ms window with no request in
+// flight and no request activity. It never fails: it reports whether the
+// network went quiet, and gives up quietly when ctx or the 2 s end. Even
+// on a quiet page it costs the 300 ms window.
+func (w *NetworkWatch) Settle(ctx context.Context) bool {
+	ctx, cancel := context.WithTimeout(ctx, settleMax)
+	defer cancel()
+	for {
+		quietFor := time.Since(w.last)
+		if len(w.pending) == 0 && quietFor >= settleQuiet {
+			return true
+		}
+		wait := settleMax
+		if len(w.pending) == 0 {
+			wait = settleQuiet - quietFor
+		}
+		ev, err := nextWithin(ctx, w.l, wait)
+		switch {
+		case err == nil:
+			w.note(ev)
+		case ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded):
+			return false // out of time, or the connection closed
+		}
+	}
+}
+
+// nextWithin is Listener.Next bounded by d as well as ctx.
+func nextWithin(ctx context.Context, l *cdp.Listener, d time.Duration) (cdp.Event, error) {
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	return l.Next(ctx)
+}
+
+// NetworkSettle is a best-effort wait for the network to go quiet (2 s at
+// most, 300 ms quiet window). It never returns an error; it reports
+// whether quiet was reached. Requests already in flight when it starts are
+// not seen; use WatchNetwork before the action to catch those.
+func NetworkSettle(ctx context.Context, p *Page) bool {
+	w, err := WatchNetwork(ctx, p)
+	if err != nil {
+		return false
+	}
+	defer w.Close()
+	return w.Settle(ctx)
+}

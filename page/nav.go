@@ -1,0 +1,299 @@
+package page
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/cdpskill/cdpskill/cdp"
+)
+
+// NavResult is where a navigation ended up.
+type NavResult struct {
+	URL string `json:"url"`
+	// Status is the HTTP status of the main document, 0 when unknown
+	// (about:, data: and file: URLs, or a bfcache restore).
+	Status int    `json:"status,omitempty"`
+	Title  string `json:"title,omitempty"`
+	// Download is set when the URL was served as an attachment: Chrome
+	// downloaded it and the tab stayed where it was.
+	Download bool `json:"download,omitempty"`
+}
+
+// HistoryResult is where Back or Forward ended up. With NoHistory set
+// there was no entry to go to and URL and Title describe the page the tab
+// stayed on.
+type HistoryResult struct {
+	URL       string `json:"url"`
+	Title     string `json:"title,omitempty"`
+	NoHistory bool   `json:"noHistory,omitempty"`
+}
+
+// NavigationError is a navigation Chrome could not perform: the host did
+// not resolve, the connection was refused, the URL was unusable.
+type NavigationError struct {
+	URL string
+	// ErrorText is Chrome's reason, e.g. "net::ERR_NAME_NOT_RESOLVED", or
+	// cdpskill's own when the URL was rejected before reaching Chrome.
+	ErrorText string
+}
+
+func (e *NavigationError) Error() string {
+	s := fmt.Sprintf("navigation to %s failed: %s", e.URL, e.ErrorText)
+	if h := netErrorHints[e.ErrorText]; h != "" {
+		s += " (" + h + ")"
+	}
+	return s
+}
+
+func (e *NavigationError) ErrorName() string { return "NavigationError" }
+
+// netErrorHints explain Chrome's commonest net errors to an agent.
+var netErrorHints = map[string]string{
+	"net::ERR_NAME_NOT_RESOLVED":      "the host name does not resolve",
+	"net::ERR_CONNECTION_REFUSED":     "nothing accepts connections there; is the server running?",
+	"net::ERR_ADDRESS_UNREACHABLE":    "the address cannot be reached",
+	"net::ERR_CONNECTION_TIMED_OUT":   "the server did not answer",
+	"net::ERR_UNSAFE_PORT":            "Chrome refuses to connect to this port",
+	"net::ERR_CERT_AUTHORITY_INVALID": "the TLS certificate is not trusted",
+	"net::ERR_ABORTED": "Chrome dropped the navigation: the URL scheme cannot be shown in a tab, " +
+		"or the server answered without content (204)",
+}
+
+// NavigationAbortedError is a navigation superseded by another one before
+// its document committed.
+type NavigationAbortedError struct {
+	URL    string
+	NewURL string // the navigation that took over, when known
+}
+
+func (e *NavigationAbortedError) Error() string {
+	if e.NewURL == "" {
+		return fmt.Sprintf("navigation to %s was aborted by another navigation", e.URL)
+	}
+	return fmt.Sprintf("navigation to %s was aborted by another navigation to %s", e.URL, e.NewURL)
+}
+
+func (e *NavigationAbortedError) ErrorName() string { return "NavigationAbortedError" }
+
+// Chrome's errorText for an HTTP error status with an empty body. Chrome
+// shows its own error page, but the server did answer: this is a page
+// with a status, not a failed navigation.
+const errHTTPResponseCode = "net::ERR_HTTP_RESPONSE_CODE_FAILURE"
+
+type navigateResult struct {
+	FrameID    string `json:"frameId"`
+	LoaderID   string `json:"loaderId"`
+	ErrorText  string `json:"errorText"`
+	IsDownload bool   `json:"isDownload"`
+}
+
+// Goto navigates the tab's main frame to rawURL and waits until waitUntil
+// (commit, domcontentloaded, load (the default "") or networkidle). A URL
+// differing from the current one only in its fragment completes at once.
+// After a cross-document navigation p.ContextID is reset to the main
+// frame: any frame context it named belonged to the old document.
+func Goto(ctx context.Context, p *Page, rawURL, waitUntil string) (*NavResult, error) {
+	if err := CheckWaitUntil(waitUntil); err != nil {
+		return nil, err
+	}
+	if err := checkURL(rawURL); err != nil {
+		return nil, err
+	}
+	if err := EnableLifecycle(ctx, p); err != nil {
+		return nil, fmt.Errorf("goto %s: %w", rawURL, err)
+	}
+	l := p.S.Listen(navEvents...)
+	defer l.Close()
+	var res navigateResult
+	if err := p.S.Call(ctx, "Page.navigate", map[string]any{"url": rawURL}, &res); err != nil {
+		var pe *cdp.ProtocolError
+		if errors.As(err, &pe) && strings.Contains(pe.Message, "invalid URL") {
+			return nil, &NavigationError{URL: rawURL, ErrorText: pe.Message}
+		}
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("goto %s: no response from the server: %w", rawURL, err)
+		}
+		return nil, fmt.Errorf("goto %s: %w", rawURL, err)
+	}
+	if res.IsDownload {
+		return &NavResult{URL: rawURL, Download: true}, nil
+	}
+	if res.ErrorText != "" && res.ErrorText != errHTTPResponseCode {
+		return nil, navigateFailure(ctx, p, l, rawURL, res)
+	}
+	if res.LoaderID == "" {
+		return pageInfo(ctx, p, "") // same-document: nothing will load
+	}
+	f := newFollower(res.FrameID, waitUntil)
+	f.loader = res.LoaderID
+	if err := f.run(ctx, l); err != nil {
+		return nil, fmt.Errorf("goto %s: %w", rawURL, err)
+	}
+	p.ContextID = 0
+	return pageInfo(ctx, p, f.unreachable)
+}
+
+// checkURL rejects what must not reach Page.navigate.
+func checkURL(rawURL string) error {
+	u, err := url.Parse(rawURL)
+	switch {
+	case err != nil:
+		return &NavigationError{URL: rawURL, ErrorText: "invalid URL: " + err.Error()}
+	case u.Scheme == "":
+		return &NavigationError{URL: rawURL, ErrorText: "invalid URL: no scheme (write it in full, e.g. https://" + strings.TrimPrefix(rawURL, "//") + ")"}
+	case strings.EqualFold(u.Scheme, "javascript"):
+		// Chrome would run it in the current page and report ERR_ABORTED.
+		return &NavigationError{URL: rawURL, ErrorText: "javascript: URLs run script instead of navigating; use pageFunction"}
+	}
+	return nil
+}
+
+// navigateFailure classifies a Page.navigate errorText. ERR_ABORTED means
+// either that another navigation took over or that Chrome dropped this
+// one (unknown scheme, 204); a competing navigation announces itself with
+// frameStartedNavigating, which may trail the reply, so one round trip
+// flushes the events Chrome emitted before answering it.
+func navigateFailure(ctx context.Context, p *Page, l *cdp.Listener, rawURL string, res navigateResult) error {
+	if res.ErrorText != "net::ERR_ABORTED" {
+		return &NavigationError{URL: rawURL, ErrorText: res.ErrorText}
+	}
+	if err := p.S.Call(ctx, "Page.getFrameTree", nil, nil); err != nil {
+		return &NavigationError{URL: rawURL, ErrorText: res.ErrorText}
+	}
+	for _, ev := range l.Drain() {
+		var e struct {
+			startedParams
+			URL string `json:"url"`
+		}
+		if ev.Method != "Page.frameStartedNavigating" || json.Unmarshal(ev.Params, &e) != nil {
+			continue
+		}
+		if e.FrameID == res.FrameID && e.LoaderID != res.LoaderID {
+			return &NavigationAbortedError{URL: rawURL, NewURL: e.URL}
+		}
+	}
+	return &NavigationError{URL: rawURL, ErrorText: res.ErrorText}
+}
+
+// Reload reloads the main frame and waits until waitUntil.
+func Reload(ctx context.Context, p *Page, waitUntil string) (*NavResult, error) {
+	if err := CheckWaitUntil(waitUntil); err != nil {
+		return nil, err
+	}
+	f, err := followCommand(ctx, p, waitUntil, "Page.reload", map[string]any{"ignoreCache": false})
+	if err != nil {
+		return nil, fmt.Errorf("reload: %w", err)
+	}
+	p.ContextID = 0
+	return pageInfo(ctx, p, f.unreachable)
+}
+
+// followCommand sends a navigating command whose reply carries no loader
+// id and follows the navigation it starts on the main frame.
+func followCommand(ctx context.Context, p *Page, waitUntil, method string, params any) (*follower, error) {
+	if err := EnableLifecycle(ctx, p); err != nil {
+		return nil, err
+	}
+	frameID, err := mainFrameID(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	l := p.S.Listen(navEvents...)
+	defer l.Close()
+	if err := p.S.Call(ctx, method, params, nil); err != nil {
+		return nil, err
+	}
+	f := newFollower(frameID, waitUntil)
+	return f, f.run(ctx, l)
+}
+
+// Back goes one entry back in the tab's history and waits for load.
+func Back(ctx context.Context, p *Page) (*HistoryResult, error) { return goHistory(ctx, p, -1) }
+
+// Forward goes one entry forward in the tab's history and waits for load.
+func Forward(ctx context.Context, p *Page) (*HistoryResult, error) { return goHistory(ctx, p, +1) }
+
+type historyEntry struct {
+	ID    int    `json:"id"`
+	URL   string `json:"url"`
+	Title string `json:"title"`
+}
+
+type navHistory struct {
+	CurrentIndex int            `json:"currentIndex"`
+	Entries      []historyEntry `json:"entries"`
+}
+
+func getHistory(ctx context.Context, p *Page) (*navHistory, error) {
+	var h navHistory
+	err := p.S.Call(ctx, "Page.getNavigationHistory", nil, &h)
+	return &h, err
+}
+
+// at returns entry i, if there is one.
+func (h *navHistory) at(i int) (historyEntry, bool) {
+	if i < 0 || i >= len(h.Entries) {
+		return historyEntry{}, false
+	}
+	return h.Entries[i], true
+}
+
+func goHistory(ctx context.Context, p *Page, delta int) (*HistoryResult, error) {
+	h, err := getHistory(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	to, ok := h.at(h.CurrentIndex + delta)
+	if !ok {
+		cur, _ := h.at(h.CurrentIndex)
+		return &HistoryResult{URL: cur.URL, Title: cur.Title, NoHistory: true}, nil
+	}
+	f, err := followCommand(ctx, p, WaitLoad, "Page.navigateToHistoryEntry", map[string]any{"entryId": to.ID})
+	if err != nil {
+		return nil, fmt.Errorf("history navigation to %s: %w", to.URL, err)
+	}
+	if !f.sameDoc {
+		p.ContextID = 0
+	}
+	info, err := pageInfo(ctx, p, f.unreachable)
+	if err != nil {
+		return nil, err
+	}
+	return &HistoryResult{URL: info.URL, Title: info.Title}, nil
+}
+
+// pageInfoExpr reads what a NavResult reports in one round trip.
+const pageInfoExpr = `({url: location.href, title: document.title,
+	status: performance.getEntriesByType("navigation")[0]?.responseStatus ?? 0})`
+
+// pageInfo describes the main frame's document. unreachable, when set, is
+// the URL behind a Chrome error page and is reported instead of
+// chrome-error://. Should the document already be gone again, the
+// history entry still names it.
+func pageInfo(ctx context.Context, p *Page, unreachable string) (*NavResult, error) {
+	var r NavResult
+	main := &Page{S: p.S}
+	obj, err := main.Evaluate(ctx, map[string]any{"expression": pageInfoExpr, "returnByValue": true})
+	if err == nil {
+		err = json.Unmarshal(obj.Value, &r)
+	}
+	if err != nil {
+		if !cdp.IsContextDestroyed(err) {
+			return nil, err
+		}
+		h, herr := getHistory(ctx, p)
+		cur, ok := h.at(h.CurrentIndex)
+		if herr != nil || !ok {
+			return nil, err
+		}
+		r = NavResult{URL: cur.URL, Title: cur.Title}
+	}
+	if unreachable != "" {
+		r.URL = unreachable
+	}
+	return &r, nil
+}

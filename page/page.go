@@ -1,0 +1,179 @@
+// Package page drives one tab: JavaScript calls into it, navigation and
+// its lifecycle, waits on page conditions, and the page context reported
+// after every call.
+package page
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/cdpskill/cdpskill/cdp"
+)
+
+// Page is one attached tab. Steps reach the page only through it, so that
+// a later frame switch changes where every evaluation runs in one place.
+type Page struct {
+	S *cdp.Session
+	// ContextID is the execution context evaluations run in; 0 means the
+	// main frame's default context.
+	ContextID int
+}
+
+// New wraps an attached session.
+func New(s *cdp.Session) *Page { return &Page{S: s} }
+
+// RemoteObject is CDP's Runtime.RemoteObject, the parts cdpskill reads.
+type RemoteObject struct {
+	Type                string          `json:"type"`
+	Subtype             string          `json:"subtype,omitempty"`
+	ClassName           string          `json:"className,omitempty"`
+	Value               json.RawMessage `json:"value,omitempty"`
+	UnserializableValue string          `json:"unserializableValue,omitempty"`
+	Description         string          `json:"description,omitempty"`
+	ObjectID            string          `json:"objectId,omitempty"`
+	Preview             *ObjectPreview  `json:"preview,omitempty"`
+}
+
+// ObjectPreview is CDP's Runtime.ObjectPreview.
+type ObjectPreview struct {
+	Type        string            `json:"type"`
+	Subtype     string            `json:"subtype,omitempty"`
+	Description string            `json:"description,omitempty"`
+	Overflow    bool              `json:"overflow"`
+	Properties  []PropertyPreview `json:"properties"`
+	Entries     []struct {
+		Key   *ObjectPreview `json:"key,omitempty"`
+		Value ObjectPreview  `json:"value"`
+	} `json:"entries,omitempty"`
+}
+
+// PropertyPreview is CDP's Runtime.PropertyPreview.
+type PropertyPreview struct {
+	Name         string         `json:"name"`
+	Type         string         `json:"type"`
+	Subtype      string         `json:"subtype,omitempty"`
+	Value        string         `json:"value,omitempty"`
+	ValuePreview *ObjectPreview `json:"valuePreview,omitempty"`
+}
+
+// ExceptionDetails is CDP's Runtime.ExceptionDetails.
+type ExceptionDetails struct {
+	Text         string        `json:"text"`
+	LineNumber   int           `json:"lineNumber"`
+	ColumnNumber int           `json:"columnNumber"`
+	URL          string        `json:"url,omitempty"`
+	Exception    *RemoteObject `json:"exception,omitempty"`
+	StackTrace   *StackTrace   `json:"stackTrace,omitempty"`
+}
+
+// StackTrace is CDP's Runtime.StackTrace.
+type StackTrace struct {
+	CallFrames []struct {
+		FunctionName string `json:"functionName"`
+		URL          string `json:"url"`
+		LineNumber   int    `json:"lineNumber"`
+		ColumnNumber int    `json:"columnNumber"`
+	} `json:"callFrames"`
+}
+
+// JSError is an exception thrown by page JavaScript.
+type JSError struct {
+	Message string // "Error: boom", "ReferenceError: x is not defined"
+	Stack   string
+}
+
+func (e *JSError) Error() string     { return e.Message }
+func (e *JSError) ErrorName() string { return "EvaluationError" }
+
+// NewJSError turns exception details into a *JSError.
+func NewJSError(d *ExceptionDetails) *JSError {
+	e := &JSError{Message: d.Text}
+	if d.Exception != nil {
+		desc := d.Exception.Description
+		if desc == "" && len(d.Exception.Value) > 0 {
+			desc = "Uncaught " + string(d.Exception.Value)
+		}
+		if desc != "" {
+			// V8 descriptions of errors are "Name: message\n    at ..." .
+			first, rest, _ := strings.Cut(desc, "\n")
+			e.Message = first
+			if rest != "" {
+				e.Stack = desc
+			}
+		}
+	}
+	if e.Stack == "" && d.StackTrace != nil {
+		var b strings.Builder
+		b.WriteString(e.Message)
+		for _, f := range d.StackTrace.CallFrames {
+			fmt.Fprintf(&b, "\n    at %s (%s:%d:%d)", orAnon(f.FunctionName), f.URL, f.LineNumber+1, f.ColumnNumber+1)
+		}
+		e.Stack = b.String()
+	}
+	return e
+}
+
+func orAnon(s string) string {
+	if s == "" {
+		return "<anonymous>"
+	}
+	return s
+}
+
+// EvalResult is Runtime.evaluate's reply.
+type EvalResult struct {
+	Result           RemoteObject      `json:"result"`
+	ExceptionDetails *ExceptionDetails `json:"exceptionDetails,omitempty"`
+}
+
+// Evaluate runs Runtime.evaluate in the page's current context. The
+// params map is sent as given plus the context id; an exception comes
+// back as *JSError.
+func (p *Page) Evaluate(ctx context.Context, params map[string]any) (*RemoteObject, error) {
+	if p.ContextID != 0 {
+		params["contextId"] = p.ContextID
+	}
+	var res EvalResult
+	if err := p.S.Call(ctx, "Runtime.evaluate", params, &res); err != nil {
+		return nil, err
+	}
+	if res.ExceptionDetails != nil {
+		return nil, NewJSError(res.ExceptionDetails)
+	}
+	return &res.Result, nil
+}
+
+// CallJS applies fn, the source of a JavaScript function (usually an
+// embedded .js file), to args, awaits its result and decodes it by value
+// into out (which may be nil).
+func (p *Page) CallJS(ctx context.Context, fn string, out any, args ...any) error {
+	var b strings.Builder
+	b.WriteString("(")
+	b.WriteString(strings.TrimSpace(fn))
+	b.WriteString(")(")
+	for i, a := range args {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		data, err := json.Marshal(a)
+		if err != nil {
+			return fmt.Errorf("page: encode argument %d: %w", i, err)
+		}
+		b.Write(data)
+	}
+	b.WriteString(")")
+	obj, err := p.Evaluate(ctx, map[string]any{
+		"expression":    b.String(),
+		"returnByValue": true,
+		"awaitPromise":  true,
+	})
+	if err != nil || out == nil {
+		return err
+	}
+	if obj.Type == "undefined" || len(obj.Value) == 0 {
+		return nil
+	}
+	return json.Unmarshal(obj.Value, out)
+}

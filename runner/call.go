@@ -1,0 +1,145 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/cdpskill/cdpskill/capture"
+	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/page"
+)
+
+// Call is the state of one cdpskill invocation: the browser connection,
+// the attached tab and what the executors report beyond their outputs.
+type Call struct {
+	getenv  cdp.Env
+	tabs    *cdp.Registry
+	browser *cdp.Browser
+	sess    *cdp.Session
+	page    *page.Page
+	console *capture.Console
+	alias   string
+	start   time.Time
+
+	// startURL is the tab's URL when the call attached to it, for
+	// navigation detection; empty for a tab the call opened.
+	startURL string
+	warnings []string
+}
+
+func (c *Call) warn(format string, args ...any) {
+	c.warnings = append(c.warnings, fmt.Sprintf(format, args...))
+}
+
+// connect reaches the browser at ep, reusing the open connection when it
+// is the same endpoint.
+func (c *Call) connect(ctx context.Context, ep cdp.Endpoint, headless *bool, autoLaunch bool) (*cdp.Browser, error) {
+	ep = ep.WithDefaults()
+	if c.browser != nil && c.browser.Endpoint == ep {
+		return c.browser, nil
+	}
+	opts := cdp.LaunchOptions{Endpoint: ep, Headless: cdp.DefaultHeadless(c.getenv)}
+	if headless != nil {
+		opts.Headless = *headless
+	}
+	b, err := cdp.Connect(ctx, c.getenv, opts, autoLaunch)
+	if err != nil {
+		if errors.Is(err, cdp.ErrNoChrome) {
+			return nil, &Error{Type: Connection, Message: err.Error(), Err: err}
+		}
+		return nil, &Error{Type: Connection, Message: fmt.Sprintf("cannot connect to Chrome at %s: %v", ep, err), Err: err}
+	}
+	if c.browser != nil {
+		c.detach()
+		c.browser.Close()
+	}
+	c.browser = b
+	return b, nil
+}
+
+// attach makes targetID the call's tab.
+func (c *Call) attach(ctx context.Context, alias, targetID string) error {
+	c.detach()
+	sess, err := cdp.Attach(ctx, c.browser.Conn, targetID)
+	if err != nil {
+		if cdp.IsTargetGone(err) {
+			return &Error{Type: Connection, Message: fmt.Sprintf("tab %s no longer exists (it was closed); open a new one with openTab", alias), Err: err}
+		}
+		return &Error{Type: Connection, Message: fmt.Sprintf("cannot attach to tab %s: %v", alias, err), Err: err}
+	}
+	c.sess, c.alias, c.page = sess, alias, page.New(sess)
+	// Console capture starts with the session (Runtime.enable replays what
+	// the page logged earlier; the report keeps only this call's).
+	if c.console, err = capture.StartConsole(ctx, sess); err != nil {
+		return classify(err)
+	}
+	return nil
+}
+
+func (c *Call) detach() {
+	if c.console != nil {
+		c.console.Close()
+	}
+	c.sess, c.page, c.console = nil, nil, nil
+}
+
+var rawTargetID = regexp.MustCompile(`^[0-9A-Fa-f]{32}$`)
+
+// attachAlias attaches to the tab named by the top-level "tab" field.
+func (c *Call) attachAlias(ctx context.Context, tab string) error {
+	alias, entry, found, err := c.tabs.Resolve(tab)
+	if err != nil {
+		return &Error{Type: Connection, Message: "tab registry: " + err.Error(), Err: err}
+	}
+	if !found {
+		if !rawTargetID.MatchString(tab) {
+			return &Error{Type: Connection, Message: fmt.Sprintf("unknown tab %q: no such alias; listTabs shows the open tabs, openTab opens a new one", tab)}
+		}
+		alias, entry = tab, cdp.TabEntry{TargetID: tab}
+	}
+	ep := cdp.Endpoint{Host: entry.Host, Port: entry.Port}
+	if _, err := c.connect(ctx, ep, nil, false); err != nil {
+		var e *Error
+		if errors.As(err, &e) {
+			e.Message = fmt.Sprintf("tab %s is gone: %s", alias, e.Message)
+		}
+		return err
+	}
+	if err := c.attach(ctx, alias, entry.TargetID); err != nil {
+		return err
+	}
+	c.startURL = c.targetURL(ctx)
+	return nil
+}
+
+// targetURL asks the browser (not the page) for the tab's URL: cheap and
+// it works while the page is busy.
+func (c *Call) targetURL(ctx context.Context) string {
+	var res struct {
+		TargetInfo struct {
+			URL string `json:"url"`
+		} `json:"targetInfo"`
+	}
+	if c.sess == nil || c.browser.Call(ctx, "", "Target.getTargetInfo", map[string]any{"targetId": c.sess.TargetID}, &res) != nil {
+		return ""
+	}
+	return res.TargetInfo.URL
+}
+
+// requirePage returns the attached page or a clear error.
+func (c *Call) requirePage() (*page.Page, error) {
+	if c.page == nil {
+		return nil, &Error{Type: Connection, Message: `no tab attached: pass "tab":"t1" or start with openTab`}
+	}
+	return c.page, nil
+}
+
+func (c *Call) close() {
+	c.detach()
+	if c.browser != nil {
+		c.browser.Close()
+	}
+}

@@ -1,0 +1,99 @@
+package runner
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// AppendMetrics appends one JSONL line of I/O metrics (SPEC 17.6).
+// Failures are ignored: metrics never affect a call.
+func AppendMetrics(path string, inBytes, outBytes, steps int, elapsed time.Duration) {
+	line, _ := json.Marshal(map[string]any{
+		"ts":           time.Now().UTC().Format(time.RFC3339Nano),
+		"input_bytes":  inBytes,
+		"output_bytes": outBytes,
+		"steps":        steps,
+		"time_ms":      elapsed.Milliseconds(),
+	})
+	_ = os.MkdirAll(filepath.Dir(path), 0o755)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	_, _ = f.Write(append(line, '\n'))
+}
+
+var seqPrefix = regexp.MustCompile(`^(\d{3,})-`)
+
+// WriteDebugLog writes the request and result of this call to
+// dir/{seq}-{tab}-{actions}.{status}.json (SPEC 17.5). Failures are
+// ignored.
+func WriteDebugLog(dir string, input []byte, res *Result) {
+	if os.MkdirAll(dir, 0o755) != nil {
+		return
+	}
+	seq := 1
+	if entries, err := os.ReadDir(dir); err == nil {
+		for _, e := range entries {
+			if m := seqPrefix.FindStringSubmatch(e.Name()); m != nil {
+				if n, _ := strconv.Atoi(m[1]); n >= seq {
+					seq = n + 1
+				}
+			}
+		}
+	}
+	parts := []string{fmt.Sprintf("%03d", seq)}
+	if res.Tab != "" {
+		parts = append(parts, res.Tab)
+	}
+	if actions := logActions(input); actions != "" {
+		parts = append(parts, actions)
+	}
+	name := strings.Join(parts, "-") + "." + res.Status + ".json"
+	var request any = string(input)
+	var parsed any
+	if json.Unmarshal(input, &parsed) == nil {
+		request = parsed
+	}
+	data, err := json.MarshalIndent(map[string]any{
+		"timestamp": time.Now().UTC().Format(time.RFC3339Nano),
+		"request":   request,
+		"response":  res,
+	}, "", "  ")
+	if err != nil {
+		return
+	}
+	_ = os.WriteFile(filepath.Join(dir, name), data, 0o644)
+}
+
+// logActions names up to three actions, then "plusN".
+func logActions(input []byte) string {
+	var doc struct {
+		Steps []map[string]json.RawMessage `json:"steps"`
+	}
+	if json.Unmarshal(input, &doc) != nil {
+		return ""
+	}
+	var names []string
+	for _, s := range doc.Steps {
+		for k := range s {
+			if k != "optional" && k != "timeout" {
+				names = append(names, safeName.ReplaceAllString(k, "_"))
+				break
+			}
+		}
+	}
+	if len(names) > 3 {
+		names = append(names[:3], fmt.Sprintf("plus%d", len(names)-3))
+	}
+	return strings.Join(names, "-")
+}
+
+var safeName = regexp.MustCompile(`[^A-Za-z0-9_]`)

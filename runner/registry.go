@@ -1,0 +1,80 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+)
+
+// flags say how the runner treats a step.
+type flags uint8
+
+const (
+	// needsTab: the step runs against an attached tab.
+	needsTab flags = 1 << iota
+	// visual: the step changes what is on screen, so the call ends with a
+	// screenshot.
+	visual
+	// hooks: the step takes readyWhen/settledWhen/observe.
+	hooks
+)
+
+// step is one entry of the step registry. Validation, dispatch, the
+// "did you mean" list and the --help table all come from the registry.
+type step struct {
+	name    string
+	usage   string // the accepted forms, for --help and SKILL.md
+	summary string
+	flags   flags
+	decode  func(raw json.RawMessage) (any, error)
+	run     func(ctx context.Context, c *Call, params any) (any, error)
+}
+
+func (s *step) has(f flags) bool { return s.flags&f != 0 }
+
+// define builds a registry entry with typed params.
+func define[P any](name, usage, summary string, f flags,
+	decode func(json.RawMessage) (P, error),
+	run func(context.Context, *Call, P) (any, error)) step {
+	return step{
+		name: name, usage: usage, summary: summary, flags: f,
+		decode: func(raw json.RawMessage) (any, error) { return decode(raw) },
+		run: func(ctx context.Context, c *Call, p any) (any, error) {
+			return run(ctx, c, p.(P))
+		},
+	}
+}
+
+var registry = map[string]*step{}
+
+func init() {
+	for i := range steps {
+		registry[steps[i].name] = &steps[i]
+	}
+}
+
+func stepByName(name string) *step { return registry[name] }
+
+func stepNames() []string {
+	names := make([]string, 0, len(steps))
+	for _, s := range steps {
+		names = append(names, s.name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// StepInfo describes one step for documentation.
+type StepInfo struct {
+	Name, Usage, Summary string
+	NeedsTab, Visual     bool
+}
+
+// Steps lists the registry in table order.
+func Steps() []StepInfo {
+	out := make([]StepInfo, len(steps))
+	for i, s := range steps {
+		out[i] = StepInfo{s.name, s.usage, s.summary, s.has(needsTab), s.has(visual)}
+	}
+	return out
+}

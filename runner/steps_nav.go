@@ -1,0 +1,189 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"regexp"
+	"time"
+
+	"github.com/cdpskill/cdpskill/page"
+)
+
+var waitUntilValues = []string{"commit", "domcontentloaded", "load", "networkidle"}
+
+func checkWaitUntil(w string) error {
+	if w == "" || contains(waitUntilValues, w) {
+		return nil
+	}
+	msg := "waitUntil must be one of commit, domcontentloaded, load, networkidle"
+	if s := suggest(w, waitUntilValues); s != "" {
+		msg += "; did you mean " + s + "?"
+	}
+	return paramErrorf("%s (got %q)", msg, w)
+}
+
+// --- goto
+
+type gotoParams struct {
+	URL       string `json:"url"`
+	WaitUntil string `json:"waitUntil"`
+}
+
+func decodeGoto(raw json.RawMessage) (gotoParams, error) {
+	p, err := decodeInto(raw, func(raw json.RawMessage, p *gotoParams) error {
+		if s, ok := asString(raw); ok {
+			p.URL = s
+			return nil
+		}
+		return paramErrorf(`expected a URL or {url, waitUntil}, got %s`, jsonKind(raw))
+	})
+	if err != nil {
+		return p, err
+	}
+	if p.URL == "" {
+		return p, paramErrorf(`"url" is required, e.g. {"goto":"https://example.com"}`)
+	}
+	return p, checkWaitUntil(p.WaitUntil)
+}
+
+func runGoto(ctx context.Context, c *Call, p gotoParams) (any, error) {
+	return gotoURL(ctx, c, p.URL, p.WaitUntil)
+}
+
+func gotoURL(ctx context.Context, c *Call, url, waitUntil string) (*page.NavResult, error) {
+	return page.Goto(ctx, c.page, url, waitUntil)
+}
+
+// --- reload
+
+type reloadParams struct {
+	WaitUntil string `json:"waitUntil"`
+}
+
+func decodeReload(raw json.RawMessage) (reloadParams, error) {
+	p, err := decodeInto(raw, trueOnly[reloadParams])
+	if err == nil {
+		err = checkWaitUntil(p.WaitUntil)
+	}
+	return p, err
+}
+
+func runReload(ctx context.Context, c *Call, p reloadParams) (any, error) {
+	return page.Reload(ctx, c.page, p.WaitUntil)
+}
+
+// --- back / forward
+
+type historyParams struct{}
+
+func decodeHistory(raw json.RawMessage) (historyParams, error) {
+	return decodeInto(raw, trueOnly[historyParams])
+}
+
+func runBack(ctx context.Context, c *Call, _ historyParams) (any, error) {
+	return page.Back(ctx, c.page)
+}
+
+func runForward(ctx context.Context, c *Call, _ historyParams) (any, error) {
+	return page.Forward(ctx, c.page)
+}
+
+// --- wait
+
+type waitParams struct {
+	Selector      string `json:"selector"`
+	Hidden        bool   `json:"hidden"`
+	MinCount      int    `json:"minCount"`
+	Text          string `json:"text"`
+	CaseSensitive *bool  `json:"caseSensitive"`
+	TextRegex     string `json:"textRegex"`
+	URLContains   string `json:"urlContains"`
+	Timeout       int    `json:"timeout"`
+}
+
+func decodeWait(raw json.RawMessage) (waitParams, error) {
+	p, err := decodeInto(raw, func(raw json.RawMessage, p *waitParams) error {
+		if s, ok := asString(raw); ok && s != "" {
+			p.Selector = s
+			return nil
+		}
+		return paramErrorf(`expected a CSS selector or {selector | text | textRegex | urlContains}, got %s`, jsonKind(raw))
+	})
+	if err != nil {
+		return p, err
+	}
+	n := 0
+	for _, s := range []string{p.Selector, p.Text, p.TextRegex, p.URLContains} {
+		if s != "" {
+			n++
+		}
+	}
+	switch {
+	case n != 1:
+		return p, paramErrorf("give exactly one of selector, text, textRegex, urlContains")
+	case p.MinCount < 0:
+		return p, paramErrorf(`"minCount" must be at least 1`)
+	case p.Timeout < 0:
+		return p, paramErrorf(`"timeout" must be a positive number of milliseconds`)
+	case (p.Hidden || p.MinCount > 0) && p.Selector == "":
+		return p, paramErrorf(`"hidden" and "minCount" go with "selector"`)
+	case p.CaseSensitive != nil && p.Text == "":
+		return p, paramErrorf(`"caseSensitive" goes with "text"`)
+	}
+	if p.TextRegex != "" {
+		if _, err := regexp.Compile(p.TextRegex); err != nil {
+			return p, paramErrorf(`"textRegex" is not a valid regular expression: %v`, err)
+		}
+	}
+	return p, nil
+}
+
+func runWait(ctx context.Context, c *Call, p waitParams) (any, error) {
+	if p.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, time.Duration(p.Timeout)*time.Millisecond)
+		defer cancel()
+	}
+	return page.Wait(ctx, c.page, page.WaitCondition{
+		Selector: p.Selector, Hidden: p.Hidden, MinCount: p.MinCount,
+		Text: p.Text, CaseSensitive: p.CaseSensitive, TextRegex: p.TextRegex, URLContains: p.URLContains,
+	})
+}
+
+// --- sleep
+
+func decodeSleep(raw json.RawMessage) (time.Duration, error) {
+	var ms float64
+	if err := json.Unmarshal(raw, &ms); err != nil {
+		return 0, paramErrorf("expected a number of milliseconds (0-60000), got %s", jsonKind(raw))
+	}
+	if ms < 0 || ms > 60000 {
+		return 0, paramErrorf("must be between 0 and 60000 ms, got %v", ms)
+	}
+	return time.Duration(ms * float64(time.Millisecond)), nil
+}
+
+func runSleep(ctx context.Context, _ *Call, d time.Duration) (any, error) {
+	t := time.NewTimer(d) // the agent asked for this pause
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// --- getUrl / getTitle
+
+func runGetURL(ctx context.Context, c *Call, _ struct{}) (any, error) {
+	var url string
+	err := c.page.CallJS(ctx, "() => location.href", &url)
+	return map[string]string{"url": url}, err
+}
+
+func runGetTitle(ctx context.Context, c *Call, _ struct{}) (any, error) {
+	var title string
+	err := c.page.CallJS(ctx, "() => document.title", &title)
+	return map[string]string{"title": title}, err
+}

@@ -1,0 +1,369 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+
+	"github.com/cdpskill/cdpskill/cdp"
+)
+
+// endpointParams are the connection fields several tab steps accept.
+type endpointParams struct {
+	Host string `json:"host"`
+	Port int    `json:"port"`
+}
+
+func (e endpointParams) endpoint() cdp.Endpoint {
+	return cdp.Endpoint{Host: e.Host, Port: e.Port}.WithDefaults()
+}
+
+func (e endpointParams) check() error {
+	if e.Port < 0 || e.Port > 65535 {
+		return paramErrorf(`"port" must be between 1 and 65535, got %d`, e.Port)
+	}
+	return nil
+}
+
+// --- chromeStatus
+
+type chromeStatusParams struct {
+	endpointParams
+	Headless   *bool `json:"headless"`
+	AutoLaunch *bool `json:"autoLaunch"`
+}
+
+func decodeChromeStatus(raw json.RawMessage) (chromeStatusParams, error) {
+	p, err := decodeInto(raw, trueOnly[chromeStatusParams])
+	if err == nil {
+		err = p.check()
+	}
+	return p, err
+}
+
+func runChromeStatus(ctx context.Context, c *Call, p chromeStatusParams) (any, error) {
+	auto := p.AutoLaunch == nil || *p.AutoLaunch
+	st := cdp.ChromeStatus(ctx, c.getenv, cdp.StatusOptions{Endpoint: p.endpoint(), Headless: p.Headless, AutoLaunch: auto})
+	if !st.Running {
+		return st, &Error{Type: Connection, Message: "Chrome is not reachable: " + st.Error}
+	}
+	return st, nil
+}
+
+// --- openTab
+
+type openTabParams struct {
+	endpointParams
+	URL      string `json:"url"`
+	Headless *bool  `json:"headless"`
+}
+
+func decodeOpenTab(raw json.RawMessage) (openTabParams, error) {
+	p, err := decodeInto(raw, func(raw json.RawMessage, p *openTabParams) error {
+		if b, ok := asBool(raw); ok && b {
+			return nil
+		}
+		if s, ok := asString(raw); ok && s != "" {
+			p.URL = s
+			return nil
+		}
+		return paramErrorf(`expected true, a URL or {url, host, port, headless}, got %s`, jsonKind(raw))
+	})
+	if err == nil {
+		err = p.check()
+	}
+	return p, err
+}
+
+type tabOutput struct {
+	Tab      string `json:"tab"`
+	TargetID string `json:"targetId,omitempty"`
+	URL      string `json:"url,omitempty"`
+	Status   int    `json:"status,omitempty"`
+	Title    string `json:"title,omitempty"`
+}
+
+func runOpenTab(ctx context.Context, c *Call, p openTabParams) (any, error) {
+	b, err := c.connect(ctx, p.endpoint(), p.Headless, true)
+	if err != nil {
+		return nil, err
+	}
+	var created struct {
+		TargetID string `json:"targetId"`
+	}
+	// A window of its own: in headless Chrome only a window's active tab
+	// renders, and a hidden tab stalls input and screenshots.
+	err = b.Call(ctx, "", "Target.createTarget", map[string]any{"url": "about:blank", "newWindow": true}, &created)
+	if err != nil {
+		return nil, err
+	}
+	c.pruneTabs(ctx, b)
+	alias, err := c.tabs.Register(created.TargetID, b.Endpoint)
+	if err != nil {
+		return nil, &Error{Type: Connection, Message: "tab registry: " + err.Error(), Err: err}
+	}
+	if err := c.attach(ctx, alias, created.TargetID); err != nil {
+		return nil, err
+	}
+	out := &tabOutput{Tab: alias, TargetID: created.TargetID, URL: "about:blank"}
+	if p.URL == "" {
+		return out, nil
+	}
+	nav, err := gotoURL(ctx, c, p.URL, "")
+	if nav != nil {
+		out.URL, out.Status, out.Title = nav.URL, nav.Status, nav.Title
+	}
+	return out, err
+}
+
+// pruneTabs drops registry entries of this browser whose tab is gone.
+func (c *Call) pruneTabs(ctx context.Context, b *cdp.Browser) map[string]cdp.TargetInfo {
+	pages, err := pageTargets(ctx, b)
+	if err != nil {
+		return nil
+	}
+	live := map[string]bool{}
+	for id := range pages {
+		live[id] = true
+	}
+	if _, err := c.tabs.Prune(b.Endpoint, live); err != nil {
+		c.warn("tab registry: %v", err)
+	}
+	return pages
+}
+
+// pageTargets lists the browser's tabs over the open websocket.
+func pageTargets(ctx context.Context, b *cdp.Browser) (map[string]cdp.TargetInfo, error) {
+	var res struct {
+		TargetInfos []struct {
+			TargetID string `json:"targetId"`
+			Type     string `json:"type"`
+			Title    string `json:"title"`
+			URL      string `json:"url"`
+		} `json:"targetInfos"`
+	}
+	if err := b.Call(ctx, "", "Target.getTargets", nil, &res); err != nil {
+		return nil, err
+	}
+	out := map[string]cdp.TargetInfo{}
+	for _, t := range res.TargetInfos {
+		if t.Type == "page" {
+			out[t.TargetID] = cdp.TargetInfo{ID: t.TargetID, Type: t.Type, Title: t.Title, URL: t.URL}
+		}
+	}
+	return out, nil
+}
+
+// --- connectTab
+
+type connectTabParams struct {
+	endpointParams
+	Alias    string `json:"tab"`
+	TargetID string `json:"targetId"`
+	URL      string `json:"url"`
+	urlRe    *regexp.Regexp
+}
+
+func decodeConnectTab(raw json.RawMessage) (connectTabParams, error) {
+	p, err := decodeInto(raw, func(raw json.RawMessage, p *connectTabParams) error {
+		if s, ok := asString(raw); ok && s != "" {
+			p.Alias = s
+			return nil
+		}
+		return paramErrorf(`expected a tab alias such as "t1", {targetId} or {url: "regex"}, got %s`, jsonKind(raw))
+	})
+	if err != nil {
+		return p, err
+	}
+	n := 0
+	for _, s := range []string{p.Alias, p.TargetID, p.URL} {
+		if s != "" {
+			n++
+		}
+	}
+	if n != 1 {
+		return p, paramErrorf(`give exactly one of an alias ("t1"), targetId or url`)
+	}
+	if p.URL != "" {
+		if p.urlRe, err = regexp.Compile(p.URL); err != nil {
+			return p, paramErrorf(`"url" is not a valid regular expression: %v`, err)
+		}
+	}
+	return p, p.check()
+}
+
+func runConnectTab(ctx context.Context, c *Call, p connectTabParams) (any, error) {
+	ep := p.endpoint()
+	targetID := p.TargetID
+	if p.Alias != "" {
+		alias, entry, found, err := c.tabs.Resolve(p.Alias)
+		if err != nil {
+			return nil, err
+		}
+		if !found {
+			return nil, &Error{Type: Connection, Message: fmt.Sprintf("unknown tab %q: listTabs shows the open tabs", p.Alias)}
+		}
+		_ = alias
+		targetID, ep = entry.TargetID, cdp.Endpoint{Host: entry.Host, Port: entry.Port}.WithDefaults()
+	}
+	b, err := c.connect(ctx, ep, nil, false)
+	if err != nil {
+		return nil, err
+	}
+	pages, err := pageTargets(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	if p.urlRe != nil {
+		for id, t := range pages {
+			if p.urlRe.MatchString(t.URL) {
+				targetID = id
+				break
+			}
+		}
+		if targetID == "" {
+			return nil, &Error{Type: Connection, Message: fmt.Sprintf("no open tab's URL matches %q", p.URL)}
+		}
+	}
+	t, ok := pages[targetID]
+	if !ok {
+		return nil, &Error{Type: Connection, Message: fmt.Sprintf("tab %s no longer exists; listTabs shows the open tabs", orStr(p.Alias, targetID))}
+	}
+	alias, err := c.tabs.Register(targetID, b.Endpoint)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.attach(ctx, alias, targetID); err != nil {
+		return nil, err
+	}
+	c.startURL = t.URL
+	return &tabOutput{Tab: alias, TargetID: targetID, URL: t.URL, Title: t.Title}, nil
+}
+
+func orStr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// --- closeTab
+
+type closeTabParams struct {
+	Tab string `json:"tab"`
+}
+
+func decodeCloseTab(raw json.RawMessage) (closeTabParams, error) {
+	p, err := decodeInto(raw, func(raw json.RawMessage, p *closeTabParams) error {
+		if s, ok := asString(raw); ok {
+			p.Tab = s
+			return nil
+		}
+		return paramErrorf(`expected a tab alias such as "t1", got %s`, jsonKind(raw))
+	})
+	if err == nil && p.Tab == "" {
+		err = paramErrorf(`name the tab to close, e.g. {"closeTab":"t1"}`)
+	}
+	return p, err
+}
+
+func runCloseTab(ctx context.Context, c *Call, p closeTabParams) (any, error) {
+	alias, entry, found, err := c.tabs.Resolve(p.Tab)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		if !rawTargetID.MatchString(p.Tab) {
+			return nil, &Error{Type: Connection, Message: fmt.Sprintf("unknown tab %q: listTabs shows the open tabs", p.Tab)}
+		}
+		entry = cdp.TabEntry{TargetID: p.Tab}
+	}
+	ep := cdp.Endpoint{Host: entry.Host, Port: entry.Port}.WithDefaults()
+	if c.sess != nil && c.sess.TargetID == entry.TargetID {
+		c.detach()
+		c.alias = ""
+	}
+	closeErr := cdp.CloseTarget(ctx, ep, entry.TargetID)
+	if found {
+		if err := c.tabs.Remove(alias); err != nil {
+			c.warn("tab registry: %v", err)
+		}
+	}
+	if closeErr != nil && !isNotFound(closeErr) {
+		return nil, &Error{Type: Connection, Message: fmt.Sprintf("close tab %s: %v", p.Tab, closeErr), Err: closeErr}
+	}
+	return map[string]any{"closed": p.Tab}, nil
+}
+
+func isNotFound(err error) bool {
+	he, ok := err.(*cdp.HTTPError)
+	return ok && he.Status == 404
+}
+
+// --- listTabs
+
+func decodeListTabs(raw json.RawMessage) (endpointParams, error) {
+	p, err := decodeInto(raw, trueOnly[endpointParams])
+	if err == nil {
+		err = p.check()
+	}
+	return p, err
+}
+
+type listedTab struct {
+	Tab      string `json:"tab,omitempty"`
+	TargetID string `json:"targetId"`
+	URL      string `json:"url"`
+	Title    string `json:"title,omitempty"`
+}
+
+func runListTabs(ctx context.Context, c *Call, p endpointParams) (any, error) {
+	ep := p.endpoint()
+	if c.browser != nil && p.Host == "" && p.Port == 0 {
+		ep = c.browser.Endpoint
+	}
+	pages, err := cdp.ListPages(ctx, ep)
+	if err != nil {
+		return nil, &Error{Type: Connection, Message: fmt.Sprintf("cannot list tabs of Chrome at %s: %v", ep, err), Err: err}
+	}
+	live := map[string]bool{}
+	for _, t := range pages {
+		live[t.ID] = true
+	}
+	if _, err := c.tabs.Prune(ep, live); err != nil {
+		c.warn("tab registry: %v", err)
+	}
+	aliases := map[string]string{}
+	if entries, err := c.tabs.List(); err == nil {
+		for a, e := range entries {
+			if (cdp.Endpoint{Host: e.Host, Port: e.Port}.WithDefaults()) == ep {
+				aliases[e.TargetID] = a
+			}
+		}
+	}
+	tabs := make([]listedTab, 0, len(pages))
+	for _, t := range pages {
+		tabs = append(tabs, listedTab{Tab: aliases[t.ID], TargetID: t.ID, URL: t.URL, Title: t.Title})
+	}
+	return map[string]any{"count": len(tabs), "tabs": tabs}, nil
+}
+
+// trueOnly is the shorthand decoder of steps whose only non-object form
+// is `true`.
+func trueOnly[P any](raw json.RawMessage, _ *P) error {
+	if b, ok := asBool(raw); ok && b {
+		return nil
+	}
+	return paramErrorf("expected true or an object, got %s", jsonKind(raw))
+}
+
+// decodeTrue is the decoder of steps that take no parameters.
+func decodeTrue(name string) func(json.RawMessage) (struct{}, error) {
+	return func(raw json.RawMessage) (struct{}, error) {
+		if b, ok := asBool(raw); ok && b {
+			return struct{}{}, nil
+		}
+		return struct{}{}, paramErrorf(`takes no parameters: write {%q: true}`, name)
+	}
+}

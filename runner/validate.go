@@ -1,0 +1,227 @@
+package runner
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+const (
+	defaultTimeout = 30 * time.Second
+	maxTimeout     = 300 * time.Second
+)
+
+// request is a parsed and fully validated input document.
+type request struct {
+	tab     string
+	timeout time.Duration
+	steps   []plannedStep
+}
+
+// plannedStep is one validated step, ready to run.
+type plannedStep struct {
+	n        int // 1-based, as reported to the agent
+	def      *step
+	raw      json.RawMessage
+	params   any
+	optional bool
+	timeout  time.Duration
+}
+
+// topLevelFields are the fields an input document may have.
+var topLevelFields = []string{"tab", "timeout", "steps"}
+
+// stepModifiers may sit beside the action key of any step.
+var stepModifiers = []string{"optional", "timeout"}
+
+// parseRequest parses input and validates all of it before anything runs,
+// reporting every problem at once.
+func parseRequest(input []byte) (*request, *Error) {
+	doc, perr := parseDocument(input)
+	if perr != nil {
+		return nil, perr
+	}
+	var problems []string
+	add := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+
+	req := &request{timeout: defaultTimeout}
+	if _, ok := doc["config"]; ok {
+		add(`"config" is no longer supported: put host, port and headless in an openTab step ({"steps":[{"openTab":{"url":"https://example.com","port":9333,"headless":true}}]}) and timeout at the top level`)
+	}
+	for k := range doc {
+		if k == "config" || contains(topLevelFields, k) {
+			continue
+		}
+		msg := fmt.Sprintf("unknown top-level field %q", k)
+		if s := suggest(k, topLevelFields); s != "" {
+			msg += fmt.Sprintf("; did you mean %q?", s)
+		} else if stepByName(k) != nil {
+			msg += fmt.Sprintf(`; steps go inside "steps": {"steps":[{%q: ...}]}`, k)
+		}
+		add("%s (the top level takes tab, timeout, steps)", msg)
+	}
+	if raw, ok := doc["tab"]; ok {
+		if s, ok := asString(raw); ok && s != "" {
+			req.tab = s
+		} else {
+			add(`"tab" must be a tab alias such as "t1", got %s`, jsonKind(raw))
+		}
+	}
+	if raw, ok := doc["timeout"]; ok {
+		d, err := parseTimeout(raw)
+		if err != nil {
+			add(`"timeout" %v`, err)
+		} else {
+			req.timeout = d
+		}
+	}
+	raw, ok := doc["steps"]
+	switch {
+	case !ok:
+		add(`missing "steps": send {"steps":[{"goto":"https://example.com"}]}`)
+	case !bytes.HasPrefix(bytes.TrimSpace(raw), []byte("[")):
+		add(`"steps" must be an array of step objects, got %s`, jsonKind(raw))
+	default:
+		var list []json.RawMessage
+		if err := json.Unmarshal(raw, &list); err != nil {
+			add(`"steps": %v`, err)
+		} else if len(list) == 0 {
+			add(`"steps" is empty: add at least one step, e.g. {"snapshot":true}`)
+		}
+		for i, s := range list {
+			ps, msgs := planStep(i+1, s)
+			problems = append(problems, msgs...)
+			if ps != nil {
+				req.steps = append(req.steps, *ps)
+			}
+		}
+	}
+	if len(problems) > 0 {
+		return nil, &Error{Type: Validation, Message: strings.Join(problems, "; ")}
+	}
+	return req, nil
+}
+
+// parseDocument is the PARSE stage: the input must be one JSON object.
+func parseDocument(input []byte) (map[string]json.RawMessage, *Error) {
+	trimmed := bytes.TrimSpace(input)
+	if len(trimmed) == 0 {
+		return nil, newError(Parse, `empty input: pass one JSON object as the first argument or on stdin, e.g. '{"steps":[{"openTab":"https://example.com"}]}'`)
+	}
+	var v any
+	if err := json.Unmarshal(trimmed, &v); err != nil {
+		return nil, &Error{Type: Parse, Message: "invalid JSON: " + describeJSONError(trimmed, err)}
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, newError(Parse, "the input must be a JSON object with a \"steps\" array, got %s", jsonKind(trimmed))
+	}
+	doc := make(map[string]json.RawMessage, len(obj))
+	if err := json.Unmarshal(trimmed, &doc); err != nil {
+		return nil, &Error{Type: Parse, Message: "invalid JSON: " + err.Error()}
+	}
+	return doc, nil
+}
+
+// describeJSONError says where the syntax error is, with a caret under it.
+func describeJSONError(input []byte, err error) string {
+	var se *json.SyntaxError
+	if !errors.As(err, &se) {
+		return err.Error()
+	}
+	off := int(se.Offset)
+	if off > len(input) {
+		off = len(input)
+	}
+	line := 1 + bytes.Count(input[:off], []byte("\n"))
+	start := bytes.LastIndexByte(input[:off], '\n') + 1
+	col := off - start
+	from := max(start, off-40)
+	end := off + 20
+	if nl := bytes.IndexByte(input[off:], '\n'); nl >= 0 && off+nl < end {
+		end = off + nl
+	}
+	end = min(end, len(input))
+	snippet := string(input[from:end])
+	caret := strings.Repeat(" ", max(0, off-from-1)) + "^"
+	return fmt.Sprintf("%s at line %d, column %d:\n  %s\n  %s", se.Error(), line, col, snippet, caret)
+}
+
+func parseTimeout(raw json.RawMessage) (time.Duration, error) {
+	var ms float64
+	if err := json.Unmarshal(raw, &ms); err != nil {
+		return 0, fmt.Errorf("must be a number of milliseconds, got %s", jsonKind(raw))
+	}
+	if ms <= 0 {
+		return 0, fmt.Errorf("must be a positive number of milliseconds, got %v", ms)
+	}
+	d := time.Duration(ms * float64(time.Millisecond))
+	return min(d, maxTimeout), nil
+}
+
+// planStep validates one step object; it returns the problems it found.
+func planStep(n int, raw json.RawMessage) (*plannedStep, []string) {
+	at := func(format string, args ...any) []string {
+		return []string{fmt.Sprintf("step %d: ", n) + fmt.Sprintf(format, args...)}
+	}
+	if !isObject(raw) {
+		return nil, at(`must be an object with one action key, e.g. {"click":"#submit"}, got %s`, jsonKind(raw))
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return nil, at("%v", err)
+	}
+	ps := &plannedStep{n: n, raw: raw}
+	var actions, unknown []string
+	var problems []string
+	for k, v := range fields {
+		switch {
+		case k == "optional":
+			b, ok := asBool(v)
+			if !ok {
+				problems = append(problems, at(`"optional" must be true or false, got %s`, jsonKind(v))...)
+			}
+			ps.optional = b
+		case k == "timeout":
+			d, err := parseTimeout(v)
+			if err != nil {
+				problems = append(problems, at(`"timeout" %v`, err)...)
+			}
+			ps.timeout = d
+		case stepByName(k) != nil:
+			actions = append(actions, k)
+		default:
+			unknown = append(unknown, k)
+		}
+	}
+	sort.Strings(actions)
+	sort.Strings(unknown)
+	for _, k := range unknown {
+		msg := fmt.Sprintf("unknown step %q", k)
+		if s := suggest(k, append(stepNames(), stepModifiers...)); s != "" {
+			msg += fmt.Sprintf("; did you mean %q?", s)
+		}
+		problems = append(problems, at("%s", msg)...)
+	}
+	switch {
+	case len(actions) == 0 && len(unknown) == 0:
+		problems = append(problems, at("has no action: add exactly one action key such as goto, click, fill or snapshot")...)
+	case len(actions) > 1:
+		problems = append(problems, at("has %d actions (%s): put each in its own step", len(actions), strings.Join(actions, ", "))...)
+	case len(actions) == 1:
+		ps.def = stepByName(actions[0])
+		params, err := ps.def.decode(fields[actions[0]])
+		if err != nil {
+			problems = append(problems, at("%s: %v", actions[0], err)...)
+		}
+		ps.params = params
+	}
+	if len(problems) > 0 {
+		return nil, problems
+	}
+	return ps, nil
+}
