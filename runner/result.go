@@ -1,8 +1,8 @@
 package runner
 
 import (
+	"bytes"
 	"encoding/json"
-	"reflect"
 
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/page"
@@ -58,22 +58,32 @@ func errorResult(e *Error) *Result {
 	return &Result{Status: "error", Error: e.json()}
 }
 
-// nilIfEmpty turns typed nil pointers, maps and slices into a true nil so
-// omitempty drops them.
-func nilIfEmpty(v any) any {
+// emptyToNil drops outputs that would print as null, {} or [], so a step
+// with nothing to say costs no bytes.
+func emptyToNil(v any) any {
 	if v == nil {
 		return nil
 	}
-	rv := reflect.ValueOf(v)
-	switch rv.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		if rv.IsNil() {
-			return nil
-		}
-	case reflect.Map, reflect.Slice:
-		if rv.Len() == 0 {
-			return nil
-		}
+	data, err := Encode(v)
+	if err != nil {
+		return v
 	}
-	return v
+	data = bytes.TrimSuffix(data, []byte("\n"))
+	switch string(data) {
+	case "null", "{}", "[]":
+		return nil
+	}
+	return json.RawMessage(data)
+}
+
+// Encode is the one JSON encoding of cdpskill output: compact, one line,
+// and without HTML escaping, so "=>" stays "=>" and not "=\u003e".
+func Encode(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }

@@ -120,11 +120,8 @@ func (c *Call) runStep(ctx context.Context, ps plannedStep, timeout time.Duratio
 	sctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	out, err := ps.def.run(sctx, c, ps.params)
-	if err != nil {
-		return sr, err
-	}
-	sr.Output = nilIfEmpty(out)
-	return sr, nil
+	sr.Output = emptyToNil(out) // a failing step may still say what it saw
+	return sr, err
 }
 
 // finish adds what every call reports about the tab: context, console

@@ -77,11 +77,10 @@ func decodeOpenTab(raw json.RawMessage) (openTabParams, error) {
 }
 
 type tabOutput struct {
-	Tab      string `json:"tab"`
-	TargetID string `json:"targetId,omitempty"`
-	URL      string `json:"url,omitempty"`
-	Status   int    `json:"status,omitempty"`
-	Title    string `json:"title,omitempty"`
+	Tab    string `json:"tab"`
+	URL    string `json:"url,omitempty"`
+	Status int    `json:"status,omitempty"`
+	Title  string `json:"title,omitempty"`
 }
 
 func runOpenTab(ctx context.Context, c *Call, p openTabParams) (any, error) {
@@ -106,7 +105,7 @@ func runOpenTab(ctx context.Context, c *Call, p openTabParams) (any, error) {
 	if err := c.attach(ctx, alias, created.TargetID); err != nil {
 		return nil, err
 	}
-	out := &tabOutput{Tab: alias, TargetID: created.TargetID, URL: "about:blank"}
+	out := &tabOutput{Tab: alias, URL: "about:blank"}
 	if p.URL == "" {
 		return out, nil
 	}
@@ -238,7 +237,7 @@ func runConnectTab(ctx context.Context, c *Call, p connectTabParams) (any, error
 		return nil, err
 	}
 	c.startURL = t.URL
-	return &tabOutput{Tab: alias, TargetID: targetID, URL: t.URL, Title: t.Title}, nil
+	return &tabOutput{Tab: alias, URL: t.URL, Title: t.Title}, nil
 }
 
 func orStr(a, b string) string {

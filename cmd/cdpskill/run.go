@@ -45,11 +45,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		input = readStdin(stdin)
 	}
 	res := runner.Run(ctx, input, runner.Options{Getenv: getenv})
-	out, err := json.Marshal(res)
+	out, err := runner.Encode(res)
 	if err != nil { // cannot happen with the result types, but never print nothing
-		out = []byte(`{"status":"error","error":{"type":"EXECUTION","message":"cannot encode result"}}`)
+		out = []byte(`{"status":"error","error":{"type":"EXECUTION","message":"cannot encode result"}}` + "\n")
 	}
-	out = append(out, '\n')
 	stdout.Write(out)
 	if path := getenv("CDP_METRICS_FILE"); path != "" {
 		runner.AppendMetrics(path, len(input), len(out), countSteps(input), time.Since(start))

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden results in testdata/golden")
+
+var (
+	hexID   = regexp.MustCompile(`[0-9A-F]{32}`)
+	elapsed = regexp.MustCompile(`"elapsed":\d+`)
+)
+
+// normalize replaces what differs between runs: ports, temp dirs, ids.
+func normalize(c *cli, tab string, out []byte) string {
+	s := string(out)
+	s = strings.ReplaceAll(s, `"`+tab+`"`, `"$TAB"`)
+	s = strings.ReplaceAll(s, "/"+tab+".after.png", "/$TAB.after.png")
+	s = strings.ReplaceAll(s, fixture.URL, "http://fixture")
+	s = strings.ReplaceAll(s, c.tmp, "$TMPDIR")
+	s = hexID.ReplaceAllString(s, "<targetId>")
+	s = elapsed.ReplaceAllString(s, `"elapsed":0`)
+	var pretty bytes.Buffer
+	if json.Indent(&pretty, []byte(s), "", "  ") != nil {
+		return s
+	}
+	return pretty.String()
+}
+
+// TestGoldenResults pins the exact JSON an agent sees for typical calls.
+// Regenerate with: go test ./cmd/cdpskill -run TestGoldenResults -update
+func TestGoldenResults(t *testing.T) {
+	c := newCLI(t)
+	cases := []struct{ name, input string }{
+		{"validation", `{"steps":[{"gotoo":"x"},{"wait":{"selector":"#a","text":"b"}},{"sleep":1,"getUrl":true}]}`},
+		{"parse", `{"steps":[{"goto":"x"}`},
+		{"open_snapshot_fill_click", fmt.Sprintf(`{"tab":"$TAB","steps":[{"goto":%q},{"snapshot":true},{"fill":{"label":"User name","value":"ada"}},{"click":"#go"},{"wait":{"text":"Hi ada"}},{"getTitle":true}]}`, fixture.URL+"/form.html")},
+		{"goto_404", fmt.Sprintf(`{"tab":"$TAB","steps":[{"goto":%q}]}`, fixture.URL+"/missing.html")},
+		{"navigation_error", `{"tab":"$TAB","steps":[{"goto":"http://no-such-host.invalid/"}]}`},
+		{"page_function_types", `{"tab":"$TAB","steps":[{"pageFunction":"1+1"},{"pageFunction":"undefined"},{"pageFunction":"({a: [1, NaN], d: new Date(0)})"},{"pageFunction":"() => { throw new TypeError('bad') }"}]}`},
+		{"history_and_optional", fmt.Sprintf(`{"tab":"$TAB","steps":[{"goto":%q},{"back":true},{"forward":true},{"forward":true},{"wait":{"selector":"#never","timeout":300},"optional":true},{"getUrl":true}]}`, fixture.URL+"/hello.html")},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tab := c.openTab("about:blank") // a fresh history for every case
+			input := strings.ReplaceAll(tc.input, "$TAB", tab)
+			out, _ := c.cmd(t.Context(), input).Output()
+			got := normalize(c, tab, out)
+			path := filepath.Join("testdata", "golden", tc.name+".json")
+			if *update {
+				os.MkdirAll(filepath.Dir(path), 0o755)
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("result differs from %s (rerun with -update if intended):\n--- got\n%s--- want\n%s", path, got, want)
+			}
+		})
+	}
+}
