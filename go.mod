@@ -7,3 +7,9 @@ require (
 	github.com/gorilla/websocket v1.5.3
 	golang.org/x/sync v0.24.0
 )
+
+require (
+	github.com/tidwall/gjson v1.20.0 // indirect
+	github.com/tidwall/match v1.1.1 // indirect
+	github.com/tidwall/pretty v1.2.0 // indirect
+)

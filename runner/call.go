@@ -5,7 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sync/atomic"
 	"time"
+
+	"github.com/tidwall/gjson"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
@@ -28,6 +32,12 @@ type Call struct {
 	// navigation detection; empty for a tab the call opened.
 	startURL string
 	warnings []string
+
+	// abort ends the whole call with a cause when the tab dies under it;
+	// stopWatch ends the watch of the current tab.
+	abort     context.CancelCauseFunc
+	stopWatch func()
+	dead      atomic.Bool
 }
 
 func (c *Call) warn(format string, args ...any) {
@@ -71,19 +81,68 @@ func (c *Call) attach(ctx context.Context, alias, targetID string) error {
 		return &Error{Type: Connection, Message: fmt.Sprintf("cannot attach to tab %s: %v", alias, err), Err: err}
 	}
 	c.sess, c.alias, c.page = sess, alias, page.New(sess)
+	c.stopWatch = c.watchTab(sess)
+	var g errgroup.Group
 	// Console capture starts with the session (Runtime.enable replays what
 	// the page logged earlier; the report keeps only this call's).
-	if c.console, err = capture.StartConsole(ctx, sess); err != nil {
+	g.Go(func() (err error) {
+		c.console, err = capture.StartConsole(ctx, sess)
+		return err
+	})
+	g.Go(func() error { return sess.Call(ctx, "Inspector.enable", nil, nil) })
+	if err := g.Wait(); err != nil {
 		return classify(err)
 	}
 	return nil
 }
 
 func (c *Call) detach() {
+	if c.stopWatch != nil {
+		c.stopWatch()
+	}
 	if c.console != nil {
 		c.console.Close()
 	}
-	c.sess, c.page, c.console = nil, nil, nil
+	c.sess, c.page, c.console, c.stopWatch = nil, nil, nil, nil
+}
+
+// watchTab aborts the call when its tab crashes or is closed by someone
+// else, so no step waits out its timeout on a dead page.
+func (c *Call) watchTab(sess *cdp.Session) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	crashed := sess.Listen("Inspector.targetCrashed")
+	detached := c.browser.Listen("", "Target.detachedFromTarget")
+	go func() {
+		if _, err := crashed.Next(ctx); err == nil {
+			c.die(&Error{Type: Execution, Name: "PageCrashedError",
+				Message: fmt.Sprintf("tab %s crashed; reload it or open a new tab", c.alias)})
+		}
+	}()
+	go func() {
+		for {
+			ev, err := detached.Next(ctx)
+			if err != nil {
+				return
+			}
+			if gjson.GetBytes(ev.Params, "sessionId").String() == sess.ID {
+				c.die(&Error{Type: Connection,
+					Message: fmt.Sprintf("tab %s was closed during the call; open a new one with openTab", c.alias)})
+				return
+			}
+		}
+	}()
+	return func() {
+		cancel()
+		crashed.Close()
+		detached.Close()
+	}
+}
+
+func (c *Call) die(cause *Error) {
+	c.dead.Store(true)
+	if c.abort != nil {
+		c.abort(cause)
+	}
 }
 
 var rawTargetID = regexp.MustCompile(`^[0-9A-Fa-f]{32}$`)

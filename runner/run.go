@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"time"
 
@@ -41,7 +42,9 @@ func Run(ctx context.Context, input []byte, opts Options) *Result {
 	if path == "" {
 		path = cdp.DefaultRegistryPath()
 	}
-	c := &Call{getenv: opts.Getenv, tabs: cdp.OpenRegistry(path), start: time.Now()}
+	ctx, abort := context.WithCancelCause(ctx)
+	defer abort(nil)
+	c := &Call{getenv: opts.Getenv, tabs: cdp.OpenRegistry(path), start: time.Now(), abort: abort}
 	defer c.close()
 
 	if req.tab != "" {
@@ -86,6 +89,10 @@ func (c *Call) runSteps(ctx context.Context, req *request, res *Result) bool {
 			timeout = ps.timeout
 		}
 		sr, err := c.runStep(ctx, ps, timeout)
+		var died *Error
+		if err != nil && errors.As(context.Cause(ctx), &died) {
+			err = died // the tab died: that, not the interrupted call, is the news
+		}
 		if ps.def.has(visual) {
 			ranVisual = true
 		}
@@ -129,7 +136,7 @@ func (c *Call) runStep(ctx context.Context, ps plannedStep, timeout time.Duratio
 // each under its own short deadline, and a failure only drops its field.
 func (c *Call) finish(ctx context.Context, res *Result, ranVisual bool) {
 	res.Warnings = c.warnings
-	if c.page == nil {
+	if c.page == nil || c.dead.Load() {
 		return
 	}
 	res.Tab = c.alias

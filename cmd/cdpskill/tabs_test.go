@@ -1,0 +1,141 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func (c *cli) registry(t *testing.T) map[string]map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(c.tmp, "cdp-skill-tabs.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reg struct {
+		Tabs map[string]map[string]any `json:"tabs"`
+	}
+	if err := json.Unmarshal(data, &reg); err != nil {
+		t.Fatal(err)
+	}
+	return reg.Tabs
+}
+
+func TestConnectTabByURLTargetAndAlias(t *testing.T) {
+	c := newCLI(t)
+	id, err := browser.CreateTarget(t.Context(), fixture.URL+"/form.html?connect=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep := fmt.Sprintf(`"host":%q,"port":%d`, browser.Endpoint.Host, browser.Endpoint.Port)
+	res, code := c.run(fmt.Sprintf(`{"steps":[{"connectTab":{"url":"form\\.html\\?connect=1",%s}},{"getTitle":true}]}`, ep))
+	if code != 0 {
+		t.Fatalf("by url: %v", res)
+	}
+	alias := res["tab"].(string)
+	t.Cleanup(func() { c.run(fmt.Sprintf(`{"steps":[{"closeTab":%q}]}`, alias)) })
+	if c.registry(t)[alias]["targetId"] != id {
+		t.Fatalf("registry entry for %s: %v", alias, c.registry(t)[alias])
+	}
+	res, code = c.run(fmt.Sprintf(`{"steps":[{"connectTab":{"targetId":%q,%s}}]}`, id, ep))
+	if code != 0 || res["tab"] != alias {
+		t.Fatalf("by targetId must reuse alias %s: %v", alias, res)
+	}
+	res, code = c.run(fmt.Sprintf(`{"steps":[{"connectTab":%q},{"getUrl":true}]}`, alias))
+	if code != 0 || !strings.Contains(fmt.Sprint(res["steps"]), "connect=1") {
+		t.Fatalf("by alias: %v", res)
+	}
+	res, code = c.run(fmt.Sprintf(`{"steps":[{"connectTab":{"url":"^nothing-like-this$",%s}}]}`, ep))
+	if code != 1 {
+		t.Fatalf("unmatched url: %v", res)
+	}
+}
+
+func TestListTabsPrunesClosedTabs(t *testing.T) {
+	c := newCLI(t)
+	keep := c.openTab(fixture.URL + "/hello.html")
+	gone := c.openTab("about:blank")
+	id := c.registry(t)[gone]["targetId"].(string)
+	// Closed behind cdpskill's back.
+	if err := browser.Conn.Call(t.Context(), "", "Target.closeTarget", map[string]any{"targetId": id}, nil); err != nil {
+		t.Fatal(err)
+	}
+	res, code := c.run(fmt.Sprintf(`{"steps":[{"listTabs":{"host":%q,"port":%d}}]}`, browser.Endpoint.Host, browser.Endpoint.Port))
+	if code != 0 {
+		t.Fatalf("%v", res)
+	}
+	out := stepOutputs(t, res)[0]["output"].(map[string]any)
+	var sawKeep bool
+	for _, tab := range out["tabs"].([]any) {
+		m := tab.(map[string]any)
+		if m["tab"] == keep {
+			sawKeep = m["url"] == fixture.URL+"/hello.html"
+		}
+		if m["targetId"] == id {
+			t.Errorf("closed tab still listed: %v", m)
+		}
+	}
+	if !sawKeep {
+		t.Errorf("listTabs lacks %s with its URL: %v", keep, out)
+	}
+	reg := c.registry(t)
+	if _, ok := reg[gone]; ok {
+		t.Errorf("registry still holds closed tab %s", gone)
+	}
+	if _, ok := reg[keep]; !ok {
+		t.Errorf("registry lost live tab %s", keep)
+	}
+}
+
+func TestOpenTabsGetWindowsOfTheirOwn(t *testing.T) {
+	c := newCLI(t)
+	windows := map[float64]bool{}
+	for range 2 {
+		alias := c.openTab("about:blank")
+		id := c.registry(t)[alias]["targetId"]
+		var res struct {
+			WindowID float64 `json:"windowId"`
+		}
+		if err := browser.Conn.Call(t.Context(), "", "Browser.getWindowForTarget", map[string]any{"targetId": id}, &res); err != nil {
+			t.Fatal(err)
+		}
+		windows[res.WindowID] = true
+	}
+	if len(windows) != 2 {
+		t.Fatalf("two tabs share a window: %v", windows)
+	}
+}
+
+func TestChromeStatusStep(t *testing.T) {
+	c := newCLI(t)
+	res, code := c.run(fmt.Sprintf(`{"steps":[{"chromeStatus":{"host":%q,"port":%d,"autoLaunch":false}}]}`, browser.Endpoint.Host, browser.Endpoint.Port))
+	out := stepOutputs(t, res)[0]["output"].(map[string]any)
+	if code != 0 || out["running"] != true || out["version"] == "" || out["port"] != float64(browser.Endpoint.Port) {
+		t.Fatalf("exit %d: %v", code, res)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	res, code = c.run(fmt.Sprintf(`{"steps":[{"chromeStatus":{"port":%d,"autoLaunch":false}}]}`, port))
+	errs, _ := res["errors"].([]any)
+	out = stepOutputs(t, res)[0]["output"].(map[string]any)
+	if code != 1 || len(errs) != 1 || errs[0].(map[string]any)["type"] != "CONNECTION" || out["running"] != false {
+		t.Fatalf("dead port: exit %d: %v", code, res)
+	}
+}
+
+// A batch that needs no tab never touches Chrome.
+func TestTablessBatch(t *testing.T) {
+	c := newCLI(t)
+	res, code := c.run(`{"steps":[{"sleep":5}]}`)
+	if code != 0 || res["tab"] != nil || res["context"] != nil {
+		t.Fatalf("%v", res)
+	}
+}
