@@ -34,6 +34,9 @@ type TabEntry struct {
 	TargetID string `json:"targetId"`
 	Host     string `json:"host"`
 	Port     int    `json:"port"`
+	// BrowserWS caches the browser's websocket URL so a call can skip the
+	// /json/version round trip; a stale one just costs that round trip.
+	BrowserWS string `json:"browserWs,omitempty"`
 
 	// extra keeps, as a compact JSON object, the fields this build does
 	// not know, so a rewrite by an older cdpskill does not drop what a

@@ -159,7 +159,12 @@ func (c *Call) attachAlias(ctx context.Context, tab string) error {
 		}
 		alias, entry = tab, cdp.TabEntry{TargetID: tab}
 	}
-	ep := cdp.Endpoint{Host: entry.Host, Port: entry.Port}
+	ep := cdp.Endpoint{Host: entry.Host, Port: entry.Port}.WithDefaults()
+	if entry.BrowserWS != "" {
+		if conn, err := cdp.Dial(ctx, entry.BrowserWS); err == nil {
+			c.browser = &cdp.Browser{Conn: conn, Endpoint: ep}
+		}
+	}
 	if _, err := c.connect(ctx, ep, nil, false); err != nil {
 		var e *Error
 		if errors.As(err, &e) {
@@ -170,8 +175,23 @@ func (c *Call) attachAlias(ctx context.Context, tab string) error {
 	if err := c.attach(ctx, alias, entry.TargetID); err != nil {
 		return err
 	}
+	if found {
+		c.rememberBrowser(alias, entry)
+	}
 	c.startURL = c.targetURL(ctx)
 	return nil
+}
+
+// rememberBrowser caches the browser's websocket URL in the tab's entry
+// when it changed (a new Chrome on the same port).
+func (c *Call) rememberBrowser(alias string, entry cdp.TabEntry) {
+	if c.browser.Version == nil || c.browser.Version.WebSocketDebuggerURL == entry.BrowserWS {
+		return
+	}
+	ws := c.browser.Version.WebSocketDebuggerURL
+	if err := c.tabs.Update(alias, func(e *cdp.TabEntry) { e.BrowserWS = ws }); err != nil {
+		c.warn("tab registry: %v", err)
+	}
 }
 
 // targetURL asks the browser (not the page) for the tab's URL: cheap and

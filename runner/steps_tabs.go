@@ -105,6 +105,7 @@ func runOpenTab(ctx context.Context, c *Call, p openTabParams) (any, error) {
 	if err := c.attach(ctx, alias, created.TargetID); err != nil {
 		return nil, err
 	}
+	c.rememberBrowser(alias, cdp.TabEntry{})
 	out := &tabOutput{Tab: alias, URL: "about:blank"}
 	if p.URL == "" {
 		return out, nil
@@ -236,6 +237,9 @@ func runConnectTab(ctx context.Context, c *Call, p connectTabParams) (any, error
 	if err := c.attach(ctx, alias, targetID); err != nil {
 		return nil, err
 	}
+	if e, ok := entryOf(c.tabs, alias); ok {
+		c.rememberBrowser(alias, e)
+	}
 	c.startURL = t.URL
 	return &tabOutput{Tab: alias, URL: t.URL, Title: t.Title}, nil
 }
@@ -365,4 +369,9 @@ func decodeTrue(name string) func(json.RawMessage) (struct{}, error) {
 		}
 		return struct{}{}, paramErrorf(`takes no parameters: write {%q: true}`, name)
 	}
+}
+
+func entryOf(r *cdp.Registry, alias string) (cdp.TabEntry, bool) {
+	_, e, found, err := r.Resolve(alias)
+	return e, found && err == nil
 }

@@ -139,3 +139,29 @@ func TestTablessBatch(t *testing.T) {
 		t.Fatalf("%v", res)
 	}
 }
+
+// The cached browser websocket URL saves a round trip per call; a stale
+// one (Chrome restarted on the same port) must cost only that round trip.
+func TestStaleBrowserWebsocketCache(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab("about:blank")
+	path := filepath.Join(c.tmp, "cdp-skill-tabs.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := c.registry(t)[tab]["browserWs"].(string)
+	if !strings.HasPrefix(fresh, "ws://") {
+		t.Fatalf("openTab did not cache the websocket URL: %s", data)
+	}
+	stale := strings.ReplaceAll(string(data), fresh, "ws://127.0.0.1:1/devtools/browser/gone")
+	if err := os.WriteFile(path, []byte(stale), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"getUrl":true}]}`, tab)); code != 0 {
+		t.Fatalf("stale cache broke the call: %v", res)
+	}
+	if got := c.registry(t)[tab]["browserWs"]; got != fresh {
+		t.Fatalf("cache not refreshed: %v", got)
+	}
+}
