@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
 )
@@ -123,7 +124,12 @@ func Goto(ctx context.Context, p *Page, rawURL, waitUntil string) (*NavResult, e
 		return &NavResult{URL: rawURL, Download: true}, nil
 	}
 	if res.ErrorText != "" && res.ErrorText != errHTTPResponseCode {
-		return nil, navigateFailure(ctx, p, l, rawURL, res)
+		err := navigateFailure(ctx, p, l, rawURL, res)
+		var ne *NavigationError
+		if errors.As(err, &ne) {
+			settleErrorPage(ctx, p, l, res)
+		}
+		return nil, err
 	}
 	if res.LoaderID == "" {
 		return pageInfo(ctx, p, "") // same-document: nothing will load
@@ -135,6 +141,25 @@ func Goto(ctx context.Context, p *Page, rawURL, waitUntil string) (*NavResult, e
 	}
 	p.ContextID = 0
 	return pageInfo(ctx, p, f.unreachable)
+}
+
+// errorPageWait bounds the wait for Chrome's error page after a failed
+// navigation.
+const errorPageWait = time.Second
+
+// settleErrorPage lets Chrome's own error page (chrome-error://) finish
+// loading, best effort, so that what follows — the screenshot, the page
+// context, the next step — sees it rather than a tab between documents.
+func settleErrorPage(ctx context.Context, p *Page, l *cdp.Listener, res navigateResult) {
+	if res.LoaderID == "" {
+		return
+	}
+	wctx, cancel := context.WithTimeout(ctx, errorPageWait)
+	defer cancel()
+	f := newFollower(res.FrameID, WaitLoad)
+	f.loader = res.LoaderID
+	_ = f.run(wctx, l) // a slow error page is no worse than not waiting
+	p.ContextID = 0
 }
 
 // checkURL rejects what must not reach Page.navigate.

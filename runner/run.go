@@ -141,7 +141,16 @@ func (c *Call) finish(ctx context.Context, res *Result, ranVisual bool) {
 	}
 	res.Tab = c.alias
 	p := c.page
+	var endURL string
 	var g errgroup.Group
+	if c.startURL != "" {
+		g.Go(func() error {
+			uctx, cancel := context.WithTimeout(ctx, contextBudget)
+			defer cancel()
+			endURL = c.targetURL(uctx) // the same source as startURL
+			return nil
+		})
+	}
 	g.Go(func() error {
 		cctx, cancel := context.WithTimeout(ctx, contextBudget)
 		defer cancel()
@@ -171,8 +180,8 @@ func (c *Call) finish(ctx context.Context, res *Result, ranVisual bool) {
 		})
 	}
 	_ = g.Wait()
-	if res.Context != nil && c.startURL != "" {
-		res.Navigated = navigated(c.startURL, res.Context.URL)
+	if endURL != "" {
+		res.Navigated = navigated(c.startURL, endURL)
 	}
 }
 
