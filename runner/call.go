@@ -38,6 +38,11 @@ type Call struct {
 	abort     context.CancelCauseFunc
 	stopWatch func()
 	dead      atomic.Bool
+
+	// lockWait bounds the wait for a tab another call is driving; unlock
+	// releases the current tab.
+	lockWait time.Duration
+	unlock   func()
 }
 
 func (c *Call) warn(format string, args ...any) {
@@ -73,6 +78,11 @@ func (c *Call) connect(ctx context.Context, ep cdp.Endpoint, headless *bool, aut
 // attach makes targetID the call's tab.
 func (c *Call) attach(ctx context.Context, alias, targetID string) error {
 	c.detach()
+	unlock, err := cdp.LockTarget(targetID, c.lockWait)
+	if err != nil {
+		return &Error{Type: Connection, Message: fmt.Sprintf("tab %s: %v", alias, err), Err: err}
+	}
+	c.unlock = unlock
 	sess, err := cdp.Attach(ctx, c.browser.Conn, targetID)
 	if err != nil {
 		if cdp.IsTargetGone(err) {
@@ -103,7 +113,10 @@ func (c *Call) detach() {
 	if c.console != nil {
 		c.console.Close()
 	}
-	c.sess, c.page, c.console, c.stopWatch = nil, nil, nil, nil
+	if c.unlock != nil {
+		c.unlock()
+	}
+	c.sess, c.page, c.console, c.stopWatch, c.unlock = nil, nil, nil, nil, nil
 }
 
 // watchTab aborts the call when its tab crashes or is closed by someone

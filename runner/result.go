@@ -35,6 +35,8 @@ type StepResult struct {
 	Output  any             `json:"output,omitempty"`
 	Warning string          `json:"warning,omitempty"`
 	Error   string          `json:"error,omitempty"`
+	// Stack is the page's stack trace when page JavaScript threw.
+	Stack string `json:"stack,omitempty"`
 }
 
 // StepError is one entry of errors[] (SPEC 16.4).

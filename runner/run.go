@@ -44,7 +44,7 @@ func Run(ctx context.Context, input []byte, opts Options) *Result {
 	}
 	ctx, abort := context.WithCancelCause(ctx)
 	defer abort(nil)
-	c := &Call{getenv: opts.Getenv, tabs: cdp.OpenRegistry(path), start: time.Now(), abort: abort}
+	c := &Call{getenv: opts.Getenv, tabs: cdp.OpenRegistry(path), start: time.Now(), abort: abort, lockWait: req.timeout}
 	defer c.close()
 
 	if req.tab != "" {
@@ -99,6 +99,10 @@ func (c *Call) runSteps(ctx context.Context, req *request, res *Result) bool {
 		if err != nil {
 			e := classify(err)
 			sr.Error = e.Error()
+			var js *page.JSError
+			if errors.As(err, &js) {
+				sr.Stack = js.Stack
+			}
 			sr.Params = ps.raw
 			if ps.optional {
 				sr.Status = "skipped"

@@ -256,3 +256,34 @@ func TestMetricsAndDebugLog(t *testing.T) {
 		t.Fatalf("debug log missing; log/ has %v", entries)
 	}
 }
+
+// js-exec AC7, AC11, AC12 and AC17 across separate cdpskill processes.
+func TestPageFunctionAcrossCalls(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/hello.html")
+	call := func(src string) map[string]any {
+		res, _ := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":%s}]}`, tab, src))
+		return stepOutputs(t, res)[0]
+	}
+	// AC17: let/const do not leak from one call into the next.
+	if s := call(`"let x = 1; x"`); s["status"] != "ok" {
+		t.Fatalf("first let: %v", s)
+	}
+	if s := call(`"let x = 2; x"`); s["status"] != "ok" || s["output"].(map[string]any)["value"] != float64(2) {
+		t.Fatalf("second let: %v", s)
+	}
+	// AC11: an exception comes back with its message and stack.
+	s := call(`"(function thrower() { throw new Error('test error') })()"`)
+	if s["status"] != "error" || !strings.Contains(s["error"].(string), "Error: test error") || !strings.Contains(fmt.Sprint(s["stack"]), "thrower") {
+		t.Fatalf("exception: %v", s)
+	}
+	// AC12: a reference error.
+	if s := call(`"nonExistentVariable"`); !strings.Contains(fmt.Sprint(s["error"]), "ReferenceError") {
+		t.Fatalf("reference error: %v", s)
+	}
+	// AC7: a promise that never settles times out with TimeoutError.
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":{"fn":"new Promise(() => {})","timeout":200}}]}`, tab))
+	if e := firstError(res); code != 1 || e == nil || e["name"] != "TimeoutError" {
+		t.Fatalf("timeout: %v", res)
+	}
+}

@@ -17,13 +17,13 @@ func runWhile(t *testing.T, c *cli, tab string, act func(targetID string)) map[s
 	id := c.registry(t)[tab]["targetId"].(string)
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	cmd := c.cmd(ctx, fmt.Sprintf(`{"tab":%q,"steps":[{"wait":{"text":"never appears"}}]}`, tab))
+	cmd := c.cmd(ctx, fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"window.started = true"},{"wait":{"text":"never appears"}}]}`, tab))
 	var out strings.Builder
 	cmd.Stdout = &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(500 * time.Millisecond) // let the call attach and start waiting
+	c.waitTrue(t, tab, "window.started === true")
 	act(id)
 	cmd.Wait()
 	if ctx.Err() != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -8,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/cdpskill/cdpskill/cdp"
 )
 
 func (c *cli) registry(t *testing.T) map[string]map[string]any {
@@ -164,4 +168,55 @@ func TestStaleBrowserWebsocketCache(t *testing.T) {
 	if got := c.registry(t)[tab]["browserWs"]; got != fresh {
 		t.Fatalf("cache not refreshed: %v", got)
 	}
+}
+
+// Two calls on one tab take turns instead of interleaving.
+func TestCallsOnOneTabTakeTurns(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab("about:blank")
+	first := c.cmd(t.Context(), fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"window.log='a1'"},{"sleep":600},{"pageFunction":"window.log+='a2'"}]}`, tab))
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c.waitTrue(t, tab, "window.log === 'a1'") // the first call holds the tab
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"window.log+='b'"},{"pageFunction":"window.log"}]}`, tab))
+	first.Wait()
+	out := stepOutputs(t, res)[1]["output"].(map[string]any)
+	if code != 0 || out["value"] != "a1a2b" {
+		t.Fatalf("the calls interleaved: %v", res)
+	}
+	busy := c.cmd(t.Context(), fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"window.busy=1"},{"sleep":1500}]}`, tab))
+	busy.Start()
+	defer busy.Wait()
+	c.waitTrue(t, tab, "window.busy === 1")
+	res, code = c.run(fmt.Sprintf(`{"tab":%q,"timeout":300,"steps":[{"getUrl":true}]}`, tab))
+	if typ, msg := errorOf(res); code != 1 || typ != "CONNECTION" || !strings.Contains(msg, "busy") {
+		t.Fatalf("a tab held past the timeout: %v", res)
+	}
+}
+
+// waitTrue polls expr in the tab over the test's own session until it is
+// true, so a test can tell that a concurrent call got this far.
+func (c *cli) waitTrue(t *testing.T, tab, expr string) {
+	t.Helper()
+	id := c.registry(t)[tab]["targetId"].(string)
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	s, err := cdp.Attach(ctx, browser.Conn, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Detach(context.WithoutCancel(ctx))
+	for ctx.Err() == nil {
+		var res struct {
+			Result struct {
+				Value bool `json:"value"`
+			} `json:"result"`
+		}
+		if s.Call(ctx, "Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true}, &res) == nil && res.Result.Value {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%s never became true", expr)
 }
