@@ -46,6 +46,7 @@ func Run(ctx context.Context, input []byte, opts Options) *Result {
 	defer abort(nil)
 	c := &Call{getenv: opts.Getenv, tabs: cdp.OpenRegistry(path), start: time.Now(), abort: abort, lockWait: req.timeout}
 	defer c.close()
+	c.tabs.OnCorrupt = func(err error) { c.warn("the tab registry was damaged and has been rebuilt: %v", err) }
 
 	if req.tab != "" {
 		if err := c.attachAlias(ctx, req.tab); err != nil {

@@ -347,7 +347,11 @@ func runListTabs(ctx context.Context, c *Call, p endpointParams) (any, error) {
 	}
 	tabs := make([]listedTab, 0, len(pages))
 	for _, t := range pages {
-		tabs = append(tabs, listedTab{Tab: aliases[t.ID], TargetID: t.ID, URL: t.URL, Title: t.Title})
+		lt := listedTab{Tab: aliases[t.ID], TargetID: t.ID, URL: t.URL, Title: t.Title}
+		if lt.Title == lt.URL || "http://"+lt.Title == lt.URL || "https://"+lt.Title == lt.URL {
+			lt.Title = "" // Chrome titles an untitled page with its URL
+		}
+		tabs = append(tabs, lt)
 	}
 	return map[string]any{"count": len(tabs), "tabs": tabs}, nil
 }

@@ -220,3 +220,40 @@ func (c *cli) waitTrue(t *testing.T, tab, expr string) {
 	}
 	t.Fatalf("%s never became true", expr)
 }
+
+// A damaged registry is rebuilt and reported, never a crash.
+func TestCorruptRegistryReported(t *testing.T) {
+	c := newCLI(t)
+	path := filepath.Join(c.tmp, "cdp-skill-tabs.json")
+	if err := os.WriteFile(path, []byte(`{"nextId": 7, "tabs": {"t3": {"targetId": "AB`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, code := c.run(fmt.Sprintf(`{"steps":[{"openTab":{"host":%q,"port":%d}}]}`, browser.Endpoint.Host, browser.Endpoint.Port))
+	if code != 0 || !strings.Contains(fmt.Sprint(res["warnings"]), "registry") {
+		t.Fatalf("%v", res)
+	}
+	tab := res["tab"].(string)
+	t.Cleanup(func() { c.run(fmt.Sprintf(`{"steps":[{"closeTab":%q}]}`, tab)) })
+	if tab != "t7" {
+		t.Errorf("alias %s after a rebuild, want t7 (numbering must not go back)", tab)
+	}
+}
+
+// Without any Chrome to launch, openTab says what to install or set.
+func TestNoChromeToLaunch(t *testing.T) {
+	c := newCLI(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	cmd := c.cmd(t.Context(), fmt.Sprintf(`{"steps":[{"openTab":{"port":%d}}]}`, port))
+	cmd.Env = append(cmd.Env, "CHROME_PATH=/nonexistent/chrome")
+	out, _ := cmd.Output()
+	res := decode(t, out)
+	e := firstError(res)
+	if e == nil || e["type"] != "CONNECTION" || !strings.Contains(e["error"].(string), "CHROME_PATH") {
+		t.Fatalf("%v", res)
+	}
+}
