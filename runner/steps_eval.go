@@ -9,6 +9,14 @@ import (
 	"github.com/cdpskill/cdpskill/page"
 )
 
+// evalSteps run the agent's JavaScript in the page.
+var evalSteps = []step{
+	define("pageFunction", `"() => expr" | "expression" | {fn|expression, refs, await, serialize, timeout}`,
+		"run JavaScript in the page and return its typed value", needsTab, decodePageFunction, runPageFunction),
+	define("poll", `"() => expr" | {fn, interval, timeout}`,
+		"re-run a predicate until it is truthy", needsTab, decodePoll, runPoll),
+}
+
 // --- pageFunction
 
 type pageFunctionParams struct {

@@ -5,24 +5,15 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/cdpskill/cdpskill/aria"
 	"github.com/cdpskill/cdpskill/dom"
 )
 
-// --- snapshot
-
-func decodeSnapshot(raw json.RawMessage) (aria.Options, error) {
-	p, err := decodeInto(raw, trueOnly[aria.Options])
-	if err == nil {
-		if verr := p.Validate(); verr != nil {
-			err = paramErrorf("%v", verr)
-		}
-	}
-	return p, err
-}
-
-func runSnapshot(ctx context.Context, c *Call, p aria.Options) (any, error) {
-	return aria.Snapshot(ctx, c.page, p)
+// interactSteps act on elements.
+var interactSteps = []step{
+	define("click", `"selector" | "s1e4" | {selector|ref|x,y, force, button, clickCount, doubleClick, jsClick, nativeOnly, timeout}`,
+		"click an element once it is actionable", needsTab|visual, decodeClick, runClick),
+	define("fill", `{selector|ref|label, value, clear, react, exact, force, timeout} | "text" (focused field)`,
+		"replace a field's value", needsTab|visual, decodeFill, runFill),
 }
 
 // --- click

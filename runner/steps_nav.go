@@ -9,6 +9,32 @@ import (
 	"github.com/cdpskill/cdpskill/page"
 )
 
+// navSteps move the tab through its history.
+var navSteps = []step{
+	define("goto", `"url" | {url, waitUntil: commit|domcontentloaded|load|networkidle}`,
+		"navigate the tab and report the HTTP status", needsTab|visual, decodeGoto, runGoto),
+	define("reload", `true | {waitUntil}`,
+		"reload the page", needsTab|visual, decodeReload, runReload),
+	define("back", `true`,
+		"go back in history ({noHistory:true} when there is none)", needsTab|visual, decodeHistory, runBack),
+	define("forward", `true`,
+		"go forward in history ({noHistory:true} when there is none)", needsTab|visual, decodeHistory, runForward),
+}
+
+// waitSteps wait for the page or for time.
+var waitSteps = []step{
+	define("wait", `"selector" | {selector, hidden, minCount} | {text, caseSensitive} | {textRegex} | {urlContains}`,
+		"wait for an element, text or URL", needsTab, decodeWait, runWait),
+	define("sleep", `ms (0-60000)`,
+		"pause for a fixed time", 0, decodeSleep, runSleep),
+}
+
+// factSteps read simple facts of the page.
+var factSteps = []step{
+	define("getUrl", `true`, "the page URL", needsTab, decodeTrue("getUrl"), runGetURL),
+	define("getTitle", `true`, "the page title", needsTab, decodeTrue("getTitle"), runGetTitle),
+}
+
 var waitUntilValues = []string{"commit", "domcontentloaded", "load", "networkidle"}
 
 func checkWaitUntil(w string) error {

@@ -9,6 +9,20 @@ import (
 	"github.com/cdpskill/cdpskill/cdp"
 )
 
+// tabSteps open, find and close tabs.
+var tabSteps = []step{
+	define("chromeStatus", `true | {host, port, headless, autoLaunch}`,
+		"check that Chrome answers, launching it if needed", 0, decodeChromeStatus, runChromeStatus),
+	define("openTab", `true | "url" | {url, host, port, headless}`,
+		"open a new tab (in its own window) and make it this call's tab", visual, decodeOpenTab, runOpenTab),
+	define("connectTab", `"t1" | {targetId} | {url: "regex"} (+ host, port)`,
+		"make an existing tab this call's tab", visual, decodeConnectTab, runConnectTab),
+	define("closeTab", `"t1" | {tab}`,
+		"close a tab and forget its alias", 0, decodeCloseTab, runCloseTab),
+	define("listTabs", `true | {host, port}`,
+		"list the open tabs with their aliases", 0, decodeListTabs, runListTabs),
+}
+
 // endpointParams are the connection fields several tab steps accept.
 type endpointParams struct {
 	Host string `json:"host"`
