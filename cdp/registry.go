@@ -37,6 +37,11 @@ type TabEntry struct {
 	// BrowserWS caches the browser's websocket URL so a call can skip the
 	// /json/version round trip; a stale one just costs that round trip.
 	BrowserWS string `json:"browserWs,omitempty"`
+	// SnapshotID and ElementID are the tab's ref counters (s{N}e{M}),
+	// kept here as well as in the page so that a new document never
+	// reissues a ref an earlier document's snapshot handed out.
+	SnapshotID int `json:"snapshotId,omitempty"`
+	ElementID  int `json:"elementId,omitempty"`
 
 	// extra keeps, as a compact JSON object, the fields this build does
 	// not know, so a rewrite by an older cdpskill does not drop what a

@@ -235,3 +235,29 @@ func (c *Call) close() {
 		c.browser.Close()
 	}
 }
+
+// refFloors are the tab's ref counters as the registry last saw them:
+// snapshots start numbering above them even on a fresh document.
+func (c *Call) refFloors() (snapshot, element int) {
+	_, e, found, err := c.tabs.Resolve(c.alias)
+	if err != nil || !found {
+		return 0, 0
+	}
+	return e.SnapshotID, e.ElementID
+}
+
+// saveRefCounters records the tab's ref counters after a snapshot handed
+// out refs; counters only grow.
+func (c *Call) saveRefCounters(snapshot, element int) {
+	s, e := c.refFloors()
+	if snapshot <= s && element <= e {
+		return
+	}
+	err := c.tabs.Update(c.alias, func(t *cdp.TabEntry) {
+		t.SnapshotID = max(t.SnapshotID, snapshot)
+		t.ElementID = max(t.ElementID, element)
+	})
+	if err != nil {
+		c.warn("tab registry: %v", err)
+	}
+}
