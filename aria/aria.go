@@ -1,19 +1,19 @@
 // Package aria builds the accessibility snapshot agents read (SPEC 7): a
 // YAML-like tree of roles, names and states, with refs on the elements an
-// agent can act on. The walk runs inside the page (js/snapshot.js) in one
-// call; refs live in the page under the contract package dom resolves.
+// agent can act on; it also searches that tree and queries elements by
+// role. The work runs inside the page (package aria/js), one call per
+// operation; refs live in the page under the contract package dom
+// resolves.
 package aria
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
+	"regexp"
 
+	"github.com/cdpskill/cdpskill/aria/js"
 	"github.com/cdpskill/cdpskill/page"
 )
-
-//go:embed js/snapshot.js
-var snapshotJS string
 
 // Detail levels (SPEC 7.3).
 const (
@@ -30,7 +30,7 @@ const (
 )
 
 // Options are the snapshot step's parameters (SPEC 11.1). Zero values mean
-// the defaults, which js/snapshot.js applies.
+// the defaults, which the page code applies.
 type Options struct {
 	// Root is a CSS selector, or role=<role> optionally followed by a
 	// quoted name ("role=navigation \"Main Menu\""). Empty auto-scopes to
@@ -54,10 +54,36 @@ type Options struct {
 	// ViewportOnly keeps elements intersecting the viewport and the
 	// ancestors that give them structure.
 	ViewportOnly bool `json:"viewportOnly,omitempty"`
+	// PierceShadow walks open shadow roots (nested ones too) in place of
+	// their hosts' light children, and slots' assigned nodes (SPEC 7.7).
+	PierceShadow bool `json:"pierceShadow,omitempty"`
+	// IncludeFrames shows same-origin frames as document nodes with their
+	// content, and cross-origin ones as such (SPEC 7.8). The frames of a
+	// <frameset> are always included: they are all such a page has.
+	IncludeFrames bool `json:"includeFrames,omitempty"`
+	// Since is a snapshot id ("s3"): when the page has not changed since
+	// that snapshot, Result.Unchanged is set and nothing is rendered
+	// (SPEC 7.5).
+	Since string `json:"since,omitempty"`
 	// Internal marks a snapshot taken for cdpskill's own use (diff,
 	// search): it hands out refs but does not start a new snapshot number.
 	Internal bool `json:"internal,omitempty"`
+
+	// InlineLimit and PreserveRefs are accepted for the step and handled
+	// by the runner (SPEC 7.6, 7.9); the snapshot itself ignores them.
+	InlineLimit  int   `json:"inlineLimit,omitempty"`
+	PreserveRefs *bool `json:"preserveRefs,omitempty"`
+
+	// SnapshotFloor and ElementFloor are the tab's ref counters as the
+	// runner last saw them: a fresh document numbers its refs above them.
+	SnapshotFloor int `json:"-"`
+	ElementFloor  int `json:"-"`
+	// RefMapAbove asks for Result.RefMap when the snapshot shows more refs
+	// than this (0: never).
+	RefMapAbove int `json:"-"`
 }
+
+var snapshotIDRE = regexp.MustCompile(`^s[0-9]+$`)
 
 // Validate checks the options without touching Chrome, so a runner can
 // reject a bad step before it runs anything.
@@ -72,12 +98,18 @@ func (o Options) Validate() error {
 	default:
 		return &OptionError{Field: "mode", Value: o.Mode, Reason: `must be "ai" or "plain"`}
 	}
-	for _, f := range []struct {
-		name string
-		v    int
-	}{{"maxDepth", o.MaxDepth}, {"maxElements", o.MaxElements}, {"maxNameLength", o.MaxNameLength}} {
-		if f.v < 0 {
-			return &OptionError{Field: f.name, Value: fmt.Sprint(f.v), Reason: "must not be negative"}
+	if o.Since != "" && !snapshotIDRE.MatchString(o.Since) {
+		return &OptionError{Field: "since", Value: o.Since, Reason: `must be a snapshot id such as "s3"`}
+	}
+	return nonNegative(map[string]int{"maxDepth": o.MaxDepth, "maxElements": o.MaxElements,
+		"maxNameLength": o.MaxNameLength, "inlineLimit": o.InlineLimit})
+}
+
+// nonNegative rejects the first negative value, in name order.
+func nonNegative(fields map[string]int) error {
+	for _, name := range sortedKeys(fields) {
+		if v := fields[name]; v < 0 {
+			return &OptionError{Field: name, Value: fmt.Sprint(v), Reason: "must not be negative"}
 		}
 	}
 	return nil
@@ -87,16 +119,36 @@ func (o Options) Validate() error {
 type Result struct {
 	YAML string `json:"yaml"`
 	// SnapshotID is "s<N>", the namespace of the refs this snapshot
-	// created; empty in plain mode.
+	// created; empty in plain mode. With Unchanged, it is Options.Since.
 	SnapshotID string `json:"snapshotId"`
 	// Refs counts the elements shown with a ref.
 	Refs      int  `json:"refCount"`
 	Truncated bool `json:"truncated,omitempty"`
+	// Unchanged: the page is as it was at Options.Since; YAML is empty.
+	Unchanged bool `json:"unchanged,omitempty"`
+
+	// LastSnapshot and LastElement are the page's ref counters after the
+	// call, for the tab registry.
+	LastSnapshot int `json:"-"`
+	LastElement  int `json:"-"`
+	// RefMap is {ref: meta} of the refs shown, when there are more than
+	// Options.RefMapAbove.
+	RefMap map[string]RefMeta `json:"-"`
 }
 
-// jsResult is what js/snapshot.js returns: a Result or an error report.
-type jsResult struct {
-	Result
+// RefMeta is what the page records about a ref, for re-resolution (SPEC
+// 6.3): the element's CSS selector in its own document or shadow root,
+// its role and name, and the shadow hosts and frames that lead to it.
+type RefMeta struct {
+	Role       string   `json:"role"`
+	Name       string   `json:"name"`
+	Selector   string   `json:"selector"`
+	ShadowPath []string `json:"shadowPath,omitempty"`
+	Frame      []string `json:"frame,omitempty"`
+}
+
+// jsError is the error report every page entry point may return.
+type jsError struct {
 	Error   string `json:"error"`
 	Message string `json:"message"`
 }
@@ -106,12 +158,25 @@ func Snapshot(ctx context.Context, p *page.Page, opts Options) (*Result, error) 
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	var res jsResult
-	if err := p.CallJS(ctx, snapshotJS, &res, opts); err != nil {
+	in := struct {
+		Options
+		SnapshotFloor int `json:"snapshotFloor,omitempty"`
+		ElementFloor  int `json:"elementFloor,omitempty"`
+		RefMapOver    int `json:"refMapOver,omitempty"`
+	}{opts, opts.SnapshotFloor, opts.ElementFloor, opts.RefMapAbove}
+	var res struct {
+		Result
+		jsError
+		LastSnapshot int                `json:"lastSnapshot"`
+		LastElement  int                `json:"lastElement"`
+		RefMap       map[string]RefMeta `json:"refMap"`
+	}
+	if err := p.CallJS(ctx, js.Snapshot, &res, in); err != nil {
 		return nil, fmt.Errorf("aria: snapshot: %w", err)
 	}
 	switch res.Error {
 	case "":
+		res.Result.LastSnapshot, res.Result.LastElement, res.Result.RefMap = res.LastSnapshot, res.LastElement, res.RefMap
 		return &res.Result, nil
 	case "invalidSelector":
 		return nil, &InvalidSelectorError{Selector: opts.Root, Reason: res.Message}

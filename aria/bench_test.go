@@ -3,23 +3,27 @@ package aria_test
 import (
 	"fmt"
 	"os"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/cdpskill/cdpskill/aria"
 	"github.com/cdpskill/cdpskill/internal/testbrowser"
 	"github.com/cdpskill/cdpskill/page"
 )
 
-// BenchmarkSnapshot times full agent-facing snapshots of generated pages
-// (issue 3 asks ≤ 60 ms at 1,000 elements, ≤ 150 ms at 10,000). The first
-// iteration creates the refs; later ones reuse them, as an agent's
-// repeated snapshots of one page do.
+// BenchmarkSnapshot times agent-facing snapshots of generated pages, the
+// whole round trip: issue 3 asks ≤ 60 ms at 1,000 elements, ≤ 150 ms at
+// 10,000 and ≤ 1 s at 50,000. The first iteration creates the refs; later
+// ones reuse them, as an agent's repeated snapshots of one page do. The
+// minimum is reported beside the median: on a shared machine it is the
+// better measure of the code.
 func BenchmarkSnapshot(b *testing.B) {
 	gen, err := os.ReadFile("testdata/generate.js")
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, n := range []int{1000, 10000} {
+	for _, n := range []int{1000, 10000, 50000} {
 		for _, detail := range []string{aria.DetailFull, aria.DetailInteractive} {
 			b.Run(fmt.Sprintf("%d/%s", n, detail), func(b *testing.B) {
 				p := page.New(browser.NewTab(b))
@@ -30,16 +34,53 @@ func BenchmarkSnapshot(b *testing.B) {
 					b.Fatal(err)
 				}
 				var size int
+				var times []time.Duration
 				for b.Loop() {
+					start := time.Now()
 					res, err := aria.Snapshot(b.Context(), p, aria.Options{Root: "body", Detail: detail})
 					if err != nil {
 						b.Fatal(err)
 					}
+					times = append(times, time.Since(start))
 					size = len(res.YAML)
 				}
+				b.ReportMetric(median(times), "median-ms")
+				b.ReportMetric(ms(slices.Min(times)), "min-ms")
 				b.ReportMetric(float64(size), "yaml-bytes")
 				b.ReportMetric(float64(got), "elements")
 			})
 		}
 	}
 }
+
+// BenchmarkSearch times a snapshotSearch over the whole 10,000-element
+// page.
+func BenchmarkSearch(b *testing.B) {
+	gen, err := os.ReadFile("testdata/generate.js")
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := page.New(browser.NewTab(b))
+	srv := testbrowser.Serve(b, "testdata")
+	testbrowser.Navigate(b, p.S, srv.URL+"/refs.html")
+	if err := p.CallJS(b.Context(), string(gen), nil, 10000); err != nil {
+		b.Fatal(err)
+	}
+	var times []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		if _, err := aria.Search(b.Context(), p, aria.SearchOptions{Text: "buy 42", Role: "button"}); err != nil {
+			b.Fatal(err)
+		}
+		times = append(times, time.Since(start))
+	}
+	b.ReportMetric(median(times), "median-ms")
+	b.ReportMetric(ms(slices.Min(times)), "min-ms")
+}
+
+func median(times []time.Duration) float64 {
+	slices.Sort(times)
+	return ms(times[len(times)/2])
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

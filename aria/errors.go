@@ -1,6 +1,13 @@
 package aria
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"regexp"
+	"regexp/syntax"
+	"slices"
+)
 
 // RootNotFoundError means the snapshot root matched no element.
 type RootNotFoundError struct{ Root string }
@@ -40,3 +47,41 @@ func (e *OptionError) Error() string {
 
 // ErrorName is the SPEC 16.2 subtype the runner reports.
 func (e *OptionError) ErrorName() string { return "StepValidationError" }
+
+// PatternError is a regular expression (snapshotSearch's pattern, a role
+// query's nameRegex) that does not compile.
+type PatternError struct {
+	Field   string
+	Pattern string
+	Reason  string
+}
+
+func (e *PatternError) Error() string {
+	return fmt.Sprintf("%s %q is not a valid regular expression: %s", e.Field, e.Pattern, e.Reason)
+}
+
+// ErrorName is the SPEC 16.2 subtype the runner reports.
+func (e *PatternError) ErrorName() string { return "StepValidationError" }
+
+// jsOnlyRE finds the JavaScript regular expression features Go's RE2
+// lacks (lookaround, backreferences): patterns using them are left for
+// the page to judge.
+var jsOnlyRE = regexp.MustCompile(`\(\?<?[=!]|\\[1-9]|\\k<`)
+
+// checkPattern rejects a pattern that cannot compile, before Chrome is
+// touched. Matching is case-insensitive, so a leading (?i) is allowed.
+func checkPattern(field, pattern string) error {
+	if _, err := regexp.Compile(pattern); err != nil && !jsOnlyRE.MatchString(pattern) {
+		reason := err.Error()
+		var se *syntax.Error
+		if errors.As(err, &se) {
+			reason = se.Code.String() + ": " + se.Expr
+		}
+		return &PatternError{Field: field, Pattern: pattern, Reason: reason}
+	}
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
+}

@@ -12,18 +12,19 @@ import (
 	"github.com/cdpskill/cdpskill/aria"
 )
 
-var fixtures = []string{"landmarks.html", "form.html", "hidden.html", "react.html", "structure.html", "refs.html", "long.html"}
+var fixtures = []string{"landmarks.html", "form.html", "hidden.html", "react.html", "structure.html", "refs.html", "long.html",
+	"roles.html", "shadow.html", "frames.html", "frameset.html"}
 
-// TestInteractiveNeverLarger: the interactive level only drops and
-// shortens lines, on every fixture, scoped or not.
+// TestInteractiveNeverLarger (issue 3 lesson): the interactive level only
+// drops and shortens lines, on every fixture, scoped or not.
 func TestInteractiveNeverLarger(t *testing.T) {
 	for _, f := range fixtures {
 		t.Run(f, func(t *testing.T) {
 			t.Parallel()
 			p := open(t, f)
 			for _, root := range []string{"", "body"} {
-				full := snap(t, p, aria.Options{Root: root})
-				inter := snap(t, p, aria.Options{Root: root, Detail: aria.DetailInteractive})
+				full := snap(t, p, aria.Options{Root: root, PierceShadow: true, IncludeFrames: true})
+				inter := snap(t, p, aria.Options{Root: root, PierceShadow: true, IncludeFrames: true, Detail: aria.DetailInteractive})
 				if len(inter.YAML) > len(full.YAML) {
 					t.Errorf("root %q: interactive is %d bytes, full %d\n--- interactive:\n%s\n--- full:\n%s",
 						root, len(inter.YAML), len(full.YAML), inter.YAML, full.YAML)

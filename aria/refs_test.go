@@ -35,6 +35,7 @@ func eval(t *testing.T, p *page.Page, expr string) {
 type refState struct {
 	SnapshotID int      `json:"snapshotId"`
 	ElementID  int      `json:"elementId"`
+	DocFloor   int      `json:"docFloor"`
 	Size       int      `json:"size"`
 	MetaSize   int      `json:"metaSize"`
 	Problems   []string `json:"problems"`

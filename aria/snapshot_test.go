@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 
@@ -14,6 +15,9 @@ import (
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
+
+// portRE finds the test servers' ports, which change from run to run.
+var portRE = regexp.MustCompile(`(127\.0\.0\.1|localhost):[0-9]+`)
 
 // open loads testdata/<fixture> in a fresh tab.
 func open(t *testing.T, fixture string) *page.Page {
@@ -41,6 +45,7 @@ func golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name+".golden")
 	if *update {
+		got = portRE.ReplaceAllString(got, "$1:PORT")
 		if err := os.WriteFile(path, []byte(got+"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -50,6 +55,7 @@ func golden(t *testing.T, name, got string) {
 	if err != nil {
 		t.Fatalf("%v (run go test ./aria/ -update to create it)", err)
 	}
+	got = portRE.ReplaceAllString(got, "$1:PORT")
 	if got+"\n" != string(want) {
 		t.Errorf("snapshot differs from %s (-update rewrites it)\n--- got:\n%s\n--- want:\n%s", path, got, want)
 	}
@@ -72,6 +78,19 @@ func TestGolden(t *testing.T) {
 		{"react", "react.html", aria.Options{}},
 		{"react_notext", "react.html", aria.Options{IncludeText: &f, Mode: aria.ModePlain}},
 		{"structure", "structure.html", aria.Options{}},
+		{"structure_maxdepth", "structure.html", aria.Options{MaxDepth: 2}},
+		{"structure_maxelements", "structure.html", aria.Options{MaxElements: 12}},
+		{"structure_maxname", "structure.html", aria.Options{MaxNameLength: 12}},
+		{"long_viewport", "long.html", aria.Options{ViewportOnly: true, Detail: aria.DetailInteractive}},
+		{"roles", "roles.html", aria.Options{}},
+		{"roles_interactive", "roles.html", aria.Options{Detail: aria.DetailInteractive}},
+		{"roles_summary", "roles.html", aria.Options{Detail: aria.DetailSummary}},
+		{"shadow", "shadow.html", aria.Options{}},
+		{"shadow_pierce", "shadow.html", aria.Options{PierceShadow: true}},
+		{"frames", "frames.html", aria.Options{}},
+		{"frames_include", "frames.html", aria.Options{IncludeFrames: true}},
+		{"frames_include_interactive", "frames.html", aria.Options{IncludeFrames: true, Detail: aria.DetailInteractive}},
+		{"frameset", "frameset.html", aria.Options{}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

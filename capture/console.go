@@ -1,5 +1,8 @@
-// Package capture records what a page tells the agent without being asked:
-// console messages and uncaught exceptions, and screenshots.
+// Package capture records what a page shows and tells: console messages
+// and uncaught exceptions, HTTP requests, screenshots and PDFs. Each call
+// is a process of its own, so what must outlive it goes to files under
+// $TMPDIR/cdp-skill: the images and documents, listings too long to show
+// inline, and a tab's network log.
 package capture
 
 import (
@@ -108,6 +111,17 @@ func (c *Console) Clear() {
 	defer c.mu.Unlock()
 	c.pump()
 	c.buf = nil
+}
+
+// Discard empties the buffer and has Chrome forget the messages it keeps
+// for the page, so that the next call's Runtime.enable does not replay
+// them: without it a clear would last only until this process exits.
+func (c *Console) Discard(ctx context.Context) error {
+	if err := c.s.Call(ctx, "Runtime.discardConsoleEntries", nil, nil); err != nil {
+		return fmt.Errorf("capture: clear console: %w", err)
+	}
+	c.Clear() // what was logged before the reply has arrived by now
+	return nil
 }
 
 // Close stops collecting; what was collected stays readable.

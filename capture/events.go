@@ -14,7 +14,7 @@ import (
 type Message struct {
 	Type      string    `json:"type"`  // "console" or "exception"
 	Level     string    `json:"level"` // log, debug, info, error, warning
-	Text      string    `json:"text"`  // at most MaxTextLen characters
+	Text      string    `json:"text"`  // whole, up to MaxStoredText characters
 	URL       string    `json:"url,omitempty"`
 	Line      int       `json:"line,omitempty"` // 1-based
 	Timestamp time.Time `json:"timestamp"`      // when the page logged it, by Chrome's clock
@@ -112,7 +112,7 @@ func (e *entry) message() Message {
 	if len(m.Stack) > 0 {
 		m.URL, m.Line = m.Stack[0].URL, m.Stack[0].Line
 	}
-	m.Text = truncate(m.Text, MaxTextLen)
+	m.Text = truncate(m.Text, MaxStoredText)
 	return m
 }
 
@@ -144,7 +144,7 @@ func exceptionMessage(t *exceptionThrown) Message {
 	if m.URL == "" && len(m.Stack) > 0 {
 		m.URL, m.Line = m.Stack[0].URL, m.Stack[0].Line
 	}
-	m.Text = truncate(m.Text, MaxTextLen)
+	m.Text = truncate(m.Text, MaxStoredText)
 	return m
 }
 

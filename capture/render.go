@@ -10,8 +10,14 @@ import (
 	"github.com/cdpskill/cdpskill/page"
 )
 
-// MaxTextLen is the most characters a message's text keeps.
+// MaxTextLen is the most characters of a message's text the console step
+// shows inline; the buffer and the spilled file keep the whole text.
 const MaxTextLen = 500
+
+// MaxStoredText bounds a message's text in the buffer. Only a page that
+// logs megabytes at once reaches it; it keeps 10,000 such messages from
+// exhausting memory.
+const MaxStoredText = 100_000
 
 // renderArgs renders a console call's arguments as DevTools prints them:
 // printf-style directives in a leading string consume arguments, the rest

@@ -12,11 +12,13 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/page"
 )
 
 // viewport is the tab's viewport in device pixels, what a screenshot holds.
@@ -197,5 +199,218 @@ func TestAfterPath(t *testing.T) {
 	}
 	if got := capture.AfterPath("../x"); filepath.Dir(got) != filepath.Join(os.TempDir(), "cdp-skill") {
 		t.Errorf("alias escaped the directory: %s", got)
+	}
+}
+
+// decodePNG reads a PNG screenshot from path.
+func decodePNG(t *testing.T, path string) image.Image {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
+
+func rgbAt(img image.Image, x, y int) [3]uint32 {
+	r, g, b, _ := img.At(x, y).RGBA()
+	return [3]uint32{r >> 8, g >> 8, b >> 8}
+}
+
+func shoot(t *testing.T, ctx context.Context, s *cdp.Session, opts capture.ShotOptions) (*capture.Shot, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "shot."+map[string]string{"": "png", "png": "png", "jpeg": "jpg", "webp": "webp"}[opts.Format])
+	shot, err := capture.Capture(ctx, s, path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if shot.Path != path {
+		t.Errorf("path %s, want %s", shot.Path, path)
+	}
+	return shot, path
+}
+
+// A full-page capture holds the whole 3,000 px page, not the viewport.
+func TestScreenshotFullPage(t *testing.T) {
+	s, ctx := openPage(t, "long.html")
+	// The page is as wide as the document, which leaves the scrollbar out.
+	var res struct {
+		Result struct {
+			Value int `json:"value"`
+		} `json:"result"`
+	}
+	err := s.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "document.documentElement.clientWidth", "returnByValue": true}, &res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shot, path := shoot(t, ctx, s, capture.ShotOptions{FullPage: true})
+	if w := res.Result.Value; shot.Width != w || shot.Height != 3000 || shot.Format != "png" {
+		t.Fatalf("full page %dx%d %s, want %dx3000 png", shot.Width, shot.Height, shot.Format, w)
+	}
+	img := decodePNG(t, path)
+	if img.Bounds().Dx() != shot.Width || img.Bounds().Dy() != shot.Height {
+		t.Errorf("reported %dx%d, image %v", shot.Width, shot.Height, img.Bounds())
+	}
+	for y, want := range map[int][3]uint32{10: {255, 0, 0}, 1010: {0, 255, 0}, 2990: {0, 0, 255}} {
+		if got := rgbAt(img, 5, y); got != want {
+			t.Errorf("pixel at y=%d is %v, want %v", y, got, want)
+		}
+	}
+}
+
+// A region is in page coordinates: one below the fold needs no scrolling,
+// and one in view is captured without resizing the viewport.
+func TestScreenshotClip(t *testing.T) {
+	s, ctx := openPage(t, "long.html")
+	for _, tc := range []struct {
+		y    float64
+		want [3]uint32
+	}{{100, [3]uint32{255, 0, 0}}, {1100, [3]uint32{0, 255, 0}}, {2100, [3]uint32{0, 0, 255}}} {
+		shot, path := shoot(t, ctx, s, capture.ShotOptions{Clip: &capture.Rect{X: 0, Y: tc.y, Width: 60, Height: 40}})
+		if shot.Width != 60 || shot.Height != 40 {
+			t.Errorf("clip at %g: %dx%d", tc.y, shot.Width, shot.Height)
+		}
+		if got := rgbAt(decodePNG(t, path), 30, 20); got != tc.want {
+			t.Errorf("clip at %g shows %v, want %v", tc.y, got, tc.want)
+		}
+	}
+}
+
+// An element capture is its box plus padding, wherever it is on the page.
+func TestScreenshotElementWithPadding(t *testing.T) {
+	s, ctx := openPage(t, "long.html")
+	clip, err := capture.ElementClip(ctx, page.New(s), capture.ElementTarget{Selector: "#target", Padding: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *clip != (capture.Rect{X: 90, Y: 1490, Width: 220, Height: 120}) {
+		t.Fatalf("clip %+v", *clip)
+	}
+	shot, path := shoot(t, ctx, s, capture.ShotOptions{Clip: clip})
+	if shot.Width != 220 || shot.Height != 120 {
+		t.Fatalf("element shot %dx%d", shot.Width, shot.Height)
+	}
+	img := decodePNG(t, path)
+	if got := rgbAt(img, 110, 60); got != [3]uint32{255, 255, 0} {
+		t.Errorf("centre %v, want the element's yellow", got)
+	}
+	if got := rgbAt(img, 3, 3); got != [3]uint32{0, 255, 0} {
+		t.Errorf("padding %v, want the page's green behind", got)
+	}
+
+	for target, name := range map[capture.ElementTarget]string{
+		{Selector: "#nope"}:   "ElementNotFoundError",
+		{Selector: "div[["}:   "StepValidationError",
+		{Ref: "s9e9"}:         "ElementNotFoundError",
+		{Selector: "title"}:   "",
+		{Selector: "#target"}: "-",
+	} {
+		_, err := capture.ElementClip(ctx, page.New(s), target)
+		var ee *capture.ElementError
+		switch {
+		case name == "-" && err != nil:
+			t.Errorf("%+v: %v", target, err)
+		case name != "-" && (!errors.As(err, &ee) || ee.ErrorName() != name):
+			t.Errorf("%+v: got %v, want a %q error", target, err, name)
+		}
+	}
+}
+
+func TestScreenshotSizesOfEveryFormat(t *testing.T) {
+	s, ctx := openPage(t, "long.html")
+	vp := viewport(t, ctx, s)
+	for _, f := range []string{"png", "jpeg", "webp"} {
+		for _, q := range []int{0, 80, 100} {
+			if f == "png" && q != 0 {
+				continue
+			}
+			shot, path := shoot(t, ctx, s, capture.ShotOptions{Format: f, Quality: q})
+			if shot.Width != vp.X || shot.Height != vp.Y || shot.Format != f {
+				t.Errorf("%s q%d: %dx%d %s, want %v", f, q, shot.Width, shot.Height, shot.Format, vp)
+			}
+			if f == "jpeg" {
+				data, _ := os.ReadFile(path)
+				if c, err := jpeg.DecodeConfig(bytes.NewReader(data)); err != nil || c.Width != shot.Width {
+					t.Errorf("jpeg: %v %+v", err, c)
+				}
+			}
+		}
+	}
+	// Lossless WebP has its own header; the size must read from it too.
+	shot, _ := shoot(t, ctx, s, capture.ShotOptions{Format: "webp", Clip: &capture.Rect{Width: 33, Height: 17}})
+	if shot.Width != 33 || shot.Height != 17 {
+		t.Errorf("webp clip: %dx%d", shot.Width, shot.Height)
+	}
+}
+
+// Past 16,384 pixels Chrome's images break: the capture is refused with a
+// way out, and nothing is written.
+func TestScreenshotTooTall(t *testing.T) {
+	s, ctx := openPage(t, "tall.html")
+	path := filepath.Join(t.TempDir(), "tall.png")
+	_, err := capture.Capture(ctx, s, path, capture.ShotOptions{FullPage: true})
+	var tl *capture.TooLargeError
+	if !errors.As(err, &tl) || tl.Height != 20000 {
+		t.Fatalf("got %v, want a TooLargeError of height 20000", err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "16384") || !strings.Contains(msg, "clip") || !strings.Contains(msg, "fullPage") {
+		t.Errorf("message does not say what to do: %s", msg)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("a file was written: %v", err)
+	}
+	// The viewport and a region of the same page still work.
+	shoot(t, ctx, s, capture.ShotOptions{})
+	shoot(t, ctx, s, capture.ShotOptions{Clip: &capture.Rect{Y: 18000, Width: 100, Height: 100}})
+}
+
+func TestScreenshotOmitBackground(t *testing.T) {
+	s, ctx := openPage(t, "transparent.html")
+	_, path := shoot(t, ctx, s, capture.ShotOptions{OmitBackground: true})
+	img := decodePNG(t, path)
+	b := img.Bounds()
+	if _, _, _, a := img.At(b.Dx()-5, b.Dy()-5).RGBA(); a != 0 {
+		t.Errorf("background alpha %d, want transparent", a>>8)
+	}
+	// The override ends with the capture.
+	_, path = shoot(t, ctx, s, capture.ShotOptions{})
+	if _, _, _, a := decodePNG(t, path).At(b.Dx()-5, b.Dy()-5).RGBA(); a>>8 != 255 {
+		t.Errorf("background alpha %d after the capture, want opaque", a>>8)
+	}
+}
+
+func TestScreenshotOptionsValidate(t *testing.T) {
+	bad := []capture.ShotOptions{
+		{FullPage: true, Clip: &capture.Rect{Width: 1, Height: 1}},
+		{Clip: &capture.Rect{Width: 0, Height: 10}},
+		{Clip: &capture.Rect{X: -1, Width: 10, Height: 10}},
+	}
+	for _, o := range bad {
+		var oe *capture.OptionError
+		if err := o.Validate(); !errors.As(err, &oe) {
+			t.Errorf("%+v: got %v", o, err)
+		}
+	}
+}
+
+// The limit is in device pixels: a 3,000 px page at a pixel ratio of 6 is
+// 18,000 pixels tall.
+func TestScreenshotLimitCountsDevicePixels(t *testing.T) {
+	s, ctx := openPage(t, "long.html")
+	if _, err := page.SetViewport(ctx, page.New(s), page.DeviceMetrics{Width: 400, Height: 600, DeviceScaleFactor: 6}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := capture.Capture(ctx, s, filepath.Join(t.TempDir(), "x.png"), capture.ShotOptions{FullPage: true})
+	var tl *capture.TooLargeError
+	if !errors.As(err, &tl) || tl.Height != 18000 || tl.Width < 2000 { // the width leaves the scrollbar out
+		t.Fatalf("got %v, want a TooLargeError 18000 pixels tall", err)
+	}
+	shot, _ := shoot(t, ctx, s, capture.ShotOptions{Clip: &capture.Rect{X: 10, Y: 10, Width: 50, Height: 20}})
+	if shot.Width != 300 || shot.Height != 120 {
+		t.Errorf("a clip at ratio 6: %dx%d, want 300x120", shot.Width, shot.Height)
 	}
 }

@@ -53,6 +53,11 @@ type Element struct {
 	// InputType is the type of an <input> ("text", "date"…), else "".
 	InputType  string
 	ReResolved bool
+	// MatchedIndex is which of Target.Selectors matched, else -1.
+	MatchedIndex int
+	// ViaLabel means the target was a visually hidden checkbox or radio
+	// and the element to click is its visible label (SPEC 19.16).
+	ViaLabel bool
 	// AutoForced means the timeout passed with the element still not
 	// actionable and the action goes ahead anyway (SPEC 8.7); Forced is
 	// the last reason it was not, one of the ActionabilityError reasons.
@@ -102,6 +107,7 @@ func WaitActionable(ctx context.Context, p *page.Page, req ActionRequest) (*Elem
 	token := newToken()
 	var last error
 	lastVerdict := waitable
+	reResolved := false
 	for attempt := 0; ; attempt++ {
 		wait := retryDelay(attempt)
 		if attempt > 0 && time.Until(deadline) < wait {
@@ -122,8 +128,13 @@ func WaitActionable(ctx context.Context, p *page.Page, req ActionRequest) (*Elem
 			}
 			return nil, err
 		}
+		// An attempt that re-resolved a ref re-points it, so a retry finds it
+		// directly: the news must outlive the attempt.
+		reResolved = reResolved || res.ReResolved
 		if res.Status == "ok" {
-			return res.element(token), nil
+			el := res.element(token)
+			el.ReResolved = reResolved
+			return el, nil
 		}
 		verdict, problem := res.problem(req)
 		if verdict == permanent {
@@ -131,7 +142,11 @@ func WaitActionable(ctx context.Context, p *page.Page, req ActionRequest) (*Elem
 		}
 		last, lastVerdict = problem, verdict
 	}
-	return expire(ctx, p, req, token, last, lastVerdict, time.Since(start))
+	el, err := expire(ctx, p, req, token, last, lastVerdict, time.Since(start))
+	if el != nil {
+		el.ReResolved = el.ReResolved || reResolved
+	}
+	return el, err
 }
 
 // expire decides what the timeout means: auto-force an element that is
@@ -212,6 +227,10 @@ type checkResult struct {
 	Clickable  bool        `json:"clickable"`
 	Focused    bool        `json:"focused"`
 	InputType  string      `json:"inputType"`
+	Index      *int        `json:"index"`
+	ViaLabel   bool        `json:"viaLabel"`
+	Selector   string      `json:"selector"` // the invalid one, of several
+	Snapshot   string      `json:"snapshot"` // "sN" of a ref from before a navigation
 }
 
 func check(ctx context.Context, p *page.Page, req ActionRequest, token string, force bool) (*checkResult, error) {
@@ -224,7 +243,12 @@ func check(ctx context.Context, p *page.Page, req ActionRequest, token string, f
 }
 
 func (r *checkResult) element(token string) *Element {
-	return &Element{token: token, Point: r.Point, Clickable: r.Clickable, Focused: r.Focused, InputType: r.InputType, ReResolved: r.ReResolved}
+	idx := -1
+	if r.Index != nil {
+		idx = *r.Index
+	}
+	return &Element{token: token, Point: r.Point, Clickable: r.Clickable, Focused: r.Focused, InputType: r.InputType,
+		ReResolved: r.ReResolved, MatchedIndex: idx, ViaLabel: r.ViaLabel}
 }
 
 // verdict is what a failed attempt means for the loop.
@@ -246,9 +270,11 @@ func (r *checkResult) problem(req ActionRequest) (verdict, error) {
 	case "unknownRef":
 		return permanent, &NotFoundError{Target: t, Detail: r.Message}
 	case "invalidSelector":
-		return permanent, &InvalidSelectorError{Selector: t.Selector, Message: r.Message}
+		return permanent, &InvalidSelectorError{Selector: orStr(r.Selector, t.Selector), Message: r.Message}
 	case "stale":
 		return waitable, &StaleElementError{Ref: t.Ref, Role: r.Role, Name: r.Name}
+	case "navigated":
+		return permanent, &StaleElementError{Ref: t.Ref, Navigated: true, Snapshot: orStr(r.Snapshot, refSnapshot(t.Ref))}
 	case "notEditable":
 		v := waitable
 		if r.Permanent || req.Force {
@@ -265,4 +291,11 @@ func (r *checkResult) problem(req ActionRequest) (verdict, error) {
 		return forceable, blocked(&UnstableError{})
 	}
 	return permanent, fmt.Errorf("dom: unexpected actionability status %q: %s", r.Status, r.Message)
+}
+
+func orStr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }

@@ -83,3 +83,33 @@ func TestClickHiddenElement(t *testing.T) {
 		t.Errorf("result = %+v", *res)
 	}
 }
+
+// An interceptor is classified by what it looks like (SPEC 8.4), so the
+// agent knows whether to dismiss a cookie banner or wait for a spinner.
+func TestInterceptorKinds(t *testing.T) {
+	cases := []struct {
+		setup, kind string
+	}{
+		{"coverAs('cookie-banner', 'banner', '', false)", "cookie-banner"},
+		{"coverAs('cmp', 'consent-manager', 'dialog', false)", "consent-dialog"},
+		{"coverAs('dlg', 'dialog-root', 'dialog', true)", "modal"},
+		{"coverAs('promo', 'newsletter-popup', '', false)", "popup"},
+		{"coverAs('msg', 'toast', '', false)", "notification"},
+		{"coverAs('shade', 'page-overlay', '', false)", "overlay"},
+	}
+	for _, c := range cases {
+		t.Run(c.kind, func(t *testing.T) {
+			p := openFixture(t, "click.html")
+			run(t, p, c.setup)
+			el, err := dom.WaitActionable(testCtx(t), p, dom.ActionRequest{Target: dom.ParseTarget("#save"), Action: dom.ActionClick, Timeout: short})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer el.Release(testCtx(t), p)
+			var covered *dom.CoveredError
+			if !el.AutoForced || !errors.As(el.Forced, &covered) || covered.By.Kind != c.kind {
+				t.Errorf("forced by %v, want a %s", el.Forced, c.kind)
+			}
+		})
+	}
+}

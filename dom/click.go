@@ -19,11 +19,18 @@ const (
 
 // ClickRequest is one click (SPEC 9.1).
 type ClickRequest struct {
-	// Target is a CSS selector or a ref. Empty means a click at X, Y in
-	// the viewport; with a target, X and Y are an offset from the top-left
-	// of the element's box instead of its centre.
-	Target string
-	X, Y   *float64
+	// Target is a CSS selector or a ref; Text finds a clickable element by
+	// its text (SPEC 6.4), matched as a case-insensitive substring unless
+	// Exact, within the subtree Within selects when set; Selectors are
+	// tried in order (SPEC 6.6). Give one of them, or none for a click at
+	// X, Y in the viewport; with one, X and Y are an offset from the
+	// top-left of the element's box instead of its centre.
+	Target    string
+	Text      string
+	Exact     bool
+	Within    string
+	Selectors []string
+	X, Y      *float64
 	// Force skips the actionability checks.
 	Force bool
 	// Button is left (default), right, middle, back or forward.
@@ -38,41 +45,112 @@ type ClickRequest struct {
 	NativeOnly bool
 	// Timeout is the actionability timeout; DefaultTimeout when zero.
 	Timeout time.Duration
+	// ScrollUntilVisible scrolls the page step by step until the target
+	// exists, for lazily loaded content (SPEC 8.10).
+	ScrollUntilVisible *ScrollSearch
+	// WaitAfter waits, after the click, for the DOM to stop changing.
+	WaitAfter *Settle
 }
 
-// ClickResult is what the click did.
+// ClickResult is what the click did. Field order is output order.
 type ClickResult struct {
 	Clicked bool   `json:"clicked"`
 	Method  string `json:"method"`
+	// Navigated: the tab's URL changed (a pushState route change too);
+	// NewURL is the URL now.
+	Navigated bool   `json:"navigated,omitempty"`
+	NewURL    string `json:"newUrl,omitempty"`
+	// NewTabs are the tabs the click opened.
+	NewTabs []NewTab `json:"newTabs,omitempty"`
 	// ReResolved: the ref's element had been replaced and was found again.
 	ReResolved bool `json:"reResolved,omitempty"`
 	// AutoForced: the element never became actionable and was clicked anyway.
 	AutoForced bool `json:"autoForced,omitempty"`
-	// CDPAttempted: mouse events were sent before the JavaScript fallback.
-	CDPAttempted bool `json:"cdpAttempted,omitempty"`
 	// TargetReceived: the mouse events reached the target or a descendant.
 	TargetReceived bool `json:"targetReceived,omitempty"`
-	// Warning says what the agent should know about a forced or missed click.
+	// CDPAttempted: mouse events were sent before the JavaScript fallback.
+	CDPAttempted bool `json:"cdpAttempted,omitempty"`
+	// MatchedSelector and MatchedIndex (0-based) say which of Selectors
+	// was clicked.
+	MatchedSelector string `json:"matchedSelector,omitempty"`
+	MatchedIndex    *int   `json:"matchedIndex,omitempty"`
+	// ViaLabel: the target was a visually hidden checkbox or radio, and
+	// its label was clicked instead.
+	ViaLabel bool `json:"viaLabel,omitempty"`
+	// Settled is false when WaitAfter's timeout passed with the DOM still
+	// changing.
+	Settled *bool `json:"settled,omitempty"`
+	// Warning says what the agent should know about a forced or missed
+	// click, or a navigation still under way.
 	Warning string `json:"warning,omitempty"`
 }
 
 // Click waits for the target to be actionable and clicks it with CDP mouse
 // events at its centre, verifying with a listener installed beforehand
 // that the events reached it; when they did not, it falls back to
-// element.click() unless NativeOnly. Navigation and new tabs are the
-// caller's to detect.
+// element.click() unless NativeOnly. It reports the navigation and the new
+// tabs the click caused (see Effects); registering those tabs is the
+// caller's.
 func Click(ctx context.Context, p *page.Page, req ClickRequest) (*ClickResult, error) {
 	button, count, err := clickInput(req)
 	if err != nil {
 		return nil, err
 	}
-	if req.Target == "" {
+	target := req.target()
+	if req.ScrollUntilVisible != nil && target != nil {
+		if err := Reveal(ctx, p, *target, *req.ScrollUntilVisible); err != nil {
+			return nil, err
+		}
+	}
+	fx, err := WatchEffects(ctx, p, true)
+	if err != nil {
+		return nil, err
+	}
+	defer fx.Close()
+	res, err := clickOnce(ctx, p, req, target, button, count)
+	if err != nil {
+		return nil, err
+	}
+	out := fx.Collect(ctx, ClickGrace)
+	res.Navigated, res.NewURL, res.NewTabs = out.Navigated, out.NewURL, out.NewTabs
+	res.Warning = joinNotes(res.Warning, out.Warning)
+	if req.WaitAfter != nil {
+		settled, err := SettleDOM(ctx, p, *req.WaitAfter)
+		if err != nil {
+			return nil, err
+		}
+		if !settled {
+			res.Settled = &settled
+			res.Warning = joinNotes(res.Warning, "the page was still changing when waitAfter's timeout passed")
+		}
+	}
+	return res, nil
+}
+
+// target is the element the request names, or nil for a click at X, Y.
+func (req ClickRequest) target() *Target {
+	switch {
+	case req.Text != "":
+		return &Target{Text: req.Text, Exact: req.Exact, Within: req.Within}
+	case len(req.Selectors) > 0:
+		return &Target{Selectors: req.Selectors}
+	case req.Target != "":
+		t := ParseTarget(req.Target)
+		return &t
+	}
+	return nil
+}
+
+// clickOnce is the click itself: at a point, or on the target once it is
+// actionable.
+func clickOnce(ctx context.Context, p *page.Page, req ClickRequest, target *Target, button string, count int) (*ClickResult, error) {
+	if target == nil {
 		if err := mouseClick(ctx, p.S, Point{*req.X, *req.Y}, button, count); err != nil {
 			return nil, err
 		}
 		return &ClickResult{Clicked: true, Method: MethodCDP}, nil
 	}
-	ar := ActionRequest{Target: ParseTarget(req.Target), Action: ActionClick, Force: req.Force, Timeout: req.Timeout, probe: !req.JSClick}
+	ar := ActionRequest{Target: *target, Action: ActionClick, Force: req.Force, Timeout: req.Timeout, probe: !req.JSClick}
 	if req.X != nil {
 		ar.Offset = &Point{*req.X, *req.Y}
 	}
@@ -82,10 +160,19 @@ func Click(ctx context.Context, p *page.Page, req ClickRequest) (*ClickResult, e
 	}
 	defer release(ctx, p, el)
 	c := clicker{p: p, el: el, target: ar.Target, button: button, count: count}
-	return c.click(ctx, req)
+	res, err := c.click(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if i := el.MatchedIndex; i >= 0 && i < len(req.Selectors) {
+		res.MatchedSelector, res.MatchedIndex = req.Selectors[i], &i
+	}
+	res.ViaLabel = el.ViaLabel
+	return res, nil
 }
 
-// clickInput validates the button and coordinates and derives the count.
+// clickInput validates the button, the target and the coordinates and
+// derives the count.
 func clickInput(req ClickRequest) (button string, count int, err error) {
 	button = req.Button
 	if button == "" {
@@ -97,8 +184,19 @@ func clickInput(req ClickRequest) (button string, count int, err error) {
 	if (req.X == nil) != (req.Y == nil) {
 		return "", 0, &InvalidArgumentError{Field: "x, y", Message: "give both coordinates or neither"}
 	}
-	if req.Target == "" && req.X == nil {
-		return "", 0, &InvalidArgumentError{Field: "target", Message: "give a selector, a ref, or x and y"}
+	targets := 0
+	for _, set := range []bool{req.Target != "", req.Text != "", len(req.Selectors) > 0} {
+		if set {
+			targets++
+		}
+	}
+	switch {
+	case targets > 1:
+		return "", 0, &InvalidArgumentError{Field: "target", Message: "give one of a selector, a ref, text or selectors"}
+	case targets == 0 && req.X == nil:
+		return "", 0, &InvalidArgumentError{Field: "target", Message: "give a selector, a ref, text, selectors, or x and y"}
+	case targets == 0 && req.ScrollUntilVisible != nil:
+		return "", 0, &InvalidArgumentError{Field: "scrollUntilVisible", Message: "needs an element to look for, not coordinates"}
 	}
 	count = max(req.ClickCount, 1)
 	if req.DoubleClick {

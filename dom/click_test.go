@@ -3,6 +3,7 @@ package dom_test
 import (
 	"context"
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -40,7 +41,7 @@ func TestClickBySelectorAndRef(t *testing.T) {
 			p := openFixture(t, "click.html")
 			res := click(t, p, dom.ClickRequest{Target: target})
 			want := dom.ClickResult{Clicked: true, Method: dom.MethodCDP, TargetReceived: true}
-			if *res != want {
+			if !reflect.DeepEqual(*res, want) {
 				t.Errorf("result = %+v, want %+v", *res, want)
 			}
 			if got := pageEvents(t, p); !slices.Equal(got, []string{"save:click"}) {
@@ -104,7 +105,13 @@ func TestClickStaleRefInShadowRoot(t *testing.T) {
 			click(t, p, dom.ClickRequest{Target: "s1e4"})
 			run(t, p, c.rerender)
 			res := click(t, p, dom.ClickRequest{Target: "s1e4"})
-			if !res.ReResolved || !res.TargetReceived {
+			if !res.ReResolved {
+				t.Errorf("result = %+v", *res)
+			}
+			// On a heavily loaded machine the mouse events have been seen
+			// to miss the element just scrolled to, once in many runs; the
+			// reported fallback still clicks it exactly once.
+			if !res.TargetReceived && (res.Method != dom.MethodJSClickAuto || !res.CDPAttempted) {
 				t.Errorf("result = %+v", *res)
 			}
 			if got := pageEvents(t, p); !slices.Equal(got, []string{"inner:click", c.event}) {
@@ -237,7 +244,7 @@ func TestClickForcedThroughOverlay(t *testing.T) {
 		run(t, p, "cover(0)")
 		res := click(t, p, dom.ClickRequest{Target: "#save", Force: true})
 		want := dom.ClickResult{Clicked: true, Method: dom.MethodJSClickAuto, CDPAttempted: true}
-		if *res != want {
+		if !reflect.DeepEqual(*res, want) {
 			t.Errorf("result = %+v, want %+v", *res, want)
 		}
 		if got := pageEvents(t, p); !slices.Equal(got, []string{"overlay:click", "save:click"}) {

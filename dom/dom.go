@@ -1,6 +1,8 @@
 // Package dom finds page elements and acts on them: target resolution (CSS
-// selector, aria ref, form label, focused element), the actionability loop
-// that waits for an element to be ready, and click and fill over CDP input.
+// selectors, aria refs, form labels, clickable text, the focused element),
+// the actionability loop that waits for an element to be ready, click and
+// fill over CDP input, what an action did to the tab (navigation, new
+// tabs), and the diagnostics of a failed search.
 //
 // The JavaScript it runs lives in js/. Each operation there is a function
 // (h, args) whose first argument is the helper object built by
@@ -31,6 +33,14 @@ var (
 	fillFinishJS string
 	//go:embed js/fill_react.js
 	fillReactJS string
+	//go:embed js/settle.js
+	settleJS string
+	//go:embed js/reveal.js
+	revealJS string
+	//go:embed js/diagnose.js
+	diagnoseJS string
+	//go:embed js/yield.js
+	yieldJS string
 )
 
 var (
@@ -41,6 +51,9 @@ var (
 	fillPrepareFn = bind(fillPrepareJS)
 	fillFinishFn  = bind(fillFinishJS)
 	fillReactFn   = bind(fillReactJS)
+	settleFn      = bind(settleJS)
+	revealFn      = bind(revealJS)
+	diagnoseFn    = bind(diagnoseJS)
 )
 
 // bind returns a one-argument function source that calls op with the

@@ -36,15 +36,39 @@ func (e *NotFoundError) Error() string {
 
 func (e *NotFoundError) ErrorName() string { return "ElementNotFoundError" }
 
+// SearchTerm is what was looked for, for the failure context's near
+// matches (SPEC 16.3).
+func (e *NotFoundError) SearchTerm() string { return e.Target.SearchTerm() }
+
+// Searched is implemented by the errors of an element search that failed
+// or could not act: SearchTerm is the text, label or selector that was
+// looked for ("" for a bare ref), to pass to FailureContext.
+type Searched interface {
+	error
+	SearchTerm() string
+}
+
 // StaleElementError means a ref's element left the page and nothing with
-// the same role and name replaced it.
+// the same role and name replaced it, or, with Navigated, that the ref is
+// from a document the tab has since navigated away from.
 type StaleElementError struct {
 	Ref  string
 	Role string
 	Name string
+	// Navigated: this document never issued the ref, which an earlier
+	// document did (Snapshot, "sN", is the snapshot it came from).
+	Navigated bool
+	Snapshot  string
 }
 
 func (e *StaleElementError) Error() string {
+	if e.Navigated {
+		from := "the snapshot that issued it"
+		if e.Snapshot != "" {
+			from = "snapshot " + e.Snapshot
+		}
+		return fmt.Sprintf("%s is stale: the page has navigated since %s, so its refs are gone; take a new snapshot to get current refs", e.Ref, from)
+	}
 	what := e.Ref
 	if e.Role != "" {
 		what += fmt.Sprintf(" (%s %q)", e.Role, e.Name)
@@ -53,6 +77,9 @@ func (e *StaleElementError) Error() string {
 }
 
 func (e *StaleElementError) ErrorName() string { return "StaleElementError" }
+
+// SearchTerm is the accessible name the ref's element had.
+func (e *StaleElementError) SearchTerm() string { return e.Name }
 
 // InvalidSelectorError is a CSS selector the browser cannot parse. It is
 // reported at once: waiting cannot make it valid.
@@ -91,6 +118,9 @@ func (e *ActionabilityError) Error() string {
 }
 
 func (e *ActionabilityError) Unwrap() error { return e.Reason }
+
+// SearchTerm is what the target was looked for by.
+func (e *ActionabilityError) SearchTerm() string { return e.Target.SearchTerm() }
 
 // ErrorName is the reason's subtype; reasons without one can only outlast
 // the actionability timeout, hence TimeoutError.
@@ -172,6 +202,9 @@ func (e *TimeoutError) Unwrap() []error {
 	}
 	return []error{e.Err, e.Last}
 }
+
+// SearchTerm is what the target was looked for by.
+func (e *TimeoutError) SearchTerm() string { return e.Target.SearchTerm() }
 
 // ErrorName names what kept the action from happening when that was a
 // missing or stale element: the agent's fix is a different target, not a

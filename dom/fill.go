@@ -40,9 +40,13 @@ type FillRequest struct {
 	Timeout time.Duration
 }
 
-// FillResult is what the fill did.
+// FillResult is what the fill did. Field order is output order.
 type FillResult struct {
-	Filled     bool   `json:"filled"`
+	Filled bool `json:"filled"`
+	// Navigated: the fill changed the tab's URL (a change handler that
+	// submits, a router); NewURL is the URL now.
+	Navigated  bool   `json:"navigated,omitempty"`
+	NewURL     string `json:"newUrl,omitempty"`
 	Method     string `json:"method"`
 	ReResolved bool   `json:"reResolved,omitempty"`
 	AutoForced bool   `json:"autoForced,omitempty"`
@@ -55,11 +59,28 @@ type FillResult struct {
 // click, as a user would), selects its content unless appending, inserts
 // the value with Input.insertText (which fires input), fires change, and
 // reads the value back. A value the page reset is an error; one it
-// reformatted is a warning.
+// reformatted is a warning. A navigation the fill caused is reported.
 func Fill(ctx context.Context, p *page.Page, req FillRequest) (*FillResult, error) {
 	if req.Target != "" && req.Label != "" {
 		return nil, &InvalidArgumentError{Field: "label", Message: "give a selector, a ref or a label, not two"}
 	}
+	fx, err := WatchEffects(ctx, p, false)
+	if err != nil {
+		return nil, err
+	}
+	defer fx.Close()
+	res, err := fillOne(ctx, p, req)
+	if err != nil {
+		return nil, err
+	}
+	out := fx.Collect(ctx, FillGrace)
+	res.Navigated, res.NewURL = out.Navigated, out.NewURL
+	res.Warning = joinNotes(res.Warning, out.Warning)
+	return res, nil
+}
+
+// fillOne is one field's fill, without watching for navigation.
+func fillOne(ctx context.Context, p *page.Page, req FillRequest) (*FillResult, error) {
 	target := Target{Label: req.Label, Exact: req.Exact}
 	if req.Target != "" {
 		target = ParseTarget(req.Target)

@@ -3,6 +3,7 @@ package dom_test
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/cdpskill/cdpskill/dom"
@@ -23,7 +24,7 @@ func TestParseTarget(t *testing.T) {
 		{"", dom.Target{}},
 	}
 	for _, c := range cases {
-		if got := dom.ParseTarget(c.in); got != c.want {
+		if got := dom.ParseTarget(c.in); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("ParseTarget(%q) = %+v, want %+v", c.in, got, c.want)
 		}
 	}

@@ -94,7 +94,9 @@ type navigateResult struct {
 
 // Goto navigates the tab's main frame to rawURL and waits until waitUntil
 // (commit, domcontentloaded, load (the default "") or networkidle). A URL
-// differing from the current one only in its fragment completes at once.
+// differing from the current one only in its fragment is a same-document
+// navigation (SPEC 19.17): Chrome scrolls to the fragment and fires
+// hashchange without reloading, and Goto returns as soon as it has.
 // After a cross-document navigation p.ContextID is reset to the main
 // frame: any frame context it named belonged to the old document.
 func Goto(ctx context.Context, p *Page, rawURL, waitUntil string) (*NavResult, error) {
@@ -132,7 +134,9 @@ func Goto(ctx context.Context, p *Page, rawURL, waitUntil string) (*NavResult, e
 		return nil, err
 	}
 	if res.LoaderID == "" {
-		return pageInfo(ctx, p, "") // same-document: nothing will load
+		// Same-document: Chrome answers once the fragment is committed and
+		// scrolled to; nothing will load.
+		return pageInfo(ctx, p, "")
 	}
 	f := newFollower(res.FrameID, waitUntil)
 	f.loader = res.LoaderID

@@ -43,6 +43,13 @@ type Call struct {
 	// releases the current tab.
 	lockWait time.Duration
 	unlock   func()
+
+	// dialogs answers the page's JavaScript dialogs for the whole call.
+	dialogs *dialogWatch
+
+	// net records the tab's requests for the network step and the
+	// failed-request summary.
+	net *networkCapture
 }
 
 func (c *Call) warn(format string, args ...any) {
@@ -92,6 +99,9 @@ func (c *Call) attach(ctx context.Context, alias, targetID string) error {
 	}
 	c.sess, c.alias, c.page = sess, alias, page.New(sess)
 	c.stopWatch = c.watchTab(sess)
+	// Before anything else: a dialog left open blocks every page call,
+	// Runtime.enable included.
+	c.followDialogs(ctx, c.dialogs)
 	var g errgroup.Group
 	// Console capture starts with the session (Runtime.enable replays what
 	// the page logged earlier; the report keeps only this call's).
@@ -100,10 +110,28 @@ func (c *Call) attach(ctx context.Context, alias, targetID string) error {
 		return err
 	})
 	g.Go(func() error { return sess.Call(ctx, "Inspector.enable", nil, nil) })
+	g.Go(func() error { return c.startNetwork(ctx) })
 	if err := g.Wait(); err != nil {
 		return classify(err)
 	}
+	// Emulation ends with each session; what the agent set is re-applied.
+	c.restoreEmulation(ctx)
+	c.bringToFrontIfHidden(ctx)
 	return nil
+}
+
+// bringToFrontIfHidden activates a tab that is hidden behind another in
+// its window (a tab opened by a click shares its opener's window):
+// headless Chrome does not render hidden tabs, so screenshots would hang.
+// Visible tabs are left alone; activating one fires a resize in the page.
+func (c *Call) bringToFrontIfHidden(ctx context.Context) {
+	var state string
+	if err := c.page.CallJS(ctx, "() => document.visibilityState", &state); err != nil || state != "hidden" {
+		return
+	}
+	if err := c.browser.Call(ctx, "", "Target.activateTarget", map[string]any{"targetId": c.sess.TargetID}, nil); err != nil {
+		c.warn("tab %s is hidden and could not be brought to the front: %v", c.alias, err)
+	}
 }
 
 func (c *Call) detach() {
@@ -112,6 +140,9 @@ func (c *Call) detach() {
 	}
 	if c.console != nil {
 		c.console.Close()
+	}
+	if err := c.stopNetwork(); err != nil {
+		c.warn("network log: %v", err)
 	}
 	if c.unlock != nil {
 		c.unlock()

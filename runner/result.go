@@ -12,31 +12,38 @@ import (
 // output order (SPEC 3); empty fields are left out; the viewport
 // snapshot, the largest field, comes last.
 type Result struct {
-	Status           string          `json:"status"`
-	Tab              string          `json:"tab,omitempty"`
-	Error            *errorJSON      `json:"error,omitempty"`
-	Navigated        bool            `json:"navigated,omitempty"`
-	FullSnapshot     string          `json:"fullSnapshot,omitempty"`
-	Screenshot       string          `json:"screenshot,omitempty"`
-	Context          *page.Context   `json:"context,omitempty"`
-	Console          *capture.Report `json:"console,omitempty"`
-	Steps            []StepResult    `json:"steps,omitempty"`
-	Errors           []StepError     `json:"errors,omitempty"`
-	Warnings         []string        `json:"warnings,omitempty"`
-	Truncated        bool            `json:"truncated,omitempty"`
-	ViewportSnapshot string          `json:"viewportSnapshot,omitempty"`
+	Status           string                 `json:"status"`
+	Tab              string                 `json:"tab,omitempty"`
+	Error            *errorJSON             `json:"error,omitempty"`
+	Navigated        bool                   `json:"navigated,omitempty"`
+	FullSnapshot     string                 `json:"fullSnapshot,omitempty"`
+	Screenshot       string                 `json:"screenshot,omitempty"`
+	Context          *page.Context          `json:"context,omitempty"`
+	Console          *capture.Report        `json:"console,omitempty"`
+	Network          *capture.NetworkReport `json:"network,omitempty"`
+	Steps            []StepResult           `json:"steps,omitempty"`
+	Errors           []StepError            `json:"errors,omitempty"`
+	Warnings         []string               `json:"warnings,omitempty"`
+	Truncated        bool                   `json:"truncated,omitempty"`
+	ViewportSnapshot string                 `json:"viewportSnapshot,omitempty"`
 }
 
 // StepResult is one step's outcome (SPEC 10.5).
 type StepResult struct {
-	Action  string          `json:"action"`
-	Status  string          `json:"status"`
-	Params  json.RawMessage `json:"params,omitempty"`
-	Output  any             `json:"output,omitempty"`
-	Warning string          `json:"warning,omitempty"`
-	Error   string          `json:"error,omitempty"`
+	Action string          `json:"action"`
+	Status string          `json:"status"`
+	Params json.RawMessage `json:"params,omitempty"`
+	Output any             `json:"output,omitempty"`
+	// Observation is the value of the step's observe hook.
+	Observation any `json:"observation,omitempty"`
+	// Dialogs are the JavaScript dialogs answered while the step ran.
+	Dialogs []DialogReport `json:"dialogs,omitempty"`
+	Warning string         `json:"warning,omitempty"`
+	Error   string         `json:"error,omitempty"`
 	// Stack is the page's stack trace when page JavaScript threw.
 	Stack string `json:"stack,omitempty"`
+	// Context is what the page looked like when the step failed (SPEC 16.3).
+	Context any `json:"context,omitempty"`
 }
 
 // StepError is one entry of errors[] (SPEC 16.4).

@@ -3,13 +3,16 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
+	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/dom"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -47,6 +50,9 @@ func Run(ctx context.Context, input []byte, opts Options) *Result {
 	c := &Call{getenv: opts.Getenv, tabs: cdp.OpenRegistry(path), start: time.Now(), abort: abort, lockWait: req.timeout}
 	defer c.close()
 	c.tabs.OnCorrupt = func(err error) { c.warn("the tab registry was damaged and has been rebuilt: %v", err) }
+	dialogs := newDialogWatch(req.dialog)
+	defer dialogs.close()
+	c.dialogs = dialogs
 
 	if req.tab != "" {
 		if err := c.attachAlias(ctx, req.tab); err != nil {
@@ -56,8 +62,11 @@ func Run(ctx context.Context, input []byte, opts Options) *Result {
 		}
 	}
 	res := &Result{Status: "ok"}
-	ranVisual := c.runSteps(ctx, req, res)
+	ranVisual := c.runSteps(ctx, req, res, dialogs)
+	c.followDialogs(ctx, dialogs) // the captures must not meet an open dialog either
 	c.finish(ctx, res, ranVisual)
+	dialogs.close()
+	lateDialogs(res, dialogs)
 	return res
 }
 
@@ -79,7 +88,7 @@ func checkTabPlan(req *request) *Error {
 
 // runSteps runs the steps in order, stopping at the first failure that is
 // not optional. It reports whether any visual step ran.
-func (c *Call) runSteps(ctx context.Context, req *request, res *Result) bool {
+func (c *Call) runSteps(ctx context.Context, req *request, res *Result, dialogs *dialogWatch) bool {
 	ranVisual := false
 	for _, ps := range req.steps {
 		if ctx.Err() != nil {
@@ -89,7 +98,13 @@ func (c *Call) runSteps(ctx context.Context, req *request, res *Result) bool {
 		if ps.timeout > 0 {
 			timeout = ps.timeout
 		}
+		c.followDialogs(ctx, dialogs)
+		dialogs.beginStep(ps.dialog)
 		sr, err := c.runStep(ctx, ps, timeout)
+		c.takeDialogs(&sr, dialogs)
+		if err != nil && dismissedUnload(sr.Dialogs) {
+			err = &StayedError{Err: err}
+		}
 		var died *Error
 		if err != nil && errors.As(context.Cause(ctx), &died) {
 			err = died // the tab died: that, not the interrupted call, is the news
@@ -98,21 +113,7 @@ func (c *Call) runSteps(ctx context.Context, req *request, res *Result) bool {
 			ranVisual = true
 		}
 		if err != nil {
-			e := classify(err)
-			sr.Error = e.Error()
-			var js *page.JSError
-			if errors.As(err, &js) {
-				sr.Stack = js.Stack
-			}
-			sr.Params = ps.raw
-			if ps.optional {
-				sr.Status = "skipped"
-				sr.Params = nil
-			} else {
-				sr.Status = "error"
-				res.Status = "error"
-				res.Errors = append(res.Errors, StepError{Step: ps.n, Action: ps.def.name, Type: e.Type, Name: e.Name, Error: sr.Error})
-			}
+			c.recordFailure(ctx, ps, &sr, res, err)
 		}
 		res.Steps = append(res.Steps, sr)
 		if sr.Status == "error" {
@@ -120,6 +121,30 @@ func (c *Call) runSteps(ctx context.Context, req *request, res *Result) bool {
 		}
 	}
 	return ranVisual
+}
+
+// recordFailure fills in a failed step's result and, unless the step was
+// optional, the call's errors.
+func (c *Call) recordFailure(ctx context.Context, ps plannedStep, sr *StepResult, res *Result, err error) {
+	e := classify(err)
+	sr.Error = e.Error()
+	var js *page.JSError
+	if errors.As(err, &js) {
+		sr.Stack = js.Stack
+	}
+	if ps.optional {
+		sr.Status = "skipped"
+		return
+	}
+	sr.Params = ps.raw
+	sr.Status = "error"
+	res.Status = "error"
+	res.Errors = append(res.Errors, StepError{Step: ps.n, Action: ps.def.name, Type: e.Type, Name: e.Name, Error: sr.Error})
+	if e.Type == Execution && takesHooks(ps.def) && !strings.HasPrefix(e.Name, "Navigation") {
+		// After a failed navigation the page is Chrome's error page or the
+		// old one: describing it would not help.
+		sr.Context = c.failureContext(ctx, err)
+	}
 }
 
 func (c *Call) runStep(ctx context.Context, ps plannedStep, timeout time.Duration) (StepResult, error) {
@@ -131,9 +156,45 @@ func (c *Call) runStep(ctx context.Context, ps plannedStep, timeout time.Duratio
 	}
 	sctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	out, err := ps.def.run(sctx, c, ps.params)
+	out, err := c.runHooked(sctx, ps, &sr)
 	sr.Output = emptyToNil(out) // a failing step may still say what it saw
 	return sr, err
+}
+
+// followDialogs points the dialog watch at the call's current tab, which
+// a step may have just opened or switched to.
+func (c *Call) followDialogs(ctx context.Context, dialogs *dialogWatch) {
+	if dialogs == nil || c.sess == nil || c.dead.Load() {
+		return
+	}
+	if err := dialogs.follow(ctx, c.sess); err != nil && ctx.Err() == nil {
+		c.warn("JavaScript dialogs of tab %s may go unanswered: %v", c.alias, err)
+	}
+}
+
+// takeDialogs moves what the dialog watch saw during a step into its
+// result: the dialogs to the step, problems to the call's warnings.
+func (c *Call) takeDialogs(sr *StepResult, dialogs *dialogWatch) {
+	reports, notes := dialogs.take()
+	sr.Dialogs = reports
+	c.warnings = append(c.warnings, notes...)
+}
+
+// lateDialogs reports the dialogs answered after the last step ended,
+// during the captures, with that step: its action most likely opened them.
+func lateDialogs(res *Result, dialogs *dialogWatch) {
+	reports, notes := dialogs.take()
+	res.Warnings = append(res.Warnings, notes...)
+	if len(reports) == 0 {
+		return
+	}
+	if n := len(res.Steps); n > 0 {
+		res.Steps[n-1].Dialogs = append(res.Steps[n-1].Dialogs, reports...)
+		return
+	}
+	for _, r := range reports {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("answered a JavaScript %s %q (accepted: %v)", r.Type, r.Message, r.Accepted))
+	}
 }
 
 // finish adds what every call reports about the tab: context, console
@@ -184,7 +245,20 @@ func (c *Call) finish(ctx context.Context, res *Result, ranVisual bool) {
 			return nil
 		})
 	}
+	g.Go(func() error {
+		nctx, cancel := context.WithTimeout(ctx, consoleBudget)
+		defer cancel()
+		rep, err := c.finishNetwork(nctx)
+		if err != nil {
+			c.warn("network log: %v", err)
+		}
+		if rep != nil {
+			res.Network = rep
+		}
+		return nil
+	})
 	_ = g.Wait()
+	res.Warnings = c.warnings
 	if endURL != "" {
 		res.Navigated = navigated(c.startURL, endURL)
 	}
@@ -199,4 +273,29 @@ func navigated(before, after string) bool {
 		return true
 	}
 	return b.Scheme != a.Scheme || b.Host != a.Host || b.Path != a.Path || b.RawQuery != a.RawQuery
+}
+
+// failureBudget bounds the failure context: a courtesy to a step that has
+// already failed, it must not hold the agent up.
+const failureBudget = time.Second
+
+// failureContext describes the page after an action step failed (SPEC
+// 16.3): its state and, when the step looked for something, what nearly
+// matches it. Best effort and brief; nil when it cannot be read.
+func (c *Call) failureContext(ctx context.Context, err error) any {
+	if c.page == nil || c.dead.Load() || ctx.Err() != nil {
+		return nil
+	}
+	term := ""
+	var s dom.Searched
+	if errors.As(err, &s) {
+		term = s.SearchTerm()
+	}
+	fctx, cancel := context.WithTimeout(ctx, failureBudget)
+	defer cancel()
+	d, ferr := dom.FailureContext(fctx, c.page, term)
+	if ferr != nil {
+		return nil
+	}
+	return emptyToNil(d)
 }

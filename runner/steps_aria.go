@@ -3,15 +3,31 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/cdpskill/cdpskill/aria"
+	"github.com/cdpskill/cdpskill/query"
 )
 
 // ariaSteps show the page as the agent sees it.
 var ariaSteps = []step{
-	define("snapshot", `true | {root, detail: full|interactive|summary, viewportOnly, maxDepth, maxElements, maxNameLength, includeText}`,
-		"ARIA snapshot of the page as YAML, with refs (s1e4) for interactive elements", needsTab, decodeSnapshot, runSnapshot),
+	define("snapshot", `true | {root, detail: full|interactive|summary, mode: ai|plain, since: "s3", viewportOnly, pierceShadow, includeFrames, maxDepth, maxElements, maxNameLength, includeText, inlineLimit, preserveRefs}`,
+		"ARIA snapshot of the page as YAML, with refs (s1e4) for interactive elements; with since, {unchanged:true} when nothing changed", needsTab, decodeSnapshot, runSnapshot),
+	define("snapshotSearch", `"text" | {text, exact, pattern, role, near: {x, y, radius}, limit, context, pierceShadow, includeFrames}`,
+		"find elements in the whole page's accessibility tree, with refs, without a snapshot", needsTab, decodeSnapshotSearch, runSnapshotSearch),
+	define("query", `"selector" | {selector, limit, output, clean, metadata} | {role | roles: [...], name, nameExact, nameRegex, checked, disabled, level, countOnly, limit}`,
+		"find elements by CSS selector, or by ARIA role, name and state with refs", needsTab, decodeQuery, runQuery),
 }
+
+// Large snapshot handling (SPEC 7.6).
+const (
+	defaultInlineLimit = 9000
+	// refMapAbove: a snapshot showing more refs also writes the refs map.
+	refMapAbove = 1000
+)
 
 // --- snapshot
 
@@ -25,6 +41,199 @@ func decodeSnapshot(raw json.RawMessage) (aria.Options, error) {
 	return p, err
 }
 
+// filedSnapshot is a snapshot too large to print: the YAML is in a file,
+// and what is on screen comes inline.
+type filedSnapshot struct {
+	SnapshotID       string     `json:"snapshotId,omitempty"`
+	Refs             int        `json:"refCount"`
+	Truncated        bool       `json:"truncated,omitempty"`
+	TruncatedInline  bool       `json:"truncatedInline"`
+	Message          string     `json:"message"`
+	Artifacts        *artifacts `json:"artifacts"`
+	ViewportSnapshot string     `json:"viewportSnapshot,omitempty"`
+}
+
+// inlineSnapshot is the usual output: the snapshot itself, and the refs
+// map file when there are many refs.
+type inlineSnapshot struct {
+	*aria.Result
+	Artifacts *artifacts `json:"artifacts,omitempty"`
+}
+
+type artifacts struct {
+	Snapshot string `json:"snapshot,omitempty"`
+	Refs     string `json:"refs,omitempty"`
+}
+
+// unchangedSnapshot answers since when the page is as it was (SPEC 7.5).
+type unchangedSnapshot struct {
+	Unchanged  bool   `json:"unchanged"`
+	SnapshotID string `json:"snapshotId"`
+}
+
 func runSnapshot(ctx context.Context, c *Call, p aria.Options) (any, error) {
-	return aria.Snapshot(ctx, c.page, p)
+	p.SnapshotFloor, p.ElementFloor = c.refFloors()
+	p.RefMapAbove = refMapAbove
+	res, err := aria.Snapshot(ctx, c.page, p)
+	if err != nil {
+		return nil, err
+	}
+	c.saveRefCounters(res.LastSnapshot, res.LastElement)
+	if res.Unchanged {
+		return unchangedSnapshot{true, res.SnapshotID}, nil
+	}
+	return c.limitSnapshot(ctx, p, res), nil
+}
+
+// limitSnapshot applies SPEC 7.6: more than refMapAbove refs also write
+// the refs map to a file; YAML over the inline limit goes to a file, with
+// the viewport's part inline. A file that cannot be written leaves the
+// output inline.
+func (c *Call) limitSnapshot(ctx context.Context, p aria.Options, res *aria.Result) any {
+	var arts artifacts
+	if res.RefMap != nil {
+		arts.Refs = c.writeArtifact(snapshotFile(c.alias, res.SnapshotID, "refs.json"), mustJSON(res.RefMap))
+	}
+	limit := p.InlineLimit
+	if limit == 0 {
+		limit = defaultInlineLimit
+	}
+	if len(res.YAML) > limit {
+		arts.Snapshot = c.writeArtifact(snapshotFile(c.alias, res.SnapshotID, "yaml"), []byte(res.YAML+"\n"))
+	}
+	if arts.Snapshot == "" {
+		out := inlineSnapshot{Result: res}
+		if arts.Refs != "" {
+			out.Artifacts = &arts
+		}
+		return out
+	}
+	return &filedSnapshot{
+		SnapshotID: res.SnapshotID, Refs: res.Refs, Truncated: res.Truncated, TruncatedInline: true,
+		Message: fmt.Sprintf("the snapshot is %d bytes, over inlineLimit %d: read it in %s; viewportSnapshot is what is on screen",
+			len(res.YAML), limit, arts.Snapshot),
+		Artifacts:        &arts,
+		ViewportSnapshot: viewportSnapshot(ctx, c, p, limit),
+	}
+}
+
+// viewportSnapshot is the part of an oversized snapshot that is on
+// screen, cut to limit; "" when it cannot be had.
+func viewportSnapshot(ctx context.Context, c *Call, p aria.Options, limit int) string {
+	p.ViewportOnly, p.Internal, p.Since, p.RefMapAbove = true, true, "", 0
+	res, err := aria.Snapshot(ctx, c.page, p)
+	if err != nil {
+		return ""
+	}
+	y := res.YAML
+	if len(y) > limit {
+		y = y[:strings.LastIndexByte(y[:limit], '\n')+1] + "# … cut at inlineLimit; the file has it all"
+	}
+	return y
+}
+
+// snapshotFile is $TMPDIR/cdp-skill/{alias}.{snapshotId}.{ext}.
+func snapshotFile(alias, id, ext string) string {
+	alias = strings.NewReplacer("/", "_", `\`, "_").Replace(alias)
+	if id == "" {
+		id = "plain"
+	}
+	return filepath.Join(os.TempDir(), "cdp-skill", alias+"."+id+"."+ext)
+}
+
+// writeArtifact writes data to path through a temporary file and a
+// rename, and returns path; on failure it warns and returns "", and the
+// output stays inline.
+func (c *Call) writeArtifact(path string, data []byte) string {
+	err := os.MkdirAll(filepath.Dir(path), 0o755)
+	if err == nil {
+		tmp := path + ".tmp"
+		if err = os.WriteFile(tmp, data, 0o644); err == nil {
+			err = os.Rename(tmp, path)
+		}
+	}
+	if err != nil {
+		c.warn("could not write %s: %v", path, err)
+		return ""
+	}
+	return path
+}
+
+func mustJSON(v any) []byte {
+	data, err := Encode(v)
+	if err != nil {
+		return []byte("{}")
+	}
+	return data
+}
+
+// --- snapshotSearch
+
+func decodeSnapshotSearch(raw json.RawMessage) (aria.SearchOptions, error) {
+	p, err := decodeInto(raw, func(raw json.RawMessage, p *aria.SearchOptions) error {
+		if s, ok := asString(raw); ok && strings.TrimSpace(s) != "" {
+			p.Text = s
+			return nil
+		}
+		return paramErrorf(`expected the text to find or {text, pattern, role, near, ...}, got %s`, jsonKind(raw))
+	})
+	if err == nil {
+		if verr := p.Validate(); verr != nil {
+			err = paramErrorf("%v", verr)
+		}
+	}
+	return p, err
+}
+
+func runSnapshotSearch(ctx context.Context, c *Call, p aria.SearchOptions) (any, error) {
+	p.SnapshotFloor, p.ElementFloor = c.refFloors()
+	res, err := aria.Search(ctx, c.page, p)
+	if err != nil {
+		return nil, err
+	}
+	c.saveRefCounters(res.LastSnapshot, res.LastElement)
+	return res, nil
+}
+
+// --- query
+//
+// One step, two modes (SPEC 11.3): CSS (decodeQueryCSS and runQueryCSS in
+// steps_query.go) and role (here). A string or an object with a selector
+// is CSS mode.
+
+type queryParams struct {
+	css  *query.CSSQuery
+	role *aria.RoleQuery
+}
+
+func decodeQuery(raw json.RawMessage) (queryParams, error) {
+	if isQueryCSS(raw) {
+		q, err := decodeQueryCSS(raw)
+		return queryParams{css: &q}, err
+	}
+	if !isObject(raw) {
+		return queryParams{}, paramErrorf(`expected a CSS selector, {selector, ...} or {role, ...}, got %s`, jsonKind(raw))
+	}
+	var q aria.RoleQuery
+	if err := decodeStrict(raw, &q); err != nil {
+		return queryParams{}, err
+	}
+	if err := q.Validate(); err != nil {
+		return queryParams{}, paramErrorf("%v", err)
+	}
+	return queryParams{role: &q}, nil
+}
+
+func runQuery(ctx context.Context, c *Call, p queryParams) (any, error) {
+	if p.css != nil {
+		return runQueryCSS(ctx, c, *p.css)
+	}
+	q := *p.role
+	q.SnapshotFloor, q.ElementFloor = c.refFloors()
+	res, err := aria.QueryRoles(ctx, c.page, q)
+	if err != nil {
+		return nil, err
+	}
+	c.saveRefCounters(res.LastSnapshot, res.LastElement)
+	return res, nil
 }

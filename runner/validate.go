@@ -19,7 +19,9 @@ const (
 type request struct {
 	tab     string
 	timeout time.Duration
-	steps   []plannedStep
+	// dialog answers the call's JavaScript dialogs; nil means the default.
+	dialog *dialogPolicy
+	steps  []plannedStep
 }
 
 // plannedStep is one validated step, ready to run.
@@ -30,13 +32,17 @@ type plannedStep struct {
 	params   any
 	optional bool
 	timeout  time.Duration
+	hooks    stepHooks
+	// dialog answers the dialogs this step opens; nil means the call's.
+	dialog *dialogPolicy
 }
 
 // topLevelFields are the fields an input document may have.
-var topLevelFields = []string{"tab", "timeout", "steps"}
+var topLevelFields = []string{"tab", "timeout", "dialog", "steps"}
 
-// stepModifiers may sit beside the action key of any step.
-var stepModifiers = []string{"optional", "timeout"}
+// stepModifiers may sit beside the action key of any step; they are never
+// counted as a second action.
+var stepModifiers = []string{"optional", "timeout", "dialog"}
 
 // parseRequest parses input and validates all of it before anything runs,
 // reporting every problem at once.
@@ -62,7 +68,7 @@ func parseRequest(input []byte) (*request, *Error) {
 		} else if stepByName(k) != nil {
 			msg += fmt.Sprintf(`; steps go inside "steps": {"steps":[{%q: ...}]}`, k)
 		}
-		add("%s (the top level takes tab, timeout, steps)", msg)
+		add("%s (the top level takes %s)", msg, strings.Join(topLevelFields, ", "))
 	}
 	if raw, ok := doc["tab"]; ok {
 		if s, ok := asString(raw); ok && s != "" {
@@ -78,6 +84,13 @@ func parseRequest(input []byte) (*request, *Error) {
 		} else {
 			req.timeout = d
 		}
+	}
+	if raw, ok := doc["dialog"]; ok {
+		d, err := decodeDialog(raw)
+		if err != nil {
+			add(`"dialog" %v`, err)
+		}
+		req.dialog = d
 	}
 	raw, ok := doc["steps"]
 	switch {
@@ -192,6 +205,12 @@ func planStep(n int, raw json.RawMessage) (*plannedStep, []string) {
 				problems = append(problems, at(`"timeout" %v`, err)...)
 			}
 			ps.timeout = d
+		case k == "dialog":
+			d, err := decodeDialog(v)
+			if err != nil {
+				problems = append(problems, at(`"dialog" %v`, err)...)
+			}
+			ps.dialog = d
 		case stepByName(k) != nil:
 			actions = append(actions, k)
 		default:
@@ -201,6 +220,10 @@ func planStep(n int, raw json.RawMessage) (*plannedStep, []string) {
 	sort.Strings(actions)
 	sort.Strings(unknown)
 	for _, k := range unknown {
+		if contains(hookNames, k) {
+			problems = append(problems, at(`%q goes inside the action's params, e.g. {"click":{"selector":"#save",%q:"() => …"}}`, k, k)...)
+			continue
+		}
 		msg := fmt.Sprintf("unknown step %q", k)
 		if s := suggest(k, append(stepNames(), stepModifiers...)); s != "" {
 			msg += fmt.Sprintf("; did you mean %q?", s)
@@ -213,15 +236,33 @@ func planStep(n int, raw json.RawMessage) (*plannedStep, []string) {
 	case len(actions) > 1:
 		problems = append(problems, at("has %d actions (%s): put each in its own step", len(actions), strings.Join(actions, ", "))...)
 	case len(actions) == 1:
-		ps.def = stepByName(actions[0])
-		params, err := ps.def.decode(fields[actions[0]])
-		if err != nil {
-			problems = append(problems, at("%s: %v", actions[0], err)...)
-		}
-		ps.params = params
+		problems = append(problems, planAction(ps, actions[0], fields[actions[0]], at)...)
 	}
 	if len(problems) > 0 {
 		return nil, problems
 	}
 	return ps, nil
+}
+
+// planAction decodes the action's params once the hooks and the dialog
+// policy are taken out of them, so that step decoders never see either.
+func planAction(ps *plannedStep, name string, raw json.RawMessage, at func(string, ...any) []string) []string {
+	ps.def = stepByName(name)
+	rest, split, err := splitParams(ps.def, raw)
+	if err != nil {
+		return at("%s: %v", name, err)
+	}
+	ps.hooks = split.hooks
+	if split.dialog != nil {
+		if ps.dialog != nil {
+			return at(`give "dialog" once: beside the action or inside its params, not both`)
+		}
+		ps.dialog = split.dialog
+	}
+	params, err := ps.def.decode(rest)
+	if err != nil {
+		return at("%s: %v", name, err)
+	}
+	ps.params = params
+	return nil
 }

@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -138,4 +140,159 @@ func FuzzParse(f *testing.F) {
 		}
 		_ = checkTabPlan(req)
 	})
+}
+
+// Hooks and the dialog policy are taken out of the params before the
+// step's decoder sees them; "dialog" beside an action is a modifier, not
+// a second action.
+func TestParseRequestHooksAndDialogs(t *testing.T) {
+	req, err := parseRequest([]byte(`{"dialog":{"accept":false},"steps":[
+		{"click":{"selector":"#a","readyWhen":"() => window.ready","settledWhen":"() => !document.querySelector('.spinner')","observe":"() => document.title"}},
+		{"click":"#b","dialog":{"promptText":"Ada"}},
+		{"fill":{"selector":"#c","value":"x","dialog":false}},
+		{"pageFunction":"confirm('sure?')","dialog":true}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req.dialog == nil || *req.dialog.Accept {
+		t.Errorf("top-level dialog %+v", req.dialog)
+	}
+	s := req.steps
+	if h := s[0].hooks; h.readyWhen != "() => window.ready" || h.settledWhen == "" || h.observe != "() => document.title" {
+		t.Errorf("hooks %+v", h)
+	}
+	if p := s[0].params.(clickParams); p.Selector != "#a" {
+		t.Errorf("click params %+v", p)
+	}
+	if d := s[1].dialog; d == nil || d.Accept != nil || *d.PromptText != "Ada" || s[1].def.name != "click" {
+		t.Errorf("step 2: %+v %+v", s[1], d)
+	}
+	if d := s[2].dialog; d == nil || *d.Accept {
+		t.Errorf("step 3 dialog inside params: %+v", d)
+	}
+	if d := s[3].dialog; d == nil || !*d.Accept || !s[3].hooks.empty() {
+		t.Errorf("step 4: %+v", s[3])
+	}
+}
+
+func TestParseRequestHookAndDialogErrors(t *testing.T) {
+	cases := []struct {
+		name  string
+		input string
+		want  []string
+	}{
+		{"hook on a step without hooks", `{"steps":[{"pageFunction":{"fn":"1","readyWhen":"() => true"}}]}`,
+			[]string{"step 1: pageFunction:", "readyWhen: pageFunction takes no hooks", "click", "fill"}},
+		{"hook beside the action", `{"steps":[{"click":"#a","settledWhen":"() => true"}]}`,
+			[]string{`step 1: "settledWhen" goes inside the action's params`}},
+		{"hook not a string", `{"steps":[{"click":{"selector":"#a","observe":42}}]}`,
+			[]string{`"observe" must be JavaScript source`, "a number"}},
+		{"hook empty", `{"steps":[{"fill":{"selector":"#a","value":"","settledWhen":" "}}]}`,
+			[]string{`"settledWhen" must be JavaScript source`, "an empty string"}},
+		{"hook misspelt", `{"steps":[{"click":{"selector":"#a","readyWhenn":"() => 1"}}]}`,
+			[]string{`unknown parameter "readyWhenn"`}},
+		{"dialog inside params of a plain step", `{"steps":[{"pageFunction":{"fn":"1","dialog":true}}]}`,
+			[]string{`"dialog" inside params is for action steps`, "beside the action"}},
+		{"dialog twice", `{"steps":[{"click":{"selector":"#a","dialog":true},"dialog":false}]}`,
+			[]string{`give "dialog" once`}},
+		{"dialog bad type", `{"steps":[{"click":"#a","dialog":"yes"}]}`,
+			[]string{`step 1: "dialog" must be {"accept"`}},
+		{"dialog unknown field", `{"dialog":{"acept":true},"steps":[{"sleep":1}]}`,
+			[]string{`"dialog" unknown parameter "acept"`, `did you mean "accept"`}},
+		{"promptText on a dismissal", `{"steps":[{"click":"#a","dialog":{"accept":false,"promptText":"x"}}]}`,
+			[]string{`"promptText" answers a prompt that is accepted`}},
+		{"dialog alone is no action", `{"steps":[{"dialog":true}]}`,
+			[]string{"step 1: has no action"}},
+		{"modifier typo", `{"steps":[{"click":"#a","dialogue":true}]}`,
+			[]string{`unknown step "dialogue"`, `did you mean "dialog"`}},
+		{"upload of a missing file", `{"steps":[{"upload":"/no/such/file.txt"}]}`,
+			[]string{"step 1: upload:", `file "/no/such/file.txt" does not exist`}},
+		{"upload of a relative missing file", `{"steps":[{"upload":{"selector":"#f","files":["nope.txt"]}}]}`,
+			[]string{`file "nope.txt" does not exist (looked for /`, "relative to the working directory"}},
+		{"upload without files", `{"steps":[{"upload":{"selector":"#f"}}]}`,
+			[]string{`"files" is required`}},
+		{"upload of a directory", `{"steps":[{"upload":["."]}]}`,
+			[]string{`"." is a directory`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := parseRequest([]byte(tc.input))
+			if err == nil {
+				t.Fatalf("no error for %s", tc.input)
+			}
+			if err.Type != Validation {
+				t.Errorf("type %s (%s)", err.Type, err.Message)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Message, w) {
+					t.Errorf("message %q lacks %q", err.Message, w)
+				}
+			}
+		})
+	}
+}
+
+func TestUploadPathsMadeAbsolute(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	req, err := parseRequest([]byte(`{"steps":[{"upload":["a.txt"]},{"upload":{"ref":"s1e2","files":["./a.txt"]}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(dir, "a.txt")
+	for _, s := range req.steps {
+		if p := s.params.(uploadParams); len(p.Files) != 1 || p.Files[0] != want {
+			t.Errorf("files %v, want [%s]", p.Files, want)
+		}
+	}
+}
+
+// The policy that answers a dialog: the step's, else the call's, else
+// accept; an alert can only be accepted; a prompt reports its answer.
+func TestDialogAnswer(t *testing.T) {
+	no, yes, ada := false, true, "Ada"
+	prompt := dialogEvent{Type: "prompt", Message: "name?", DefaultPrompt: "anon"}
+	cases := []struct {
+		name     string
+		ev       dialogEvent
+		step     *dialogPolicy
+		call     *dialogPolicy
+		accepted bool
+		text     string // "" means no promptText reported
+	}{
+		{"default confirm", dialogEvent{Type: "confirm"}, nil, nil, true, ""},
+		{"default prompt", prompt, nil, nil, true, "anon"},
+		{"call dismisses", dialogEvent{Type: "confirm"}, nil, &dialogPolicy{Accept: &no}, false, ""},
+		{"step overrides call", dialogEvent{Type: "beforeunload"}, &dialogPolicy{Accept: &yes}, &dialogPolicy{Accept: &no}, true, ""},
+		{"prompt text", prompt, &dialogPolicy{PromptText: &ada}, nil, true, "Ada"},
+		{"dismissed prompt", prompt, nil, &dialogPolicy{Accept: &no}, false, ""},
+		{"alert", dialogEvent{Type: "alert"}, &dialogPolicy{Accept: &no}, nil, true, ""},
+	}
+	for _, tc := range cases {
+		r := answer(tc.ev, tc.step, tc.call)
+		text := ""
+		if r.PromptText != nil {
+			text = *r.PromptText
+		}
+		if r.Accepted != tc.accepted || text != tc.text {
+			t.Errorf("%s: got %+v", tc.name, r)
+		}
+	}
+}
+
+func TestHookSteps(t *testing.T) {
+	got := strings.Join(hookSteps(), " ")
+	for _, want := range []string{"click", "fill", "goto", "upload"} {
+		if !strings.Contains(" "+got+" ", " "+want+" ") {
+			t.Errorf("%s takes no hooks: %s", want, got)
+		}
+	}
+	for _, not := range []string{"pageFunction", "openTab", "sleep"} {
+		if strings.Contains(" "+got+" ", " "+not+" ") {
+			t.Errorf("%s takes hooks: %s", not, got)
+		}
+	}
 }

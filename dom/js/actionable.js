@@ -10,8 +10,13 @@
 async function (h, req) {
   const found = h.resolve(req.target);
   if (found.error) return found.error;
-  const el = found.el;
-  const reply = (status, extra) => Object.assign({ status, reResolved: found.reResolved }, extra);
+  // A visually hidden checkbox or radio is clicked through its label, as a
+  // user would (SPEC 19.16): the label toggles it.
+  const proxy = req.action === 'click' ? visibleLabelOf(found.el) : null;
+  const el = proxy || found.el;
+  const reply = (status, extra) => Object.assign({
+    status, reResolved: found.reResolved, index: found.index, viaLabel: !!proxy,
+  }, extra);
   const view = el.ownerDocument.defaultView;
 
   if (req.action === 'fill') {
@@ -51,6 +56,29 @@ async function (h, req) {
 
   // ---- checks --------------------------------------------------------------
 
+  // visibleLabelOf returns the visible label of a checkbox or radio that a
+  // user cannot see or hit itself (hidden, transparent, clipped, shrunk
+  // to a pixel or moved off-screen, as custom-styled controls are), else
+  // null.
+  function visibleLabelOf(el) {
+    if (el.localName !== 'input' || (el.type !== 'checkbox' && el.type !== 'radio')) return null;
+    if (!visuallyHidden(el)) return null;
+    for (const l of el.labels || []) {
+      if (!h.hiddenReason(l) && !visuallyHidden(l)) return l;
+    }
+    return null;
+  }
+
+  function visuallyHidden(el) {
+    if (h.hiddenReason(el)) return true;
+    const r = el.getBoundingClientRect();
+    if (r.width <= 2 || r.height <= 2) return true;
+    const st = h.styleOf(el);
+    if (st.clip === 'rect(0px, 0px, 0px, 0px)' || /inset\(50%\)/.test(st.clipPath)) return true;
+    const win = el.ownerDocument.defaultView;
+    return r.right + win.scrollX <= 0 || r.bottom + win.scrollY <= 0;
+  }
+
   // notEditable says why fill cannot type into el (SPEC 8.2), or null.
   // Permanent reasons cannot change by waiting; disabled and readonly can.
   function notEditable(el) {
@@ -82,14 +110,25 @@ async function (h, req) {
 
   // interceptor returns the element found at pt instead of el, or null. A
   // label forwards its click to its control, so hitting it counts as el.
+  // In a same-origin frame the point must also reach the frame element in
+  // every document above, or something there covers the whole frame.
   function interceptor(el, pt) {
     const root = el.getRootNode();
     const at = (root.elementFromPoint ? root : el.ownerDocument).elementFromPoint(pt.x, pt.y);
     if (!at) return el.ownerDocument.documentElement;
-    if (at === el || el.contains(at)) return null;
-    const lab = at.closest('label');
-    if (lab && lab.control === el) return null;
-    return at;
+    if (at !== el && !el.contains(at)) {
+      const lab = at.closest('label');
+      if (!lab || lab.control !== el) return at;
+    }
+    let x = pt.x, y = pt.y;
+    for (let fe = frameOf(view); fe; fe = frameOf(fe.ownerDocument.defaultView)) {
+      const o = frameOffset(fe);
+      x += o.x;
+      y += o.y;
+      const above = fe.ownerDocument.elementFromPoint(x, y);
+      if (above !== fe) return above || fe.ownerDocument.documentElement;
+    }
+    return null;
   }
 
   // ---- geometry --------------------------------------------------------------
@@ -109,11 +148,24 @@ async function (h, req) {
     return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
   }
 
+  // scrollIntoViewIfNeeded scrolls when el is outside its frame's viewport
+  // or its frame is outside the one above; scrollIntoView scrolls every
+  // frame up to the top.
   function scrollIntoViewIfNeeded(el) {
     const r = boxOf(el);
     if (!r) return;
-    if (r.top >= 0 && r.left >= 0 && r.bottom <= view.innerHeight && r.right <= view.innerWidth) return;
-    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    let top = r.top, left = r.left, bottom = r.bottom, right = r.right;
+    for (let win = view; ; ) {
+      if (top < 0 || left < 0 || bottom > win.innerHeight || right > win.innerWidth) {
+        el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+        return;
+      }
+      const fe = frameOf(win);
+      if (!fe) return;
+      const o = frameOffset(fe);
+      top += o.y; bottom += o.y; left += o.x; right += o.x;
+      win = fe.ownerDocument.defaultView;
+    }
   }
 
   // nextFrame resolves on the next animation frame; a background tab may
@@ -141,16 +193,29 @@ async function (h, req) {
   // which is where Input.dispatchMouseEvent aims, across same-origin frames.
   function topPoint(win, pt) {
     let x = pt.x, y = pt.y;
-    for (let w = win; w !== w.parent; w = w.parent) {
-      let fe = null;
-      try { fe = w.frameElement; } catch (e) { break; }
-      if (!fe) break;
-      const r = fe.getBoundingClientRect();
-      const st = h.styleOf(fe);
-      x += r.left + fe.clientLeft + parseFloat(st.paddingLeft);
-      y += r.top + fe.clientTop + parseFloat(st.paddingTop);
+    for (let fe = frameOf(win); fe; fe = frameOf(fe.ownerDocument.defaultView)) {
+      const o = frameOffset(fe);
+      x += o.x;
+      y += o.y;
     }
     return { x, y };
+  }
+
+  // frameOf is the element that holds win's document, or null at the top
+  // or across an origin boundary.
+  function frameOf(win) {
+    try { return win.frameElement; } catch (e) { return null; }
+  }
+
+  // frameOffset is where the frame's viewport starts in its parent's
+  // viewport: its box plus border and padding.
+  function frameOffset(fe) {
+    const r = fe.getBoundingClientRect();
+    const st = h.styleOf(fe);
+    return {
+      x: r.left + fe.clientLeft + parseFloat(st.paddingLeft),
+      y: r.top + fe.clientTop + parseFloat(st.paddingTop),
+    };
   }
 
   // ---- click verification ----------------------------------------------------

@@ -1,5 +1,6 @@
 // The helpers every dom/ operation starts from: target resolution (CSS
-// selector, aria ref, form label, focused element) and the rules it needs —
+// selector or a list of them, aria ref, form label, clickable text,
+// focused element) and the rules it needs —
 // visibility, ARIA role, accessible name — plus the handle store that pins
 // a resolved element between the calls of one action.
 //
@@ -208,19 +209,97 @@ function () {
     return list.find((el) => !hiddenReason(el)) || list[0] || null;
   }
 
-  function bySelector(sel) {
+  function bySelector(sel, root) {
+    root = root || document;
     let first;
     try {
-      first = document.querySelector(sel);
+      first = root.querySelector(sel);
     } catch (e) {
-      return fail('invalidSelector', e.message);
+      return fail('invalidSelector', e.message, { selector: sel });
     }
     if (!first) return fail('notFound', '');
     // A hidden first match (a collapsed mobile menu, a template) usually
     // has a visible twin further down: that is the one the agent means.
-    const el = hiddenReason(first) ? visibleOrFirst([...document.querySelectorAll(sel)]) : first;
+    const el = hiddenReason(first) ? visibleOrFirst([...root.querySelectorAll(sel)]) : first;
     return { el, reResolved: false };
   }
+
+  // bySelectors tries each selector in order (SPEC 6.6): the first with a
+  // visible match wins; failing that, the first with any match, so that
+  // the actionability loop can wait for it or force it.
+  function bySelectors(list) {
+    let fallback = null;
+    for (let i = 0; i < list.length; i++) {
+      const r = bySelector(list[i]);
+      if (r.error) {
+        if (r.error.status === 'invalidSelector') return r;
+        continue;
+      }
+      if (!hiddenReason(r.el)) return Object.assign(r, { index: i });
+      if (!fallback) fallback = Object.assign(r, { index: i });
+    }
+    return fallback || fail('notFound', '');
+  }
+
+  // ---- click by text (SPEC 6.4) ---------------------------------------------
+
+  const CLICKABLE_TIERS = [
+    'button, input[type=button], input[type=submit], input[type=reset]',
+    'a[href]',
+    '[role=button]',
+    '[onclick], [tabindex], label, summary',
+  ];
+
+  // textsOf is what a user could call el: its accessible name and, when
+  // different (an icon button named by aria-label), its visible text.
+  function textsOf(el) {
+    const name = accessibleName(el);
+    const text = el.localName === 'input' ? '' : ownText(el);
+    return text && text !== name ? [name, text] : [name];
+  }
+
+  // byText finds the visible clickable element whose name or text matches:
+  // a whole-text match (case-insensitive, or exact when asked) anywhere
+  // beats a substring match, since "Save" should not pick "Save draft"
+  // over a link that says exactly "Save". Within a pass, tiers go in
+  // SPEC 6.4 order; among substring matches of one tier the shortest text
+  // is the closest one.
+  function byText(text, exact, within) {
+    let scope = document;
+    if (within) {
+      try {
+        scope = document.querySelector(within);
+      } catch (e) {
+        return fail('invalidSelector', e.message, { selector: within });
+      }
+      if (!scope) return fail('notFound', 'nothing matches withinSelector ' + JSON.stringify(within));
+    }
+    const want = norm(text);
+    const lower = want.toLowerCase();
+    const passes = exact ? [(t) => t === want] : [(t) => t.toLowerCase() === lower];
+    if (!exact) passes.push((t) => t.toLowerCase().includes(lower));
+    const tiers = CLICKABLE_TIERS.map((sel) => [...scope.querySelectorAll(sel)]);
+    const texts = new Map(); // computed once for both passes
+    const textsFor = (el) => {
+      if (!texts.has(el)) texts.set(el, textsOf(el));
+      return texts.get(el);
+    };
+    for (let pass = 0; pass < passes.length; pass++) {
+      for (const tier of tiers) {
+        let best = null, bestLen = Infinity;
+        for (const el of tier) {
+          const hit = textsFor(el).find((t) => t && passes[pass](t));
+          if (hit === undefined || hiddenReason(el)) continue;
+          if (pass === 0) return { el, reResolved: false };
+          if (hit.length < bestLen) { best = el; bestLen = hit.length; }
+        }
+        if (best) return { el: best, reResolved: false };
+      }
+    }
+    return fail('notFound', '');
+  }
+
+  // ---- refs (SPEC 6.3) ---------------------------------------------------------
 
   // shadowRoots lists every open shadow root under root, depth first.
   function shadowRoots(root, out) {
@@ -234,8 +313,37 @@ function () {
     return out;
   }
 
-  function followShadowPath(path) {
-    let root = document;
+  // frameDocs lists the documents of every same-origin frame under doc.
+  function frameDocs(doc, out) {
+    out = out || [];
+    for (const f of doc.querySelectorAll('iframe, frame')) {
+      let d = null;
+      try { d = f.contentDocument; } catch (e) { /* cross-origin */ }
+      if (d) {
+        out.push(d);
+        frameDocs(d, out);
+      }
+    }
+    return out;
+  }
+
+  // followFramePath walks the iframe selectors aria/ recorded, from the
+  // top document down, to the document the ref's element lived in.
+  function followFramePath(path) {
+    let doc = document;
+    for (const sel of path) {
+      let f = null;
+      try { f = doc.querySelector(sel); } catch (e) { return null; }
+      let d = null;
+      try { d = f && f.contentDocument; } catch (e) { /* cross-origin */ }
+      if (!d) return null;
+      doc = d;
+    }
+    return doc;
+  }
+
+  function followShadowPath(doc, path) {
+    let root = doc;
     for (const sel of path) {
       let host = null;
       try { host = root.querySelector(sel); } catch (e) { return null; }
@@ -260,13 +368,16 @@ function () {
   }
 
   // reResolve finds the element a stale ref now stands for (SPEC 6.3,
-  // 13.4): the stored selector, under the stored shadow host path, if it
-  // still has the same role and name; else the first element of that role
-  // whose name contains the stored one, there, and then in every shadow
-  // root if the ref came from one.
+  // 13.4): in the document its frame path leads to and under its shadow
+  // host path, the stored selector if it still has the same role and name;
+  // else the first element of that role whose name contains the stored
+  // one, there; then in every shadow root of that document if the ref came
+  // from one; then in every same-origin frame if it came from a frame.
   function reResolve(meta) {
+    const framed = !!(meta.frame && meta.frame.length);
     const inShadow = !!(meta.shadowPath && meta.shadowPath.length);
-    const root = inShadow ? followShadowPath(meta.shadowPath) : document;
+    const doc = framed ? followFramePath(meta.frame) : document;
+    const root = doc && (inShadow ? followShadowPath(doc, meta.shadowPath) : doc);
     if (root && meta.selector) {
       let el = null;
       try { el = root.querySelector(meta.selector); } catch (e) { /* recorded by another page version */ }
@@ -281,28 +392,43 @@ function () {
       }
       return null;
     };
-    const found = root ? search(root) : null;
-    if (found || !inShadow) return found;
-    for (const r of shadowRoots(document)) {
+    const roots = root ? [root] : [];
+    if (inShadow) roots.push(...shadowRoots(doc || document));
+    if (framed) {
+      for (const d of frameDocs(document)) {
+        if (d !== doc) roots.push(...(inShadow ? shadowRoots(d) : [d]));
+      }
+    }
+    for (const r of roots) {
       const el = search(r);
       if (el) return el;
     }
     return null;
   }
 
+  // unknownRef explains a ref this document never issued. Element numbers
+  // at or below __ariaDocFloor were handed out by an earlier document of
+  // this tab (aria/ starts a new document's counters above the tab's), so
+  // such a ref is from before a navigation: stale, not mistyped.
+  function unknownRef(ref, hasRefs) {
+    const m = /^s(\d+)e(\d+)$/.exec(ref);
+    const floor = window.__ariaDocFloor;
+    const snap = m ? 's' + Number(m[1]) : '';
+    if (m && typeof floor === 'number' && Number(m[2]) <= floor) {
+      return fail('navigated', '', { snapshot: snap });
+    }
+    if (!hasRefs) return fail('navigated', '', { snapshot: snap, noRefs: true });
+    const last = window.__ariaSnapshotId;
+    return fail('unknownRef', last ? 'no snapshot of this page issued it (the latest is s' + last + ')' : 'no snapshot of this page issued it');
+  }
+
   function byRef(ref) {
     const refs = window.__ariaRefs instanceof Map ? window.__ariaRefs : null;
     const metas = window.__ariaRefMeta instanceof Map ? window.__ariaRefMeta : null;
-    if (!refs && !metas) {
-      return fail('unknownRef', 'this page has no refs (it may have navigated since the snapshot)');
-    }
     const el = refs && refs.get(ref);
     if (el && el.isConnected) return { el, reResolved: false };
     const meta = metas && metas.get(ref);
-    if (!el && !meta) {
-      const last = window.__ariaSnapshotId;
-      return fail('unknownRef', last ? 'no snapshot of this page issued it (the latest is s' + last + ')' : 'no snapshot of this page issued it');
-    }
+    if (!el && !meta) return unknownRef(ref, !!(refs || metas));
     if (!meta) return fail('stale', '', { role: '', name: '' });
     const found = reResolve(meta);
     if (!found) return fail('stale', '', { role: meta.role || '', name: meta.name || '' });
@@ -359,13 +485,16 @@ function () {
     return { el: a, reResolved: false };
   }
 
-  // resolve turns a target {kind, value, exact} into {el, reResolved} or
-  // {error: {status, message, ...}}.
+  // resolve turns a target {kind, value, values, within, exact} into
+  // {el, reResolved, index?} or {error: {status, message, ...}}; index is
+  // which of several selectors matched.
   function resolve(t) {
     switch (t.kind) {
       case 'selector': return bySelector(t.value);
       case 'ref': return byRef(t.value);
       case 'label': return byLabel(t.value, t.exact);
+      case 'text': return byText(t.value, t.exact, t.within);
+      case 'selectors': return bySelectors(t.values || []);
       case 'focused': return focused();
     }
     return fail('invalidTarget', 'unknown target kind ' + t.kind);
@@ -418,5 +547,5 @@ function () {
     return out;
   }
 
-  return { handles, resolve, hiddenReason, role, accessibleName, deepActiveElement, describe, label, styleOf, norm };
+  return { handles, resolve, hiddenReason, role, accessibleName, ownText, deepActiveElement, describe, label, styleOf, norm };
 }

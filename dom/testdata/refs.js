@@ -1,8 +1,9 @@
 // Mints refs the way aria/ does, following the in-page ref contract:
 // __ariaRefs (ref -> Element), __ariaRefMeta (ref -> {selector, role, name,
-// shadowPath?}),
-// __ariaRefOf (Element -> ref), __ariaSnapshotId, __ariaElementId.
-function makeRef(el, role, name, selector, shadowPath) {
+// shadowPath?, frame?}), __ariaRefOf (Element -> ref), __ariaSnapshotId,
+// __ariaElementId. frame is the path of iframe selectors, top down, to the
+// document el lives in.
+function makeRef(el, role, name, selector, shadowPath, frame) {
   if (!(window.__ariaRefs instanceof Map)) {
     window.__ariaRefs = new Map();
     window.__ariaRefMeta = new Map();
@@ -12,7 +13,10 @@ function makeRef(el, role, name, selector, shadowPath) {
   }
   const ref = 's' + window.__ariaSnapshotId + 'e' + (++window.__ariaElementId);
   window.__ariaRefs.set(ref, el);
-  window.__ariaRefMeta.set(ref, shadowPath ? { selector, role, name, shadowPath } : { selector, role, name });
+  const meta = { selector, role, name };
+  if (shadowPath) meta.shadowPath = shadowPath;
+  if (frame) meta.frame = frame;
+  window.__ariaRefMeta.set(ref, meta);
   window.__ariaRefOf.set(el, ref);
   return ref;
 }

@@ -1,0 +1,77 @@
+// queryRoles finds the shown elements of the top document that have one
+// of the given ARIA roles and pass the name and state filters (SPEC 6.5,
+// 11.3), and gives each result a ref (reusing the one it has).
+//
+// q: {roles, name, nameExact, nameRegex, checked, disabled, level,
+//     countOnly, limit, snapshotFloor, elementFloor}
+// returns {total, results: [{ref, role, name, checked, disabled, expanded,
+//          pressed, selected, level, value}], lastSnapshot, lastElement}
+//      or {error: 'invalidPattern', message}
+function queryRoles(lib, q) {
+  'use strict';
+  const R = lib.roles();
+  const S = lib.states(R);
+  const NAME_MAX = 150;
+  let re = null;
+  if (q.nameRegex) {
+    try {
+      re = new RegExp(q.nameRegex.replace(/^\(\?i\)/, ''), 'i');
+    } catch (e) {
+      return { error: 'invalidPattern', message: String(e && e.message || e) };
+    }
+  }
+  const roles = new Set(q.roles);
+  const sub = R.norm(q.name).toLowerCase();
+  const exact = typeof q.nameExact === 'string' ? R.norm(q.nameExact) : null;
+  const limit = q.limit > 0 ? q.limit : 10;
+  const refs = q.countOnly ? null : lib.refs({ snapshotFloor: q.snapshotFloor, elementFloor: q.elementFloor, bump: false });
+
+  const results = [];
+  let total = 0;
+  for (const el of document.querySelectorAll(R.roleSelector(q.roles))) {
+    const tag = el.localName;
+    const role = R.roleOf(el, tag);
+    if (!roles.has(role) || (tag === 'input' && el.type === 'hidden') || !R.isShown(el)) continue;
+    const st = S.stateOf(el, tag, role);
+    if (!statesMatch(st)) continue;
+    const name = R.accessibleName(el, tag, role);
+    if (!nameMatches(name)) continue;
+    total++;
+    if (refs && results.length < limit) results.push(describe(el, tag, role, cut(name), st));
+  }
+  const res = { total, results };
+  return refs ? Object.assign(res, refs.counters()) : res;
+
+  function statesMatch(st) {
+    // Mixed is neither checked nor unchecked.
+    if (typeof q.checked === 'boolean' && st.checked !== (q.checked ? 'true' : 'false')) return false;
+    if (typeof q.disabled === 'boolean' && !!st.disabled !== q.disabled) return false;
+    if (q.level > 0 && st.level !== q.level) return false;
+    return true;
+  }
+
+  function nameMatches(name) {
+    if (exact !== null && name !== exact) return false;
+    if (sub && !name.toLowerCase().includes(sub)) return false;
+    if (re && !re.test(name)) return false;
+    return true;
+  }
+
+  function describe(el, tag, role, name, st) {
+    const m = { ref: refs.refFor(el, role, name, null), role };
+    if (name) m.name = name;
+    if (st.checked !== undefined) m.checked = st.checked === 'mixed' ? 'mixed' : st.checked === 'true';
+    if (st.disabled) m.disabled = true;
+    if (st.expanded !== undefined) m.expanded = st.expanded;
+    if (st.pressed) m.pressed = st.pressed === 'mixed' ? 'mixed' : true;
+    if (st.selected) m.selected = true;
+    if (st.level) m.level = st.level;
+    const v = S.valueOf(el, tag, role);
+    if (v !== undefined) m.value = v;
+    return m;
+  }
+
+  function cut(s) {
+    return s.length <= NAME_MAX ? s : s.slice(0, NAME_MAX) + '\u2026';
+  }
+}

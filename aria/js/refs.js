@@ -1,0 +1,148 @@
+// ariaRefs hands out refs under the in-page contract shared with package
+// dom, all kept in the top window so they outlive the cdpskill process:
+//
+//   __ariaRefs      Map ref -> Element
+//   __ariaRefMeta   Map ref -> {selector, role, name, shadowPath?, frame?}
+//   __ariaRefOf     WeakMap Element -> ref
+//   __ariaSnapshotId, __ariaElementId   the counters behind s{N}e{M}
+//   __ariaDocFloor  the element counter this document started from
+//
+// A fresh document (after a navigation) starts its counters at the floors
+// the tab registry remembers, so a ref from an earlier document never
+// names an element of this one, and __ariaDocFloor tells a resolver that
+// a ref numbered at or below it came from an earlier document.
+//
+// opts: {snapshotFloor, elementFloor, bump}: bump starts a new snapshot
+// number (agent-facing snapshots); internal ones hand out refs under the
+// current number.
+function ariaRefs(opts) {
+  'use strict';
+  const w = window;
+  const floorS = Math.max(0, opts.snapshotFloor | 0);
+  const floorE = Math.max(0, opts.elementFloor | 0);
+  if (!(w.__ariaRefs instanceof Map)) w.__ariaRefs = new Map();
+  if (!(w.__ariaRefMeta instanceof Map)) w.__ariaRefMeta = new Map();
+  if (!(w.__ariaRefOf instanceof WeakMap)) w.__ariaRefOf = new WeakMap();
+  if (typeof w.__ariaSnapshotId !== 'number') w.__ariaSnapshotId = 0;
+  if (typeof w.__ariaElementId !== 'number') w.__ariaElementId = 0;
+  if (typeof w.__ariaDocFloor !== 'number') {
+    // Counters that already count refs of this document (made before
+    // floors existed) keep every one of them valid.
+    w.__ariaDocFloor = w.__ariaElementId > 0 ? 0 : floorE;
+  }
+  // A document restored from the back/forward cache keeps its old, lower
+  // counters and its refs; it only numbers new ones above the floors.
+  w.__ariaSnapshotId = Math.max(w.__ariaSnapshotId, floorS);
+  w.__ariaElementId = Math.max(w.__ariaElementId, floorE);
+  const snapId = opts.bump ? ++w.__ariaSnapshotId : w.__ariaSnapshotId;
+
+  const map = w.__ariaRefs;
+  const meta = w.__ariaRefMeta;
+  const of = w.__ariaRefOf;
+  const idCounts = new Map(); // tree root -> Map id -> count
+  const nthCache = new Map(); // parent -> Map child -> nth-of-type (0: only one)
+
+  // refFor returns el's ref, reusing the one it already has: the WeakMap
+  // makes that O(1), and the refs map check catches a ref that was since
+  // re-pointed at another element. The meta is rewritten each time: after
+  // a re-render, the element's latest place and name find its successor.
+  // scope is the walk's {hosts, frames} for elements in shadow trees or
+  // frames.
+  function refFor(el, role, name, scope) {
+    let ref = of.get(el);
+    const cur = ref && map.get(ref);
+    if (!ref || (cur !== el && cur !== undefined)) {
+      ref = 's' + snapId + 'e' + (++w.__ariaElementId);
+      of.set(el, ref);
+    }
+    map.set(ref, el);
+    const m = { selector: selectorFor(el), role, name };
+    if (scope && scope.hosts.length) m.shadowPath = pathOf(scope, 'hosts');
+    if (scope && scope.frames.length) m.frame = pathOf(scope, 'frames');
+    meta.set(ref, m);
+    return ref;
+  }
+
+  // pathOf is the selectors of a scope's shadow hosts or frame elements,
+  // outermost first, computed once per scope.
+  function pathOf(scope, key) {
+    const memo = key + 'Sel';
+    if (!scope[memo]) scope[memo] = scope[key].map(selectorFor);
+    return scope[memo];
+  }
+
+  // selectorFor is an #id when the id is unique in el's tree, else a short
+  // nth-of-type path anchored at the nearest uniquely-id'd ancestor, at
+  // body, or at the shadow root (":host > …") el lives in. It is valid for
+  // querySelector on el's own document or shadow root.
+  function selectorFor(el) {
+    const parts = [];
+    for (let cur = el; cur; ) {
+      const tag = CSS.escape(cur.localName);
+      if (cur.id && uniqueId(cur)) {
+        parts.push('#' + CSS.escape(cur.id));
+        break;
+      }
+      const up = cur.parentElement;
+      if (!up) {
+        const root = cur.parentNode;
+        parts.push(root && root.nodeType === 11 ? ':host > ' + tag + nthOfType(cur, root) : tag);
+        break;
+      }
+      if (tag === 'body' || tag === 'html') {
+        parts.push(tag);
+        break;
+      }
+      parts.push(tag + nthOfType(cur, up));
+      cur = up;
+    }
+    return parts.reverse().join(' > ');
+  }
+
+  function uniqueId(el) {
+    const root = el.getRootNode();
+    let m = idCounts.get(root);
+    if (!m) {
+      m = new Map();
+      if (root.querySelectorAll) {
+        for (const e of root.querySelectorAll('[id]')) m.set(e.id, (m.get(e.id) || 0) + 1);
+      }
+      idCounts.set(root, m);
+    }
+    return m.get(el.id) === 1;
+  }
+
+  // nthOfType indexes all children of a parent at once, so a list of ten
+  // thousand items costs ten thousand steps, not fifty million.
+  function nthOfType(el, parent) {
+    let m = nthCache.get(parent);
+    if (!m) {
+      m = new Map();
+      const counts = new Map();
+      for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
+        const k = (counts.get(c.localName) || 0) + 1;
+        counts.set(c.localName, k);
+        m.set(c, k);
+      }
+      for (const [c] of m) if (counts.get(c.localName) === 1) m.set(c, 0);
+      nthCache.set(parent, m);
+    }
+    const k = m.get(el);
+    return k ? ':nth-of-type(' + k + ')' : '';
+  }
+
+  // table is {ref: meta} for the refs given, for a refs map file.
+  function table(refs) {
+    const out = {};
+    for (const r of refs) out[r] = meta.get(r);
+    return out;
+  }
+
+  return {
+    snapId,
+    refFor,
+    selectorFor,
+    table,
+    counters: () => ({ lastSnapshot: w.__ariaSnapshotId, lastElement: w.__ariaElementId }),
+  };
+}

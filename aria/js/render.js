@@ -1,0 +1,118 @@
+// ariaRender turns the walk's tree into the YAML-like text of SPEC 7.2, at
+// the detail levels of SPEC 7.3. cfg: {includeText}.
+function ariaRender(cfg) {
+  'use strict';
+  const includeText = cfg.includeText !== false;
+  const LANDMARKS = new Set(['banner', 'complementary', 'contentinfo', 'form',
+    'main', 'navigation', 'region', 'search']);
+  // What the interactive level keeps around the controls it shows.
+  const STRUCTURE = new Set([...LANDMARKS, 'dialog', 'alertdialog', 'group',
+    'radiogroup', 'tablist', 'menu', 'menubar', 'toolbar', 'tree', 'grid',
+    'document']);
+
+  // onlyInteractive keeps interactive nodes (with their own text) and the
+  // landmarks and groups on the way to them; everything else is dropped
+  // and its kept descendants promoted. It only removes lines and shortens
+  // others, so it is never larger than the full tree.
+  function onlyInteractive(nodes) {
+    const out = [];
+    for (const n of nodes) {
+      if (n.text !== undefined || !n.widget) continue;
+      if (n.interactive) {
+        const kids = [];
+        for (const c of n.children) {
+          if (c.text !== undefined) kids.push(c);
+          else append(kids, onlyInteractive([c]));
+        }
+        out.push(Object.assign({}, n, { children: kids }));
+      } else if (STRUCTURE.has(n.role)) {
+        out.push(Object.assign({}, n, { children: onlyInteractive(n.children) }));
+      } else {
+        append(out, onlyInteractive(n.children));
+      }
+    }
+    return out;
+  }
+
+  function render(nodes, indent, lines) {
+    indent = indent || '';
+    lines = lines || [];
+    for (const n of nodes) {
+      if (n.text !== undefined) {
+        if (includeText) lines.push(indent + '- text: ' + JSON.stringify(n.text));
+        continue;
+      }
+      let line = indent + '- ' + n.role;
+      if (n.name) line += ' ' + JSON.stringify(n.name);
+      for (const a of n.attrs) line += ' [' + a + ']';
+      if (n.ref) line += ' [ref=' + n.ref + ']';
+      // An interactive node's own text is its label: it stays.
+      const kids = includeText || n.interactive ? n.children : n.children.filter(c => c.text === undefined);
+      if (n.value !== undefined) {
+        lines.push(line + ': ' + JSON.stringify(n.value));
+      } else if (kids.length === 1 && kids[0].text !== undefined) {
+        lines.push(line + ': ' + JSON.stringify(kids[0].text));
+      } else if (kids.length) {
+        lines.push(line + ':');
+        render(kids, indent + '  ', lines);
+      } else {
+        lines.push(line);
+      }
+    }
+    return lines;
+  }
+
+  // summary lists landmarks (with counts of the interactive elements
+  // inside them, by role) and headings.
+  function summary(nodes) {
+    const total = new Map();
+    const tally = { landmarks: 0, headings: 0 };
+    const body = summarize(nodes, '', total, tally);
+    let n = 0;
+    for (const v of total.values()) n += v;
+    const head = '# summary: ' + tally.landmarks + ' landmarks, ' + tally.headings +
+      ' headings, ' + n + ' interactive';
+    body.unshift(head);
+    return body;
+  }
+
+  function summarize(nodes, indent, counts, tally) {
+    const lines = [];
+    for (const n of nodes) {
+      if (n.text !== undefined) continue;
+      if (n.interactive) counts.set(n.role, (counts.get(n.role) || 0) + 1);
+      if (n.role === 'heading') {
+        tally.headings++;
+        lines.push(indent + '- heading ' + JSON.stringify(n.name) + ' [' + n.attrs[0] + ']');
+        summarize(n.children, indent, counts, tally); // links inside still count
+        continue;
+      }
+      if (!LANDMARKS.has(n.role) && n.role !== 'dialog') {
+        append(lines, summarize(n.children, indent, counts, tally));
+        continue;
+      }
+      tally.landmarks++;
+      const own = new Map();
+      const sub = summarize(n.children, indent + '  ', own, tally);
+      let line = indent + '- ' + n.role + (n.name ? ' ' + JSON.stringify(n.name) : '');
+      let all = 0;
+      for (const v of own.values()) all += v;
+      line += ' [interactive=' + all + ']';
+      for (const [role, k] of [...own].sort((x, y) => y[1] - x[1])) {
+        line += ' [' + role + '=' + k + ']';
+        counts.set(role, (counts.get(role) || 0) + k);
+      }
+      lines.push(sub.length ? line + ':' : line);
+      append(lines, sub);
+    }
+    return lines;
+  }
+
+  // append adds src to dst; a spread would overflow the argument limit on
+  // a page of a hundred thousand lines.
+  function append(dst, src) {
+    for (const x of src) dst.push(x);
+  }
+
+  return { render, onlyInteractive, summary, LANDMARKS };
+}

@@ -1,0 +1,300 @@
+// ariaWalk builds the snapshot tree (SPEC 7.1): one pass over the rendered
+// DOM that keeps elements with a role or an action, flattens generic
+// wrappers into their parent, merges text runs and leaves hidden content
+// out. Nodes are
+//
+//   {role, name, attrs, value, children, interactive, widget, el, scope}
+//   {text}
+//
+// where el is the element (for refs and boxes) and scope says which shadow
+// hosts and frames lead to it: {root, hosts, frames, parent, offX, offY}.
+//
+// R is ariaRoles(), S ariaStates(R); cfg: {maxDepth, maxElements, maxNameLength,
+// viewportOnly, pierceShadow, includeFrames}.
+function ariaWalk(R, S, cfg) {
+  'use strict';
+  const maxDepth = cfg.maxDepth > 0 ? cfg.maxDepth : 50;
+  const maxElements = cfg.maxElements > 0 ? cfg.maxElements : Infinity;
+  const maxNameLength = cfg.maxNameLength > 0 ? cfg.maxNameLength : 150;
+  // Deep wrapper soup must not overflow the JS stack; maxDepth counts only
+  // nodes that appear in the output, so the DOM depth needs its own guard.
+  const maxDomDepth = 1000;
+
+  // Roles that add nothing an agent acts on: their text merges into the
+  // surrounding text as if they were plain spans.
+  const FLATTEN = new Set(['generic', 'none', 'presentation', 'code',
+    'emphasis', 'strong', 'deletion', 'insertion', 'mark', 'subscript',
+    'superscript', 'time', 'term', 'definition', 'rowgroup', 'caption',
+    'document']);
+  // Elements whose DOM children are not content: fallback content, option
+  // lists, default values.
+  const LEAF = new Set(['input', 'textarea', 'img', 'option', 'progress',
+    'meter', 'iframe', 'frame', 'video', 'audio', 'canvas', 'object', 'embed',
+    'svg', 'area', 'hr', 'math']);
+
+  const vw = window.innerWidth;
+  const vh = window.innerHeight;
+  const stats = { count: 0, truncated: false };
+  // roots lists the shadow roots and frame documents the walk entered.
+  const roots = [];
+  let scope = null;
+
+  // tree returns the nodes root contributes, with the cursor its parent
+  // passes down.
+  function tree(root) {
+    scope = topScope(root.ownerDocument);
+    const up = root.parentElement;
+    const out = [];
+    visit(root, 0, 0, up ? getComputedStyle(up).cursor : 'auto', out);
+    tidy(out);
+    return out;
+  }
+
+  function topScope(doc) {
+    return { root: doc, hosts: [], frames: [], parent: null, offX: 0, offY: 0 };
+  }
+
+  // ---- elements -------------------------------------------------------
+
+  // visit appends to out the nodes el contributes: one node when el has a
+  // role or is interactive, else its children's nodes (a flattened
+  // wrapper).
+  function visit(el, depth, domDepth, parentCursor, out) {
+    const tag = el.localName;
+    if (R.SKIP.has(tag)) return;
+    if (tag === 'br') return addText(out, ' ');
+    if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')) return;
+    if (tag === 'input' && el.type === 'hidden') return;
+    const style = el.ownerDocument.defaultView.getComputedStyle(el);
+    const display = style.display;
+    if (display === 'none') return;
+    if (stats.count >= maxElements || domDepth >= maxDomDepth) {
+      stats.truncated = true;
+      return;
+    }
+    stats.count++;
+    const shown = style.visibility === 'visible';
+    const cursor = style.cursor;
+    let role = shown ? R.roleOf(el, tag) : null;
+    if (role && FLATTEN.has(role)) role = null;
+    const active = shown && R.isInteractive(el, tag, role, cursor === 'pointer' && parentCursor !== 'pointer');
+    if (role === 'iframe' && (cfg.includeFrames || tag === 'frame')) {
+      if (depth < maxDepth) visitFrame(el, depth, domDepth, out);
+      return;
+    }
+    const leaf = LEAF.has(tag) || (tag === 'select' && role === 'combobox') ||
+      style.contentVisibility === 'hidden';
+
+    if (!role && !active) {
+      const block = !display.startsWith('inline') && display !== 'contents';
+      if (block) closeText(out);
+      if (!leaf) walkChildren(el, depth, domDepth, cursor, out, shown, null);
+      if (block) closeText(out);
+      return;
+    }
+    if (depth >= maxDepth) return;
+    const node = {
+      role: role || 'generic', name: '', attrs: null, value: undefined, ref: '',
+      children: [], interactive: active, widget: active, el, scope,
+    };
+    let name = role ? R.authoredName(el, tag) : R.ariaName(el) || el.getAttribute('title');
+    const skip = name ? R.captionOf(el, tag) : null;
+    if (!leaf) walkChildren(el, depth + 1, domDepth, cursor, node.children, shown, skip);
+    tidy(node.children);
+    if (!name && role) name = fallbackName(el, tag, role, node);
+    node.name = cut(R.norm(name));
+    const only = node.children.length === 1 ? node.children[0] : null;
+    if (only && only.text === node.name) node.children = [];
+    node.attrs = role ? S.attrsOf(S.stateOf(el, tag, role), el, tag, role, cut) : [];
+    node.value = role ? S.valueOf(el, tag, role) : undefined;
+    if (node.value !== undefined) node.children = [];
+    for (const c of node.children) if (c.widget) node.widget = true;
+    if (cfg.viewportOnly && !node.children.length && !inViewport(el, display)) return;
+    out.push(node);
+  }
+
+  // fallbackName: content (for roles named by it) > title > placeholder.
+  function fallbackName(el, tag, role, node) {
+    if (R.allowsContentName(tag, role)) {
+      const t = contentText(node.children);
+      if (t) {
+        // The name already says what the text children said; a lone
+        // widget child that says it too makes the name redundant.
+        const kids = node.children.filter(c => c.text === undefined && c.widget);
+        node.children = kids;
+        return kids.length === 1 && kids[0].name === t ? '' : t;
+      }
+    }
+    return R.lastResortName(el);
+  }
+
+  // walkChildren walks el's rendered children: with pierceShadow, an open
+  // shadow root instead of the light children, and a slot's assigned
+  // nodes instead of its fallback content.
+  function walkChildren(el, depth, domDepth, cursor, out, shown, skip) {
+    if (el.localName === 'details' && !el.open) {
+      const s = el.querySelector(':scope > summary');
+      if (s) visit(s, depth, domDepth + 1, cursor, out);
+      return;
+    }
+    if (cfg.pierceShadow) {
+      const sr = el.shadowRoot;
+      if (sr) {
+        const saved = scope;
+        scope = shadowScope(el, sr);
+        walkList(sr.firstChild, null, el, depth, domDepth, cursor, out, shown, null);
+        scope = saved;
+        return;
+      }
+      if (el.localName === 'slot' && scope.hosts.length) {
+        const assigned = el.assignedNodes();
+        if (assigned.length) {
+          const saved = scope;
+          scope = scope.parent;
+          walkList(null, assigned, el, depth, domDepth, cursor, out, shown, null);
+          scope = saved;
+          return;
+        }
+      }
+    }
+    walkList(el.firstChild, null, el, depth, domDepth, cursor, out, shown, skip);
+  }
+
+  // walkList visits the siblings from first on, or the nodes of list.
+  function walkList(first, list, parent, depth, domDepth, cursor, out, shown, skip) {
+    let inView;
+    let textShown;
+    let i = 0;
+    for (let c = list ? list[0] : first; c; c = list ? list[++i] : c.nextSibling) {
+      if (c.nodeType === 3) {
+        if (textShown === undefined) textShown = shown && !isLabelText(parent);
+        if (!textShown) continue;
+        if (cfg.viewportOnly) {
+          if (inView === undefined) inView = inViewport(parent, '');
+          if (!inView) continue;
+        }
+        addText(out, c.data);
+      } else if (c.nodeType === 1 && c !== skip) {
+        visit(c, depth, domDepth + 1, cursor, out);
+      }
+    }
+  }
+
+  function shadowScope(host, sr) {
+    roots.push(sr);
+    return {
+      root: sr, hosts: scope.hosts.concat([host]), frames: scope.frames,
+      parent: scope, offX: scope.offX, offY: scope.offY,
+    };
+  }
+
+  // ---- frames ---------------------------------------------------------
+
+  // visitFrame shows a frame as a document node with its content when the
+  // page may read it, else as an iframe line that says why it is empty.
+  // A frame's title or name names it, else its document's title.
+  function visitFrame(el, depth, domDepth, out) {
+    let doc = null;
+    try {
+      doc = el.contentDocument;
+    } catch (e) { /* cross-origin */ }
+    const own = R.norm(R.authoredName(el, el.localName));
+    const node = {
+      role: 'document', name: '', attrs: [], value: undefined, ref: '',
+      children: [], interactive: false, widget: false, el, scope,
+    };
+    const top = doc && (doc.body || doc.documentElement);
+    if (!top) {
+      node.role = 'iframe';
+      node.name = cut(own);
+      node.attrs = ['cross-origin'];
+      const src = el.src || el.getAttribute('src') || '';
+      if (src) node.attrs.push(S.bracket('url', cut(src)));
+      out.push(node);
+      return;
+    }
+    node.name = cut(own || R.norm(doc.title));
+    roots.push(doc);
+    const saved = scope;
+    const r = el.getBoundingClientRect();
+    scope = {
+      root: doc, hosts: [], frames: saved.frames.concat([el]), parent: saved,
+      offX: saved.offX + r.left + el.clientLeft, offY: saved.offY + r.top + el.clientTop,
+    };
+    visit(top, depth + 1, domDepth + 1, 'auto', node.children);
+    scope = saved;
+    tidy(node.children);
+    for (const c of node.children) if (c.widget) node.widget = true;
+    out.push(node);
+  }
+
+  // ---- text -----------------------------------------------------------
+
+  // A label's text already names its control; repeating it as text would
+  // only add noise. A label whose control is not rendered keeps its text:
+  // it is then the only visible trace of the control.
+  function isLabelText(el) {
+    if (el.localName !== 'label') return false;
+    const c = el.control;
+    return !!c && c.checkVisibility();
+  }
+
+  function addText(out, data) {
+    const last = out[out.length - 1];
+    if (last && last.text !== undefined && !last.closed) last.text += data;
+    else out.push({ text: data });
+  }
+
+  function closeText(out) {
+    const last = out[out.length - 1];
+    if (last && last.text !== undefined) last.closed = true;
+  }
+
+  // tidy normalises text runs in place and drops empty ones.
+  function tidy(nodes) {
+    let w = 0;
+    for (const n of nodes) {
+      if (n.text !== undefined) {
+        n.text = R.norm(n.text);
+        if (!n.text) continue;
+        delete n.closed;
+      }
+      nodes[w++] = n;
+    }
+    nodes.length = w;
+  }
+
+  function contentText(nodes) {
+    let s = '';
+    for (const n of nodes) {
+      const t = n.text !== undefined ? n.text : n.name || contentText(n.children);
+      if (t) s += (s ? ' ' : '') + t;
+    }
+    return s;
+  }
+
+  function cut(s) {
+    if (s.length <= maxNameLength) return s;
+    let n = maxNameLength;
+    const code = s.charCodeAt(n - 1);
+    if (code >= 0xd800 && code <= 0xdbff) n--; // keep surrogate pairs whole
+    return s.slice(0, n) + '\u2026';
+  }
+
+  // ---- geometry -------------------------------------------------------
+
+  function inViewport(el, display) {
+    if (display === 'contents') return true;
+    const b = boxOf(el);
+    return b.y + b.height > 0 && b.x + b.width > 0 && b.y < vh && b.x < vw;
+  }
+
+  // boxOf is el's border box in the top viewport's coordinates.
+  function boxOf(el, sc) {
+    const s = sc || scope;
+    const r = el.getBoundingClientRect();
+    return { x: r.left + s.offX, y: r.top + s.offY, width: r.width, height: r.height };
+  }
+
+  return { tree, stats, roots, contentText, cut, boxOf };
+}

@@ -1,0 +1,62 @@
+package capture
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+
+	"github.com/cdpskill/cdpskill/page"
+)
+
+//go:embed js/element_rect.js
+var elementRectJS string
+
+// ElementTarget names the element of an element screenshot.
+type ElementTarget struct {
+	Selector string  `json:"selector,omitempty"`
+	Ref      string  `json:"ref,omitempty"`
+	Padding  float64 `json:"padding,omitempty"` // CSS pixels around the box
+}
+
+// ElementError is an element screenshot whose element could not be used.
+type ElementError struct {
+	Target ElementTarget
+	Reason string // notFound, stale, invalidSelector, noBox
+	Detail string
+}
+
+func (e *ElementError) Error() string {
+	return "screenshot of an element: " + e.Detail
+}
+
+// ErrorName maps the reason to the spec's subtypes; an element without a
+// box has none.
+func (e *ElementError) ErrorName() string {
+	switch e.Reason {
+	case "notFound":
+		return "ElementNotFoundError"
+	case "stale":
+		return "StaleElementError"
+	case "invalidSelector":
+		return "StepValidationError"
+	}
+	return ""
+}
+
+// ElementClip is the region an element screenshot captures: the
+// element's box plus padding, in document coordinates. It looks in p's
+// current execution context.
+func ElementClip(ctx context.Context, p *page.Page, t ElementTarget) (*Rect, error) {
+	var res struct {
+		Rect
+		Error  string `json:"error"`
+		Detail string `json:"detail"`
+	}
+	if err := p.CallJS(ctx, elementRectJS, &res, t); err != nil {
+		return nil, fmt.Errorf("capture: find element: %w", err)
+	}
+	if res.Error != "" {
+		return nil, &ElementError{Target: t, Reason: res.Error, Detail: res.Detail}
+	}
+	return &res.Rect, nil
+}

@@ -1,0 +1,220 @@
+package capture
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// DefaultNetworkLimit is how many requests the network step shows when
+// the agent names no limit: the most recent ones.
+const DefaultNetworkLimit = 50
+
+// maxListedURL bounds a URL in an inline listing; the spilled file and
+// the log keep it whole.
+const maxListedURL = 300
+
+// ResourceTypes are the request types Chrome reports, in lower case.
+var ResourceTypes = []string{"document", "stylesheet", "image", "media", "font", "script",
+	"texttrack", "xhr", "fetch", "prefetch", "eventsource", "websocket", "manifest",
+	"signedexchange", "ping", "cspviolationreport", "preflight", "other"}
+
+// NetworkQuery selects requests for the network step.
+type NetworkQuery struct {
+	Limit  int          // the most recent Limit; DefaultNetworkLimit when 0
+	URL    *URLFilter   // nil for every URL
+	Status *StatusRange // nil for every status
+	// Failed keeps network failures and HTTP error statuses (4xx, 5xx).
+	Failed bool
+	Types  []string // lower-case ResourceTypes; none means all
+}
+
+// URLFilter matches URLs by substring, or by regular expression when the
+// filter was written /like this/.
+type URLFilter struct {
+	sub string
+	re  *regexp.Regexp
+}
+
+// ParseURLFilter reads a filter; a /regex/ that does not compile is an
+// error.
+func ParseURLFilter(s string) (*URLFilter, error) {
+	if len(s) >= 2 && strings.HasPrefix(s, "/") && strings.HasSuffix(s, "/") {
+		re, err := regexp.Compile(s[1 : len(s)-1])
+		if err != nil {
+			return nil, fmt.Errorf("filter %s is not a valid regular expression: %v", s, err)
+		}
+		return &URLFilter{re: re}, nil
+	}
+	return &URLFilter{sub: s}, nil
+}
+
+func (f *URLFilter) match(url string) bool {
+	if f.re != nil {
+		return f.re.MatchString(url)
+	}
+	return strings.Contains(url, f.sub)
+}
+
+// StatusRange is an inclusive range of HTTP statuses.
+type StatusRange struct{ Min, Max int }
+
+// ParseStatus reads "404" or a class such as "4xx".
+func ParseStatus(s string) (*StatusRange, error) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if len(s) == 3 && s[0] >= '1' && s[0] <= '5' && s[1:] == "xx" {
+		base := int(s[0]-'0') * 100
+		return &StatusRange{base, base + 99}, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 100 || n > 599 {
+		return nil, fmt.Errorf(`status %q: give a code such as 404 or a class such as "4xx"`, s)
+	}
+	return &StatusRange{n, n}, nil
+}
+
+// ParseTypes reads one resource type or several joined by commas, in any
+// case.
+func ParseTypes(s string) ([]string, error) {
+	var out []string
+	for _, t := range strings.Split(s, ",") {
+		t = strings.ToLower(strings.TrimSpace(t))
+		if !slices.Contains(ResourceTypes, t) {
+			return nil, fmt.Errorf("unknown request type %q (types: %s)", t, strings.Join(ResourceTypes, ", "))
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+func (q NetworkQuery) matches(r *Request) bool {
+	switch {
+	case q.URL != nil && !q.URL.match(r.URL):
+		return false
+	case q.Status != nil && (r.Status < q.Status.Min || r.Status > q.Status.Max):
+		return false
+	case q.Failed && !r.Failed():
+		return false
+	case len(q.Types) > 0 && !slices.Contains(q.Types, strings.ToLower(r.Type)):
+		return false
+	}
+	return true
+}
+
+// NetworkView is the network step's listing. When the inline listing
+// would pass SpillBytes, File holds all Showing requests and Requests
+// only the newest few.
+type NetworkView struct {
+	Total    int       `json:"total"`
+	Showing  int       `json:"showing"`
+	File     string    `json:"file,omitempty"`
+	Requests []Request `json:"requests"`
+}
+
+// NewNetworkView lists the requests q selects, oldest first, writing them
+// to spillPath when they are too many to show inline.
+func NewNetworkView(reqs []Request, q NetworkQuery, spillPath string) (*NetworkView, error) {
+	var sel []Request
+	for i := range reqs {
+		if q.matches(&reqs[i]) {
+			sel = append(sel, reqs[i])
+		}
+	}
+	total := len(sel)
+	limit := q.Limit
+	if limit <= 0 {
+		limit = DefaultNetworkLimit
+	}
+	sel = sel[max(0, total-limit):]
+	v := &NetworkView{Total: total, Showing: len(sel), Requests: cutURLs(sel, maxListedURL)}
+	if fitsInline(v) {
+		return v, nil
+	}
+	if err := writeJSON(spillPath, sel); err != nil {
+		return nil, err
+	}
+	v.File = spillPath
+	v.Requests = previewTail(cutURLs(sel, previewText))
+	return v, nil
+}
+
+func cutURLs(reqs []Request, n int) []Request {
+	out := make([]Request, len(reqs)) // never nil: an empty listing is [], not null
+	copy(out, reqs)
+	for i := range out {
+		out[i].URL = truncate(out[i].URL, n)
+	}
+	return out
+}
+
+// MaxReportRequests bounds the failed requests a call reports.
+const MaxReportRequests = 10
+
+// maxReportURL keeps the call's report small; the network step shows more.
+const maxReportURL = 150
+
+// NetworkReport is what a call says about its own failed requests, next
+// to its console errors: network failures and HTTP error statuses. Each
+// distinct failure is listed once.
+type NetworkReport struct {
+	Failed []FailedRequest `json:"failed"`
+	// Omitted counts the failures left out beyond MaxReportRequests.
+	Omitted int `json:"omitted,omitempty"`
+}
+
+// FailedRequest is one failure; Method is left out for GET.
+type FailedRequest struct {
+	Method string `json:"method,omitempty"`
+	URL    string `json:"url"`
+	Status int    `json:"status,omitempty"`
+	Error  string `json:"error,omitempty"`
+	Count  int    `json:"count,omitempty"` // set when it happened more than once
+}
+
+// Report summarises the failures among every request the Network saw,
+// Clear or not, or returns nil when nothing failed. Requests the page
+// cancelled itself (navigating away, AbortController) are not failures,
+// nor is a missing /favicon.ico that Chrome, not the page, asked for.
+func (n *Network) Report() *NetworkReport {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.pump()
+	return newNetworkReport(n.reqs)
+}
+
+// isFaviconProbe is Chrome's own request for a page's default icon.
+func isFaviconProbe(r *Request) bool {
+	u, err := url.Parse(r.URL)
+	return err == nil && u.Path == "/favicon.ico" && r.Type == "Other"
+}
+
+func newNetworkReport(reqs []*Request) *NetworkReport {
+	r := &NetworkReport{}
+	index := map[FailedRequest]int{}
+	for _, q := range reqs {
+		if !q.Failed() || q.canceled || isFaviconProbe(q) {
+			continue
+		}
+		f := FailedRequest{URL: truncate(q.URL, maxReportURL), Status: q.Status, Error: q.Error}
+		if q.Method != "GET" {
+			f.Method = q.Method
+		}
+		if i, ok := index[f]; ok {
+			r.Failed[i].Count = max(2, r.Failed[i].Count+1)
+			continue
+		}
+		if len(r.Failed) == MaxReportRequests {
+			r.Omitted++
+			continue
+		}
+		index[f] = len(r.Failed)
+		r.Failed = append(r.Failed, f)
+	}
+	if len(r.Failed) == 0 {
+		return nil
+	}
+	return r
+}

@@ -1,0 +1,163 @@
+package capture
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/cdpskill/cdpskill/cdp"
+)
+
+// PDFOptions are Page.printToPDF's settings, named as the pdf step takes
+// them. Sizes are in inches; zero values are Chrome's defaults (US Letter,
+// 0.4" margins, scale 1), except PrintBackground, which defaults to true.
+type PDFOptions struct {
+	Landscape           bool     `json:"landscape,omitempty"`
+	Scale               float64  `json:"scale,omitempty"`
+	PageRanges          string   `json:"pageRanges,omitempty"`
+	MarginTop           *float64 `json:"marginTop,omitempty"`
+	MarginBottom        *float64 `json:"marginBottom,omitempty"`
+	MarginLeft          *float64 `json:"marginLeft,omitempty"`
+	MarginRight         *float64 `json:"marginRight,omitempty"`
+	PaperWidth          float64  `json:"paperWidth,omitempty"`
+	PaperHeight         float64  `json:"paperHeight,omitempty"`
+	HeaderTemplate      string   `json:"headerTemplate,omitempty"`
+	FooterTemplate      string   `json:"footerTemplate,omitempty"`
+	DisplayHeaderFooter bool     `json:"displayHeaderFooter,omitempty"`
+	PrintBackground     *bool    `json:"printBackground,omitempty"`
+	PreferCSSPageSize   bool     `json:"preferCSSPageSize,omitempty"`
+}
+
+// PDF is a printed document on disk. Valid reports the structural check:
+// the %PDF- header, the %%EOF marker and a cross-reference section.
+type PDF struct {
+	Path  string `json:"path"`
+	Pages int    `json:"pages,omitempty"`
+	Size  int    `json:"size"` // bytes
+	Valid bool   `json:"valid"`
+}
+
+// PDFOptionError is a pdf option Chrome would reject.
+type PDFOptionError struct{ Field, Reason string }
+
+func (e *PDFOptionError) Error() string     { return "pdf " + e.Field + ": " + e.Reason }
+func (e *PDFOptionError) ErrorName() string { return "StepValidationError" }
+
+// pageRange is one item of "1-5, 8, 11-": a page, a span, or an open end.
+var pageRange = regexp.MustCompile(`^(\d*)\s*(-?)\s*(\d*)$`)
+
+// Validate checks the options without a browser.
+func (o PDFOptions) Validate() error {
+	if o.Scale != 0 && (o.Scale < 0.1 || o.Scale > 2) {
+		return &PDFOptionError{"scale", fmt.Sprintf("%g is outside 0.1-2", o.Scale)}
+	}
+	if o.PaperWidth < 0 || o.PaperHeight < 0 {
+		return &PDFOptionError{"paperWidth/paperHeight", "must be positive (inches)"}
+	}
+	for name, m := range map[string]*float64{"marginTop": o.MarginTop, "marginBottom": o.MarginBottom,
+		"marginLeft": o.MarginLeft, "marginRight": o.MarginRight} {
+		if m != nil && *m < 0 {
+			return &PDFOptionError{name, "must be at least 0 (inches)"}
+		}
+	}
+	return checkPageRanges(o.PageRanges)
+}
+
+func checkPageRanges(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	for _, item := range strings.Split(s, ",") {
+		m := pageRange.FindStringSubmatch(strings.TrimSpace(item))
+		bad := m == nil || (m[1] == "" && m[3] == "") || (m[2] == "" && m[3] != "")
+		if !bad && m[1] != "" && m[3] != "" {
+			from, _ := strconv.Atoi(m[1])
+			to, _ := strconv.Atoi(m[3])
+			bad = from > to
+		}
+		if !bad && (m[1] == "0" || m[3] == "0") {
+			bad = true
+		}
+		if bad {
+			return &PDFOptionError{"pageRanges", fmt.Sprintf("%q: write pages from 1 like \"1-3, 5, 8-\"", s)}
+		}
+	}
+	return nil
+}
+
+func (o PDFOptions) params() map[string]any {
+	p := map[string]any{
+		"landscape":           o.Landscape,
+		"displayHeaderFooter": o.DisplayHeaderFooter,
+		"printBackground":     o.PrintBackground == nil || *o.PrintBackground,
+		"preferCSSPageSize":   o.PreferCSSPageSize,
+	}
+	setIf := func(k string, v float64) {
+		if v != 0 {
+			p[k] = v
+		}
+	}
+	setIf("scale", o.Scale)
+	setIf("paperWidth", o.PaperWidth)
+	setIf("paperHeight", o.PaperHeight)
+	for k, v := range map[string]*float64{"marginTop": o.MarginTop, "marginBottom": o.MarginBottom,
+		"marginLeft": o.MarginLeft, "marginRight": o.MarginRight} {
+		if v != nil {
+			p[k] = *v
+		}
+	}
+	if o.PageRanges != "" {
+		p["pageRanges"] = o.PageRanges
+	}
+	if o.HeaderTemplate != "" {
+		p["headerTemplate"] = o.HeaderTemplate
+	}
+	if o.FooterTemplate != "" {
+		p["footerTemplate"] = o.FooterTemplate
+	}
+	return p
+}
+
+// PrintPDF prints the tab to path with Page.printToPDF.
+func PrintPDF(ctx context.Context, s *cdp.Session, path string, opts PDFOptions) (*PDF, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	var res struct {
+		Data []byte `json:"data"`
+	}
+	if err := s.Call(ctx, "Page.printToPDF", opts.params(), &res); err != nil {
+		return nil, fmt.Errorf("capture: pdf: %w", err)
+	}
+	if err := writeFile(path, res.Data); err != nil {
+		return nil, err
+	}
+	pages, valid := CheckPDF(res.Data)
+	return &PDF{Path: path, Pages: pages, Size: len(res.Data), Valid: valid}, nil
+}
+
+var (
+	pageObject  = regexp.MustCompile(`/Type\s*/Page\b`)
+	xrefSection = regexp.MustCompile(`(?m)^xref\b|/Type\s*/XRef\b`) // a table, or a stream (PDF 1.5)
+	pageCount   = regexp.MustCompile(`/Type\s*/Pages\b[^>]*?/Count\s+(\d+)|/Count\s+(\d+)[^>]*?/Type\s*/Pages\b`)
+)
+
+// CheckPDF counts data's pages and checks its structure. Chrome writes
+// page dictionaries uncompressed, so they can be counted; the page tree
+// root's /Count is the fallback.
+func CheckPDF(data []byte) (pages int, valid bool) {
+	tail := data[max(0, len(data)-1024):]
+	valid = bytes.HasPrefix(data, []byte("%PDF-")) && bytes.Contains(tail, []byte("%%EOF")) &&
+		bytes.Contains(data, []byte("startxref")) && xrefSection.Match(data)
+	if pages = len(pageObject.FindAllIndex(data, -1)); pages > 0 { // \b keeps /Pages out
+		return pages, valid
+	}
+	for _, m := range pageCount.FindAllSubmatch(data, -1) {
+		n, _ := strconv.Atoi(string(append(m[1], m[2]...)))
+		pages = max(pages, n)
+	}
+	return pages, valid
+}

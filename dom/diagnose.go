@@ -1,0 +1,59 @@
+package dom
+
+import (
+	"context"
+
+	"github.com/cdpskill/cdpskill/page"
+)
+
+// Diagnostics is the failure context attached to a failed step (SPEC
+// 16.3). Every part is best-effort; a part that could not be read is left
+// out.
+type Diagnostics struct {
+	Title          string          `json:"title,omitempty"`
+	URL            string          `json:"url,omitempty"`
+	ScrollPosition *ScrollPosition `json:"scrollPosition,omitempty"`
+	VisibleButtons []ElementHint   `json:"visibleButtons,omitempty"`
+	VisibleLinks   []LinkHint      `json:"visibleLinks,omitempty"`
+	VisibleErrors  []string        `json:"visibleErrors,omitempty"`
+	// NearMatches are visible elements whose text is close to the search
+	// term, best first.
+	NearMatches []ElementHint `json:"nearMatches,omitempty"`
+}
+
+// ScrollPosition is where the page is scrolled to; PercentY is 0 at the
+// top and 100 at the bottom.
+type ScrollPosition struct {
+	X        int `json:"x"`
+	Y        int `json:"y"`
+	MaxY     int `json:"maxY"`
+	PercentY int `json:"percentY"`
+}
+
+// ElementHint is an element the agent could target instead. Score (0-100)
+// is set on near matches: 100 the same text, 80 text containing the term,
+// 70 text contained in it, 50 a shared word.
+type ElementHint struct {
+	Text     string `json:"text"`
+	Selector string `json:"selector"`
+	Ref      string `json:"ref,omitempty"`
+	Score    int    `json:"score,omitempty"`
+}
+
+// LinkHint is a visible link.
+type LinkHint struct {
+	Text string `json:"text"`
+	Href string `json:"href"`
+}
+
+// FailureContext reads the failure context in one evaluation. searchTerm
+// is what the failed step looked for (see Searched); "" skips the near
+// matches. Callers bound ctx tightly: this is a courtesy after a failure,
+// and a dead page fails it.
+func FailureContext(ctx context.Context, p *page.Page, searchTerm string) (*Diagnostics, error) {
+	var fc Diagnostics
+	if err := p.CallJS(ctx, diagnoseFn, &fc, searchTerm); err != nil {
+		return nil, err
+	}
+	return &fc, nil
+}

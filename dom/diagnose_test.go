@@ -1,0 +1,86 @@
+package dom_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cdpskill/cdpskill/dom"
+)
+
+// The failure context describes the page and scores near matches as SPEC
+// 16.3 says: 100 same text, 80 text containing the term, 70 text inside
+// the term, 50 a shared word.
+func TestFailureContext(t *testing.T) {
+	p := openFixture(t, "text.html")
+	ref := eval[string](t, p, "makeRef(document.getElementById('save-draft'), 'button', 'Save draft', '#save-draft')")
+	run(t, p, "window.scrollTo(0, 0)")
+	fc, err := dom.FailureContext(testCtx(t), p, "save")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fc.Title != "click-by-text fixture" || !strings.HasSuffix(fc.URL, "/text.html") || fc.ScrollPosition == nil {
+		t.Errorf("page = %q %q %+v", fc.Title, fc.URL, fc.ScrollPosition)
+	}
+	if len(fc.VisibleButtons) == 0 || len(fc.VisibleButtons) > 8 {
+		t.Fatalf("buttons = %+v", fc.VisibleButtons)
+	}
+	var sawRef bool
+	for _, b := range fc.VisibleButtons {
+		if b.Text == "" || b.Selector == "" {
+			t.Errorf("button %+v", b)
+		}
+		if b.Selector == "#ship-hidden" {
+			t.Errorf("a hidden button is listed: %+v", b)
+		}
+		sawRef = sawRef || (b.Ref == ref && b.Selector == "#save-draft")
+	}
+	if !sawRef {
+		t.Errorf("no button carries its ref %s: %+v", ref, fc.VisibleButtons)
+	}
+	if len(fc.VisibleLinks) == 0 || len(fc.VisibleLinks) > 5 || fc.VisibleLinks[0].Href == "" {
+		t.Errorf("links = %+v", fc.VisibleLinks)
+	}
+	if len(fc.VisibleErrors) != 1 || fc.VisibleErrors[0] != "Something went wrong" {
+		t.Errorf("errors = %+v", fc.VisibleErrors)
+	}
+	scores := map[string]int{}
+	for _, m := range fc.NearMatches {
+		scores[m.Selector] = m.Score
+	}
+	if scores["#save-link"] != 100 || scores["#save-draft"] != 80 || fc.NearMatches[0].Selector != "#save-link" {
+		t.Errorf("near matches = %+v", fc.NearMatches)
+	}
+}
+
+func TestFailureContextScores(t *testing.T) {
+	p := openFixture(t, "text.html")
+	cases := []struct {
+		term, selector string
+		score          int
+	}{
+		{"Send message now", "#send", 70},     // the element's text is inside the term
+		{"please ship it", "#ship-role", 70},  // ... at any tier
+		{"remove the cart", "#short-add", 50}, // a shared word
+		{"#email", "#email", 80},              // a selector's words against a placeholder
+		{"documentation", "#docs", 100},       // a link, case-insensitive
+	}
+	for _, c := range cases {
+		fc, err := dom.FailureContext(testCtx(t), p, c.term)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := -1
+		for _, m := range fc.NearMatches {
+			if m.Selector == c.selector {
+				got = m.Score
+			}
+		}
+		if got != c.score {
+			t.Errorf("%q: %s scored %d, want %d (%+v)", c.term, c.selector, got, c.score, fc.NearMatches)
+		}
+	}
+	fc, err := dom.FailureContext(testCtx(t), p, "")
+	if err != nil || len(fc.NearMatches) != 0 {
+		t.Errorf("no term: %+v, %v", fc, err)
+	}
+}

@@ -1,0 +1,345 @@
+package dom
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/cdpskill/cdpskill/page"
+)
+
+var (
+	//go:embed js/input-drag-plan.js
+	inputDragPlanJS string
+	//go:embed js/input-drag-watch.js
+	inputDragWatchJS string
+	//go:embed js/input-drag-html5.js
+	inputDragHTML5JS string
+
+	inputDragPlanFn  = bind(inputDragPlanJS)
+	inputDragWatchFn = bind(inputDragWatchJS)
+	inputDragHTML5Fn = bind(inputDragHTML5JS)
+)
+
+// Drag methods (SPEC 9.6). MethodSetValue reports a range input set from
+// the target position.
+const (
+	DragAuto  = "auto"
+	DragMouse = "mouse"
+	DragHTML5 = "html5"
+)
+
+// DefaultDragSteps is how many mouse moves a drag makes by default.
+const DefaultDragSteps = 10
+
+// DragEndpoint is where a drag starts or ends: an element (Target, a CSS
+// selector or a ref; its centre) or a viewport point (X, Y), moved by
+// OffsetX, OffsetY.
+type DragEndpoint struct {
+	Target           string
+	X, Y             *float64
+	OffsetX, OffsetY float64
+}
+
+func (e DragEndpoint) String() string {
+	if e.Target != "" {
+		return ParseTarget(e.Target).String()
+	}
+	if e.X != nil && e.Y != nil {
+		return fmt.Sprintf("point (%g, %g)", *e.X, *e.Y)
+	}
+	return "nothing"
+}
+
+// DragRequest is one drag step (SPEC 9.6).
+type DragRequest struct {
+	Source, Target DragEndpoint
+	// Method is auto (default), mouse or html5.
+	Method string
+	// Steps is the number of mouse moves from source to target;
+	// DefaultDragSteps when zero.
+	Steps int
+	// Delay is the pause between two moves.
+	Delay time.Duration
+	// Timeout is the actionability timeout of each endpoint element.
+	Timeout time.Duration
+}
+
+// DragResult is what the drag did.
+type DragResult struct {
+	Dragged bool   `json:"dragged"`
+	Method  string `json:"method"`
+	Source  Point  `json:"source"`
+	Target  Point  `json:"target"`
+	Steps   int    `json:"steps,omitempty"`
+	// Value is a range input's value after it was set.
+	Value string `json:"value,omitempty"`
+	// MouseAttempted: mouse events changed nothing, so HTML5 events
+	// followed.
+	MouseAttempted bool   `json:"mouseAttempted,omitempty"`
+	Warning        string `json:"warning,omitempty"`
+}
+
+// Drag moves from source to target. Range inputs as the source are set
+// from the target's x position along their track (auto only). Otherwise
+// mouse presses at the source, moves in Steps moves and releases at the
+// target, which works for mouse-driven libraries and, in Chrome, native
+// HTML5 drag and drop; html5 dispatches the DnD events in the page; auto
+// tries the mouse, watching the page, and falls back to html5 when the
+// mouse changed nothing.
+func Drag(ctx context.Context, p *page.Page, req DragRequest) (*DragResult, error) {
+	method, steps, err := dragInput(req)
+	if err != nil {
+		return nil, err
+	}
+	d := dragger{p: p, steps: steps, delay: req.Delay}
+	src, err := d.ready(ctx, req.Source, req.Timeout)
+	if err != nil {
+		return nil, err
+	}
+	defer d.releaseAll(ctx)
+	tgt, err := d.ready(ctx, req.Target, req.Timeout)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := d.plan(ctx, src, tgt, req, method == DragAuto)
+	if err != nil {
+		return nil, err
+	}
+	res := &DragResult{Dragged: true, Source: rounded(plan.Source), Target: rounded(plan.Target), Warning: endpointNotes(src, tgt)}
+	switch {
+	case plan.Value != nil:
+		res.Method, res.Value = MethodSetValue, *plan.Value
+		return res, nil
+	case method == DragHTML5:
+		return d.html5(ctx, res, src, tgt, plan)
+	case method == DragMouse:
+		res.Method, res.Steps = DragMouse, steps
+		return res, d.mouse(ctx, plan)
+	}
+	return d.auto(ctx, res, src, tgt, plan)
+}
+
+// dragInput validates the request and fills in defaults.
+func dragInput(req DragRequest) (method string, steps int, err error) {
+	method = req.Method
+	if method == "" {
+		method = DragAuto
+	}
+	if method != DragAuto && method != DragMouse && method != DragHTML5 {
+		return "", 0, &InvalidArgumentError{Field: "method", Message: fmt.Sprintf("unknown drag method %q (auto, mouse, html5)", req.Method)}
+	}
+	for name, ep := range map[string]DragEndpoint{"source": req.Source, "target": req.Target} {
+		if ep.Target == "" && (ep.X == nil || ep.Y == nil) {
+			return "", 0, &InvalidArgumentError{Field: name, Message: "give a selector, a ref, or x and y"}
+		}
+	}
+	steps = req.Steps
+	if steps <= 0 {
+		steps = DefaultDragSteps
+	}
+	return method, steps, nil
+}
+
+// dragger holds one drag's page and pinned endpoints between its calls.
+type dragger struct {
+	p      *page.Page
+	steps  int
+	delay  time.Duration
+	pinned []*Element
+}
+
+// endpoint is a readied endpoint: a pinned element, or a point.
+type endpoint struct {
+	el   *Element
+	spec DragEndpoint
+}
+
+// arg is the endpoint as the page scripts read it.
+func (e endpoint) arg() map[string]any {
+	a := map[string]any{"offsetX": e.spec.OffsetX, "offsetY": e.spec.OffsetY}
+	if e.el != nil {
+		a["token"] = e.el.token
+	} else {
+		a["x"], a["y"] = *e.spec.X, *e.spec.Y
+	}
+	return a
+}
+
+// ready waits for an element endpoint to be actionable and pins it.
+func (d *dragger) ready(ctx context.Context, ep DragEndpoint, timeout time.Duration) (endpoint, error) {
+	if ep.Target == "" {
+		return endpoint{spec: ep}, nil
+	}
+	el, err := WaitActionable(ctx, d.p, ActionRequest{Target: ParseTarget(ep.Target), Action: ActionDrag, Timeout: timeout})
+	if err != nil {
+		return endpoint{}, err
+	}
+	d.pinned = append(d.pinned, el)
+	return endpoint{el: el, spec: ep}, nil
+}
+
+func (d *dragger) releaseAll(ctx context.Context) {
+	for _, el := range d.pinned {
+		release(ctx, d.p, el)
+	}
+}
+
+// dragPlan is js/input-drag-plan.js's reply.
+type dragPlan struct {
+	Source   Point   `json:"source"`
+	Target   Point   `json:"target"`
+	Value    *string `json:"value"`
+	Detached string  `json:"detached"`
+	NoBox    string  `json:"noBox"`
+}
+
+func (d *dragger) plan(ctx context.Context, src, tgt endpoint, req DragRequest, setRange bool) (*dragPlan, error) {
+	var plan dragPlan
+	arg := map[string]any{"source": src.arg(), "target": tgt.arg(), "setRange": setRange}
+	if err := d.p.CallJS(ctx, inputDragPlanFn, &plan, arg); err != nil {
+		return nil, err
+	}
+	side := map[string]DragEndpoint{"source": req.Source, "target": req.Target}
+	switch {
+	case plan.Detached != "":
+		return nil, &ActionabilityError{Target: ParseTarget(side[plan.Detached].Target), Action: ActionDrag, Reason: &DetachedError{}}
+	case plan.NoBox != "":
+		return nil, &ActionabilityError{Target: ParseTarget(side[plan.NoBox].Target), Action: ActionDrag, Reason: &NotVisibleError{Detail: "no box to drag " + plan.NoBox}}
+	}
+	return &plan, nil
+}
+
+// endpointNotes warns about endpoints the mouse may not reach: forced
+// past the actionability timeout, or under another element.
+func endpointNotes(eps ...endpoint) string {
+	var note string
+	for i, ep := range eps {
+		side := [...]string{"source", "target"}[i]
+		switch {
+		case ep.el == nil:
+		case ep.el.AutoForced:
+			note = joinNote(note, "the "+side+" was "+ep.el.forcedNote("dragged anyway"))
+		case !ep.el.Clickable:
+			note = joinNote(note, "another element is on top of the "+side+" at its centre and takes the mouse events there")
+		}
+	}
+	return note
+}
+
+// rounded keeps a tenth of a pixel: enough to place it, cheap to print.
+func rounded(pt Point) Point {
+	return Point{math.Round(pt.X*10) / 10, math.Round(pt.Y*10) / 10}
+}
+
+// mouse presses the left button at the source, moves to the target in
+// d.steps moves with the button held, and releases it there. If a move
+// fails the button is released anyway, so the tab is not left mid-drag.
+func (d *dragger) mouse(ctx context.Context, plan *dragPlan) (err error) {
+	from, to := plan.Source, plan.Target
+	s := d.p.S
+	if err := mouseMove(ctx, d.p, from, "none", 0); err != nil {
+		return err
+	}
+	down := mouseEvent{Type: "mousePressed", X: from.X, Y: from.Y, Button: "left", Buttons: 1, ClickCount: 1}
+	if err := s.Call(ctx, "Input.dispatchMouseEvent", down, nil); err != nil {
+		return err
+	}
+	last := from
+	defer func() {
+		if err == nil {
+			return
+		}
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		up := mouseEvent{Type: "mouseReleased", X: last.X, Y: last.Y, Button: "left", ClickCount: 1}
+		_ = s.Call(rctx, "Input.dispatchMouseEvent", up, nil)
+	}()
+	for i := 1; i <= d.steps; i++ {
+		if i > 1 {
+			if err := sleep(ctx, d.delay); err != nil {
+				return err
+			}
+		}
+		f := float64(i) / float64(d.steps)
+		pt := Point{from.X + (to.X-from.X)*f, from.Y + (to.Y-from.Y)*f}
+		if err := mouseMove(ctx, d.p, pt, "left", 1); err != nil {
+			return err
+		}
+		last = pt
+	}
+	up := mouseEvent{Type: "mouseReleased", X: to.X, Y: to.Y, Button: "left", ClickCount: 1}
+	return s.Call(ctx, "Input.dispatchMouseEvent", up, nil)
+}
+
+// html5Reply is js/input-drag-html5.js's reply.
+type html5Reply struct {
+	Missing string `json:"missing"`
+	Started bool   `json:"started"`
+	Dropped bool   `json:"dropped"`
+}
+
+// html5 dispatches the HTML5 drag-and-drop sequence in the page.
+func (d *dragger) html5(ctx context.Context, res *DragResult, src, tgt endpoint, plan *dragPlan) (*DragResult, error) {
+	var r html5Reply
+	arg := map[string]any{"source": src.arg(), "target": tgt.arg(), "from": plan.Source, "to": plan.Target}
+	if err := d.p.CallJS(ctx, inputDragHTML5Fn, &r, arg); err != nil {
+		return nil, err
+	}
+	res.Method = DragHTML5
+	switch {
+	case r.Missing != "":
+		pt := map[string]Point{"source": plan.Source, "target": plan.Target}[r.Missing]
+		return nil, &InvalidArgumentError{Field: r.Missing, Message: fmt.Sprintf("no element at (%g, %g) to send HTML5 drag events to", pt.X, pt.Y)}
+	case !r.Started:
+		res.Warning = joinNote(res.Warning, "the page cancelled dragstart, so nothing was dragged")
+	case !r.Dropped:
+		res.Warning = joinNote(res.Warning, "the target did not accept the drop (no dragover handler called preventDefault)")
+	}
+	return res, nil
+}
+
+// dragWatch is js/input-drag-watch.js's reply.
+type dragWatch struct {
+	Mutations int  `json:"mutations"`
+	DragStart bool `json:"dragstart"`
+	Drop      bool `json:"drop"`
+}
+
+// auto drags with the mouse while watching the page. Native drag events
+// or any DOM change mean the mouse worked; otherwise HTML5 events follow.
+func (d *dragger) auto(ctx context.Context, res *DragResult, src, tgt endpoint, plan *dragPlan) (*DragResult, error) {
+	watch := &Element{token: newToken()}
+	if err := d.p.CallJS(ctx, inputDragWatchFn, nil, map[string]any{"phase": "start", "token": watch.token}); err != nil {
+		return nil, err
+	}
+	if err := d.mouse(ctx, plan); err != nil {
+		release(ctx, d.p, watch)
+		return nil, err
+	}
+	var w dragWatch
+	if err := d.p.CallJS(ctx, inputDragWatchFn, &w, map[string]any{"phase": "stop", "token": watch.token}); err != nil {
+		release(ctx, d.p, watch)
+		return nil, err
+	}
+	res.Method, res.Steps = DragMouse, d.steps
+	switch {
+	case w.DragStart && !w.Drop:
+		res.Warning = "the drag started but the target did not accept the drop (no dragover handler called preventDefault)"
+		return res, nil
+	case w.DragStart, w.Mutations > 0:
+		return res, nil
+	}
+	res.Steps, res.MouseAttempted = 0, true
+	return d.html5(ctx, res, src, tgt, plan)
+}
+
+// joinNote appends a note to a warning.
+func joinNote(warning, note string) string {
+	if warning == "" {
+		return note
+	}
+	return warning + "; " + note
+}

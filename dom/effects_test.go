@@ -1,0 +1,266 @@
+package dom_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/dom"
+	"github.com/cdpskill/cdpskill/page"
+)
+
+// closeTabs closes tabs a test's clicks opened.
+func closeTabs(t *testing.T, tabs []dom.NewTab) {
+	t.Helper()
+	for _, tab := range tabs {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		browser.Conn.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": tab.TargetID}, nil)
+		cancel()
+	}
+}
+
+// A click reports the URL change it caused: a cross-document navigation
+// (after the new document is ready), a pushState or replaceState route
+// change, one a router commits a little after the click; not a fragment
+// change, and nothing for a click that does not navigate.
+func TestClickNavigation(t *testing.T) {
+	cases := []struct {
+		id        string
+		navigated bool
+		urlSuffix string
+	}{
+		{"away", true, "/nav2.html?from=away"},
+		{"push", true, "/route/a"},
+		{"replace", true, "/nav.html?tab=2"},
+		{"late-push", true, "/route/late"},
+		{"hash", false, ""},
+		{"nothing", false, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.id, func(t *testing.T) {
+			p := openFixture(t, "nav.html")
+			res := click(t, p, dom.ClickRequest{Target: "#" + c.id})
+			if res.Navigated != c.navigated || !strings.HasSuffix(res.NewURL, c.urlSuffix) || (c.urlSuffix == "") != (res.NewURL == "") {
+				t.Errorf("result = %+v, want navigated %v to …%s", *res, c.navigated, c.urlSuffix)
+			}
+			if res.Warning != "" || len(res.NewTabs) != 0 {
+				t.Errorf("result = %+v", *res)
+			}
+			if c.id == "away" && eval[string](t, p, "document.title") != "Second page" {
+				t.Error("the click returned before the new document was ready")
+			}
+		})
+	}
+}
+
+// target=_blank and window.open are reported as new tabs with their URL,
+// and this tab stays in front of its window, so it keeps rendering.
+func TestClickNewTabs(t *testing.T) {
+	for _, id := range []string{"blank", "open"} {
+		t.Run(id, func(t *testing.T) {
+			p := openFixture(t, "nav.html")
+			res := click(t, p, dom.ClickRequest{Target: "#" + id})
+			t.Cleanup(func() { closeTabs(t, res.NewTabs) })
+			if len(res.NewTabs) != 1 || !strings.HasSuffix(res.NewTabs[0].URL, "/nav2.html?from="+id) || res.NewTabs[0].TargetID == "" {
+				t.Fatalf("result = %+v", *res)
+			}
+			if res.Navigated {
+				t.Errorf("the opener did not navigate: %+v", *res)
+			}
+			if got := eval[string](t, p, "document.visibilityState"); got != "visible" {
+				t.Errorf("opener is %s after the click", got)
+			}
+			// A later click opens another tab; the first is not reported again.
+			again := click(t, p, dom.ClickRequest{Target: "#" + id})
+			t.Cleanup(func() { closeTabs(t, again.NewTabs) })
+			if len(again.NewTabs) != 1 || again.NewTabs[0].TargetID == res.NewTabs[0].TargetID {
+				t.Errorf("second click: %+v", again.NewTabs)
+			}
+		})
+	}
+}
+
+// Only tabs this tab opened are reported, never one another agent opens
+// while the click is being watched.
+func TestClickIgnoresOtherAgentsTabs(t *testing.T) {
+	p := openFixture(t, "nav.html")
+	ctx := testCtx(t)
+	if err := p.S.Call(ctx, "Runtime.addBinding", map[string]any{"name": "testHook"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	hook := p.S.Listen("Runtime.bindingCalled")
+	defer hook.Close()
+	if err := p.S.Call(ctx, "Runtime.enable", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	foreign := make(chan string, 1)
+	var foreignAt time.Time
+	go func() {
+		if _, err := hook.Next(ctx); err != nil {
+			close(foreign)
+			return
+		}
+		id, err := browser.CreateTarget(ctx, "about:blank")
+		foreignAt = time.Now()
+		if err != nil {
+			t.Error(err)
+		}
+		foreign <- id
+	}()
+	res := click(t, p, dom.ClickRequest{Target: "#open-watched"})
+	clicked := time.Now()
+	t.Cleanup(func() { closeTabs(t, res.NewTabs) })
+	other := <-foreign
+	t.Cleanup(func() { closeTabs(t, []dom.NewTab{{TargetID: other}}) })
+	if !foreignAt.Before(clicked) {
+		t.Log("the other agent's tab was opened after the click returned; the race was not exercised")
+	}
+	if len(res.NewTabs) != 1 || res.NewTabs[0].TargetID == other || !strings.Contains(res.NewTabs[0].URL, "from=watched") {
+		t.Errorf("new tabs = %+v (other agent's tab %s)", res.NewTabs, other)
+	}
+}
+
+// The same, deterministically, with the watch driven by hand: a tab opened
+// by another connection between the subscription and the collection.
+func TestEffectsFilterByOpener(t *testing.T) {
+	p := openFixture(t, "nav.html")
+	ctx := testCtx(t)
+	fx, err := dom.WatchEffects(ctx, p, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fx.Close()
+	other, err := browser.CreateTarget(ctx, "about:blank")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { closeTabs(t, []dom.NewTab{{TargetID: other}}) })
+	pt := centreOf(t, p, "open")
+	mouse(t, p, pt.X, pt.Y)
+	out := fx.Collect(ctx, dom.ClickGrace)
+	t.Cleanup(func() { closeTabs(t, out.NewTabs) })
+	if len(out.NewTabs) != 1 || out.NewTabs[0].TargetID == other {
+		t.Errorf("new tabs = %+v, other %s", out.NewTabs, other)
+	}
+}
+
+// mouse clicks at x, y with raw CDP events, outside dom.Click.
+func mouse(t *testing.T, p *page.Page, x, y float64) {
+	t.Helper()
+	for _, typ := range []string{"mousePressed", "mouseReleased"} {
+		ev := map[string]any{"type": typ, "x": x, "y": y, "button": "left", "clickCount": 1}
+		if err := p.S.Call(testCtx(t), "Input.dispatchMouseEvent", ev, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// A navigation in a page switched to a frame context resets the context,
+// since the frame's context died with the old document.
+func TestClickNavigationResetsFrameContext(t *testing.T) {
+	p := openFixture(t, "nav.html")
+	p.ContextID = mainWorld(t, p)
+	click(t, p, dom.ClickRequest{Target: "#away"})
+	if p.ContextID != 0 {
+		t.Errorf("ContextID = %d after a navigation", p.ContextID)
+	}
+}
+
+// mainWorld is an isolated world in the main frame: a context id other
+// than 0 that evaluations can run in.
+func mainWorld(t *testing.T, p *page.Page) int {
+	t.Helper()
+	return isolatedWorld(t, p, p.S.TargetID)
+}
+
+func isolatedWorld(t *testing.T, p *page.Page, frameID string) int {
+	t.Helper()
+	var res struct {
+		ExecutionContextID int `json:"executionContextId"`
+	}
+	if err := p.S.Call(testCtx(t), "Page.createIsolatedWorld", map[string]any{"frameId": frameID}, &res); err != nil {
+		t.Fatal(err)
+	}
+	return res.ExecutionContextID
+}
+
+// childFrameID is the id of the page's first iframe.
+func childFrameID(t *testing.T, s *cdp.Session) string {
+	t.Helper()
+	raw, err := s.CallRaw(testCtx(t), "Page.getFrameTree", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tree struct {
+		FrameTree struct {
+			ChildFrames []struct {
+				Frame struct {
+					ID string `json:"id"`
+				} `json:"frame"`
+			} `json:"childFrames"`
+		} `json:"frameTree"`
+	}
+	if err := json.Unmarshal(raw, &tree); err != nil || len(tree.FrameTree.ChildFrames) == 0 {
+		t.Fatalf("no child frame: %s", raw)
+	}
+	return tree.FrameTree.ChildFrames[0].Frame.ID
+}
+
+// Filling a field whose change handler submits its form reports the
+// navigation; an ordinary fill reports none.
+func TestFillNavigation(t *testing.T) {
+	p := openFixture(t, "nav.html")
+	res := fill(t, p, dom.FillRequest{Target: "#plain", Value: "x"})
+	if res.Navigated || res.NewURL != "" {
+		t.Errorf("plain fill: %+v", *res)
+	}
+	res = fill(t, p, dom.FillRequest{Target: "#q", Value: "shoes"})
+	if !res.Navigated || !strings.HasSuffix(res.NewURL, "/nav2.html?q=shoes") {
+		t.Errorf("submitting fill: %+v", *res)
+	}
+}
+
+// waitAfter returns once the DOM has been quiet for the stable time, and
+// says so when the page never settles.
+func TestClickWaitAfter(t *testing.T) {
+	p := openFixture(t, "nav.html")
+	res := click(t, p, dom.ClickRequest{Target: "#mutate", WaitAfter: &dom.Settle{Stable: 200 * time.Millisecond}})
+	if res.Settled != nil || res.Warning != "" {
+		t.Errorf("result = %+v", *res)
+	}
+	if n := eval[int](t, p, "document.querySelectorAll('#added li').length"); n != 5 {
+		t.Errorf("%d items when the click returned, want all 5", n)
+	}
+	res = click(t, p, dom.ClickRequest{Target: "#ticker", WaitAfter: &dom.Settle{Timeout: 400 * time.Millisecond}})
+	if res.Settled == nil || *res.Settled || !strings.Contains(res.Warning, "still changing") {
+		t.Errorf("never-settling page: %+v", *res)
+	}
+}
+
+// A tab behind another in its window (here the opener, once the tab it
+// opened is in front) is brought forward before a click, which then lands
+// natively instead of stalling on a page that renders no frames.
+func TestClickInHiddenTab(t *testing.T) {
+	p := openFixture(t, "nav.html")
+	res := click(t, p, dom.ClickRequest{Target: "#blank"})
+	t.Cleanup(func() { closeTabs(t, res.NewTabs) })
+	if len(res.NewTabs) != 1 {
+		t.Fatalf("new tabs = %+v", res.NewTabs)
+	}
+	if err := browser.Conn.Call(testCtx(t), "", "Target.activateTarget", map[string]any{"targetId": res.NewTabs[0].TargetID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := eval[string](t, p, "document.visibilityState"); got != "hidden" {
+		t.Fatalf("the opener is %s behind its new tab", got)
+	}
+	again := click(t, p, dom.ClickRequest{Target: "#nothing"})
+	if again.Method != dom.MethodCDP || !again.TargetReceived {
+		t.Errorf("result = %+v", *again)
+	}
+	if got := eval[string](t, p, "document.visibilityState"); got != "visible" {
+		t.Errorf("the opener is still %s", got)
+	}
+}

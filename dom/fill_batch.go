@@ -1,0 +1,107 @@
+package dom
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/cdpskill/cdpskill/page"
+)
+
+// Field is one entry of a batch fill: a CSS selector or a ref, and the
+// value for it.
+type Field struct {
+	Target string
+	Value  string
+}
+
+// FillBatchRequest fills several fields in one step (SPEC 9.2). The
+// options apply to every field.
+type FillBatchRequest struct {
+	Fields  []Field
+	Clear   *bool
+	React   bool
+	Force   bool
+	Timeout time.Duration
+}
+
+// FillBatchResult counts the fields and says how each went, in the order
+// given.
+type FillBatchResult struct {
+	Total     int           `json:"total"`
+	Filled    int           `json:"filled"`
+	Failed    int           `json:"failed"`
+	Navigated bool          `json:"navigated,omitempty"`
+	NewURL    string        `json:"newUrl,omitempty"`
+	Results   []FieldResult `json:"results"`
+	Warning   string        `json:"warning,omitempty"`
+}
+
+// FieldResult is one field of a batch fill.
+type FieldResult struct {
+	Field      string `json:"field"`
+	Filled     bool   `json:"filled"`
+	ReResolved bool   `json:"reResolved,omitempty"`
+	AutoForced bool   `json:"autoForced,omitempty"`
+	Warning    string `json:"warning,omitempty"`
+	Error      string `json:"error,omitempty"`
+}
+
+// BatchFillError means some fields of a batch could not be filled; the
+// others were. It unwraps to each field's error, so errors.As finds the
+// first failure's subtype (and its SearchTerm) and errors.Is sees a
+// deadline.
+type BatchFillError struct {
+	Total  int
+	Fields []string // the failed fields, in order
+	Errs   []error  // their errors
+}
+
+func (e *BatchFillError) Error() string {
+	parts := make([]string, len(e.Errs))
+	for i, err := range e.Errs {
+		parts[i] = e.Fields[i] + ": " + err.Error()
+	}
+	return fmt.Sprintf("%d of %d fields could not be filled (the others were): %s", len(e.Errs), e.Total, strings.Join(parts, "; "))
+}
+
+func (e *BatchFillError) Unwrap() []error { return e.Errs }
+
+// FillBatch fills each field in turn. A field that fails does not stop
+// the others, but the batch then fails with *BatchFillError, returned
+// together with the result so the agent sees which fields took. A
+// navigation during the batch is reported once, for the whole batch.
+func FillBatch(ctx context.Context, p *page.Page, req FillBatchRequest) (*FillBatchResult, error) {
+	if len(req.Fields) == 0 {
+		return nil, &InvalidArgumentError{Field: "fields", Message: "give at least one field"}
+	}
+	fx, err := WatchEffects(ctx, p, false)
+	if err != nil {
+		return nil, err
+	}
+	defer fx.Close()
+	res := &FillBatchResult{Total: len(req.Fields)}
+	batchErr := &BatchFillError{Total: len(req.Fields)}
+	for _, f := range req.Fields {
+		one := FillRequest{Target: f.Target, Value: f.Value, Clear: req.Clear, React: req.React, Force: req.Force, Timeout: req.Timeout}
+		r, err := fillOne(ctx, p, one)
+		fr := FieldResult{Field: f.Target}
+		if err != nil {
+			fr.Error = err.Error()
+			batchErr.Fields = append(batchErr.Fields, f.Target)
+			batchErr.Errs = append(batchErr.Errs, err)
+		} else {
+			fr.Filled, fr.ReResolved, fr.AutoForced, fr.Warning = true, r.ReResolved, r.AutoForced, r.Warning
+			res.Filled++
+		}
+		res.Results = append(res.Results, fr)
+	}
+	res.Failed = len(batchErr.Errs)
+	out := fx.Collect(ctx, FillGrace)
+	res.Navigated, res.NewURL, res.Warning = out.Navigated, out.NewURL, out.Warning
+	if res.Failed > 0 {
+		return res, batchErr
+	}
+	return res, nil
+}

@@ -1,0 +1,112 @@
+// The failure context of SPEC 16.3, gathered in one evaluation: where the
+// page is, what a user could click there, the error messages on show, and
+// the elements whose text is close to what the agent searched for. Each
+// part is best-effort: a part that throws is left empty, never the whole.
+function (h, term) {
+  const out = { title: document.title, url: location.href };
+  const part = (name, fn) => {
+    try { out[name] = fn(); } catch (e) { /* leave the part out */ }
+  };
+  const visible = (el) => !h.hiddenReason(el);
+  const cut = (s, n) => (s.length > n ? s.slice(0, n - 1) + '\u2026' : s);
+  const textOf = (el) => h.norm(h.accessibleName(el) || h.ownText(el) || el.value || '');
+
+  part('scrollPosition', () => {
+    const se = document.scrollingElement || document.documentElement;
+    const maxY = Math.max(0, se.scrollHeight - window.innerHeight);
+    return {
+      x: Math.round(window.scrollX), y: Math.round(window.scrollY), maxY: Math.round(maxY),
+      percentY: maxY > 0 ? Math.round((window.scrollY / maxY) * 100) : 0,
+    };
+  });
+  part('visibleButtons', () => pick(
+    'button, input[type=button], input[type=submit], input[type=reset], [role=button]', 8,
+    (el) => withRef(el, { text: cut(textOf(el), 50), selector: selectorOf(el) })));
+  part('visibleLinks', () => pick('a[href]', 5,
+    (el) => ({ text: cut(textOf(el), 50), href: cut(el.href, 100) })));
+  part('visibleErrors', () => pick(
+    '.error, .alert, .warning, .message, [role=alert], [role=status], .toast, .notification', 3,
+    (el) => cut(h.norm(el.innerText), 150)).filter(Boolean));
+  if (h.norm(term)) part('nearMatches', () => nearMatches(term));
+  return out;
+
+  // pick maps the first n visible matches of sel that have text.
+  function pick(sel, n, fn) {
+    const res = [];
+    for (const el of document.querySelectorAll(sel)) {
+      if (res.length === n) break;
+      if (!visible(el)) continue;
+      const v = fn(el);
+      if (v && (typeof v === 'string' || v.text || v.href)) res.push(v);
+    }
+    return res;
+  }
+
+  function withRef(el, o) {
+    const refs = window.__ariaRefOf;
+    const ref = refs instanceof WeakMap ? refs.get(el) : undefined;
+    if (ref && window.__ariaRefs instanceof Map && window.__ariaRefs.get(ref) === el) o.ref = ref;
+    return o;
+  }
+
+  // selectorOf is the best short CSS selector: a unique id, a unique
+  // test id, name or aria-label, else a :nth-of-type path up to an id.
+  function selectorOf(el) {
+    const unique = (sel) => { try { return document.querySelectorAll(sel).length === 1; } catch (e) { return false; } };
+    const tag = el.localName;
+    if (el.id && unique('#' + CSS.escape(el.id))) return '#' + CSS.escape(el.id);
+    for (const attr of ['data-testid', 'data-test', 'name', 'aria-label']) {
+      const v = el.getAttribute(attr);
+      const sel = v && tag + '[' + attr + '=' + JSON.stringify(v) + ']';
+      if (sel && unique(sel)) return sel;
+    }
+    const parts = [];
+    for (let cur = el; cur && cur.nodeType === 1; cur = cur.parentElement) {
+      if (cur !== el && cur.id && unique('#' + CSS.escape(cur.id))) {
+        parts.push('#' + CSS.escape(cur.id));
+        break;
+      }
+      const up = cur.parentElement;
+      if (!up || cur.localName === 'body') {
+        parts.push(cur.localName);
+        break;
+      }
+      const same = [...up.children].filter((c) => c.localName === cur.localName);
+      parts.push(cur.localName + (same.length > 1 ? ':nth-of-type(' + (same.indexOf(cur) + 1) + ')' : ''));
+    }
+    return parts.reverse().join(' > ');
+  }
+
+  // words turns a search term into what a user would read: a CSS
+  // selector's names ("#submit-btn" -> "submit btn"), text as it is.
+  function words(t) {
+    if (!/^[#.\[]|[>\[\]=:]/.test(t)) return h.norm(t);
+    return h.norm(t.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[^A-Za-z0-9]+/g, ' '));
+  }
+
+  // score rates how close text is to the term (SPEC 16.3).
+  function score(text, want) {
+    const t = text.toLowerCase();
+    if (t === want) return 100;
+    if (t.includes(want)) return 80;
+    if (t.length > 2 && want.includes(t)) return 70;
+    if (want.split(' ').some((w) => w.length > 2 && t.includes(w))) return 50;
+    return 0;
+  }
+
+  function nearMatches(term) {
+    const want = words(term).toLowerCase();
+    if (!want) return [];
+    const sel = 'button, a[href], input:not([type=hidden]), textarea, select, ' +
+      '[role=button], [role=link], [role=tab], [role=menuitem]';
+    const found = [];
+    for (const el of document.querySelectorAll(sel)) {
+      if (!visible(el)) continue;
+      const text = textOf(el) || h.norm(el.getAttribute('placeholder'));
+      const s = text ? score(text, want) : 0;
+      if (s > 0) found.push(withRef(el, { text: cut(text, 50), selector: selectorOf(el), score: s }));
+    }
+    found.sort((a, b) => b.score - a.score); // stable: document order within a score
+    return found.slice(0, 5);
+  }
+}

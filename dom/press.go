@@ -1,0 +1,71 @@
+package dom
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/cdpskill/cdpskill/page"
+)
+
+// PressRequest is one press step (SPEC 9.4).
+type PressRequest struct {
+	// Key is a key or combination: "Enter", "Control+a", "Meta+Shift+Enter".
+	Key string
+	// Target is a CSS selector or a ref to focus first (with focus(), not
+	// a click, which could activate it); "" presses into whatever has
+	// focus.
+	Target string
+	Force  bool
+	// Timeout is the actionability timeout; DefaultTimeout when zero.
+	Timeout time.Duration
+}
+
+// PressResult is what the press step did.
+type PressResult struct {
+	// Pressed is the combination sent, in canonical names; "" when
+	// nothing was.
+	Pressed    string `json:"pressed,omitempty"`
+	ReResolved bool   `json:"reResolved,omitempty"`
+	AutoForced bool   `json:"autoForced,omitempty"`
+	// Warning names an unknown key (then nothing was pressed) or a target
+	// that could not take focus.
+	Warning string `json:"warning,omitempty"`
+}
+
+// Press sends a key combination (see Keystroke.Press). An unknown key
+// name is not a failure: nothing is pressed and the result's warning
+// names the key with a suggestion. An empty or malformed combination is
+// an *InvalidArgumentError.
+func Press(ctx context.Context, p *page.Page, req PressRequest) (*PressResult, error) {
+	k, err := ParseKeystroke(req.Key)
+	var uk *UnknownKeyError
+	switch {
+	case errors.As(err, &uk):
+		return &PressResult{Warning: uk.Error() + "; nothing was pressed"}, nil
+	case err != nil:
+		return nil, err
+	}
+	res := &PressResult{}
+	if req.Target != "" {
+		target := ParseTarget(req.Target)
+		el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionPress, Force: req.Force, Timeout: req.Timeout})
+		if err != nil {
+			return nil, err
+		}
+		defer release(ctx, p, el)
+		res.ReResolved, res.AutoForced = el.ReResolved, el.AutoForced
+		focused, err := focus(ctx, p, el, target, ActionPress, false)
+		if err != nil {
+			return nil, err
+		}
+		if !focused {
+			res.Warning = target.String() + " cannot take focus; the keys went to the element that has it"
+		}
+	}
+	if err := k.Press(ctx, p.S); err != nil {
+		return nil, err
+	}
+	res.Pressed = k.String()
+	return res, nil
+}

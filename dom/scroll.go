@@ -1,0 +1,97 @@
+package dom
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"time"
+
+	"github.com/cdpskill/cdpskill/page"
+)
+
+var (
+	//go:embed js/input-scroll.js
+	inputScrollJS string
+	inputScrollFn = bind(inputScrollJS)
+)
+
+// ScrollStep is how far "up" and "down" scroll.
+const ScrollStep = 300
+
+// ScrollRequest is one scroll step (SPEC 9.7); set exactly one of To,
+// Target, a delta, or X and Y.
+type ScrollRequest struct {
+	// To is "top", "bottom", "up" or "down".
+	To string
+	// Target is a CSS selector or a ref to scroll to the viewport centre.
+	Target string
+	// DeltaX, DeltaY scroll by that many pixels.
+	DeltaX, DeltaY float64
+	// X, Y scroll to that position.
+	X, Y *float64
+	// Timeout is how long Target may take to appear; DefaultTimeout when
+	// zero.
+	Timeout time.Duration
+}
+
+// ScrollResult is the scroll position after the step.
+type ScrollResult struct {
+	ScrollX float64 `json:"scrollX"`
+	ScrollY float64 `json:"scrollY"`
+	// Element names the container scrolled, when the document itself
+	// could not scroll; the position is that container's.
+	Element string `json:"element,omitempty"`
+}
+
+// Scroll scrolls the page, or its main scrolling container when the
+// document cannot scroll, and reports the position. A target element is
+// waited for (it need not be visible, only attached) and centred.
+func Scroll(ctx context.Context, p *page.Page, req ScrollRequest) (*ScrollResult, error) {
+	arg := map[string]any{}
+	switch req.To {
+	case "top", "bottom":
+		arg["mode"] = req.To
+	case "up", "down":
+		dy := float64(ScrollStep)
+		if req.To == "up" {
+			dy = -dy
+		}
+		arg["mode"], arg["dx"], arg["dy"] = "by", 0, dy
+	case "":
+		switch {
+		case req.Target != "":
+			return scrollToElement(ctx, p, req)
+		case req.X != nil || req.Y != nil:
+			arg["mode"], arg["x"], arg["y"] = "to", req.X, req.Y // null keeps that axis
+		default:
+			arg["mode"], arg["dx"], arg["dy"] = "by", req.DeltaX, req.DeltaY
+		}
+	default:
+		return nil, &InvalidArgumentError{Field: "scroll", Message: fmt.Sprintf("unknown direction %q (top, bottom, up, down)", req.To)}
+	}
+	return runScroll(ctx, p, arg, Target{})
+}
+
+func scrollToElement(ctx context.Context, p *page.Page, req ScrollRequest) (*ScrollResult, error) {
+	target := ParseTarget(req.Target)
+	el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionScroll, Force: true, Timeout: req.Timeout})
+	if err != nil {
+		return nil, err
+	}
+	defer release(ctx, p, el)
+	return runScroll(ctx, p, map[string]any{"mode": "element", "token": el.token}, target)
+}
+
+func runScroll(ctx context.Context, p *page.Page, arg map[string]any, target Target) (*ScrollResult, error) {
+	var r struct {
+		ScrollResult
+		Detached bool `json:"detached"`
+	}
+	if err := p.CallJS(ctx, inputScrollFn, &r, arg); err != nil {
+		return nil, err
+	}
+	if r.Detached {
+		return nil, &ActionabilityError{Target: target, Action: ActionScroll, Reason: &DetachedError{}}
+	}
+	return &r.ScrollResult, nil
+}

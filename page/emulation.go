@@ -1,0 +1,168 @@
+package page
+
+import (
+	"context"
+	"fmt"
+)
+
+// Emulation is what a tab has been told to pretend: a screen and network
+// conditions. Chrome ends every override when the CDP session that set
+// it detaches, and each cdpskill call is a session of its own, so the
+// runner keeps the tab's Emulation and applies it again at each attach.
+// The zero value is no emulation, what a fresh session has (SPEC 5).
+type Emulation struct {
+	Viewport *DeviceMetrics     `json:"viewport,omitempty"`
+	Network  *NetworkConditions `json:"network,omitempty"`
+}
+
+// IsZero reports whether e emulates nothing.
+func (e Emulation) IsZero() bool { return e.Viewport == nil && e.Network == nil }
+
+// Apply sets everything e holds.
+func (e Emulation) Apply(ctx context.Context, p *Page) error {
+	if e.Viewport != nil {
+		if _, err := SetViewport(ctx, p, *e.Viewport); err != nil {
+			return err
+		}
+	}
+	if e.Network != nil {
+		return SetNetworkConditions(ctx, p, *e.Network)
+	}
+	return nil
+}
+
+// Limits of a custom viewport. Chrome takes more, but past them the page
+// is larger than any screen and screenshots of it fail.
+const (
+	maxViewportSide = 10000
+	maxScaleFactor  = 10
+)
+
+// Validate checks a custom viewport without a browser.
+func (m DeviceMetrics) Validate() error {
+	switch {
+	case m.Width <= 0 || m.Height <= 0 || m.Width > maxViewportSide || m.Height > maxViewportSide:
+		return &ParamError{"viewport", fmt.Sprintf("%dx%d", m.Width, m.Height),
+			fmt.Sprintf("width and height must be between 1 and %d", maxViewportSide)}
+	case m.DeviceScaleFactor < 0 || m.DeviceScaleFactor > maxScaleFactor:
+		return &ParamError{"deviceScaleFactor", fmt.Sprint(m.DeviceScaleFactor),
+			fmt.Sprintf("must be between 0 and %d", maxScaleFactor)}
+	}
+	return nil
+}
+
+// SetViewport emulates m's screen and touch, and returns it with its
+// scale factor filled in.
+func SetViewport(ctx context.Context, p *Page, m DeviceMetrics) (DeviceMetrics, error) {
+	if err := m.Validate(); err != nil {
+		return m, err
+	}
+	if m.DeviceScaleFactor == 0 {
+		m.DeviceScaleFactor = 1
+	}
+	params := map[string]any{
+		"width": m.Width, "height": m.Height,
+		"deviceScaleFactor": m.DeviceScaleFactor, "mobile": m.Mobile,
+	}
+	if m.Mobile {
+		orient := map[string]any{"type": "portraitPrimary", "angle": 0}
+		if m.IsLandscape {
+			orient = map[string]any{"type": "landscapePrimary", "angle": 90}
+		}
+		params["screenOrientation"] = orient
+	}
+	if err := p.S.Call(ctx, "Emulation.setDeviceMetricsOverride", params, nil); err != nil {
+		return m, fmt.Errorf("page: set viewport: %w", err)
+	}
+	if err := setTouch(ctx, p, m.HasTouch); err != nil {
+		return m, err
+	}
+	return m, nil
+}
+
+// ClearViewport ends screen and touch emulation in this session.
+func ClearViewport(ctx context.Context, p *Page) error {
+	if err := p.S.Call(ctx, "Emulation.clearDeviceMetricsOverride", nil, nil); err != nil {
+		return fmt.Errorf("page: clear viewport: %w", err)
+	}
+	return setTouch(ctx, p, false)
+}
+
+func setTouch(ctx context.Context, p *Page, on bool) error {
+	params := map[string]any{"enabled": on}
+	if on {
+		params["maxTouchPoints"] = 5
+	}
+	if err := p.S.Call(ctx, "Emulation.setTouchEmulationEnabled", params, nil); err != nil {
+		return fmt.Errorf("page: touch emulation: %w", err)
+	}
+	return nil
+}
+
+// NetworkConditions are emulated network conditions. Throughputs are in
+// bytes per second, latency in milliseconds; 0 means no limit.
+type NetworkConditions struct {
+	Offline bool `json:"offline,omitempty"`
+	// Throttle names the preset the numbers came from, for reporting.
+	Throttle string  `json:"throttle,omitempty"`
+	Latency  float64 `json:"latency,omitempty"`
+	Download float64 `json:"download,omitempty"`
+	Upload   float64 `json:"upload,omitempty"`
+}
+
+// IsZero reports whether n leaves the network as it is.
+func (n NetworkConditions) IsZero() bool {
+	return !n.Offline && n.Latency == 0 && n.Download == 0 && n.Upload == 0
+}
+
+// Throttled reports whether n slows the network down.
+func (n NetworkConditions) Throttled() bool {
+	return n.Latency != 0 || n.Download != 0 || n.Upload != 0
+}
+
+// throttlePresets are DevTools' presets of the same names.
+var throttlePresets = map[string]NetworkConditions{
+	"slow-3g": {Latency: 2000, Download: 50000, Upload: 50000},
+	"fast-3g": {Latency: 562.5, Download: 180000, Upload: 84375},
+	"slow-4g": {Latency: 562.5, Download: 180000, Upload: 84375},
+	"fast-4g": {Latency: 165, Download: 1012500, Upload: 168750},
+}
+
+// ThrottlePresetNames lists the throttle presets.
+var ThrottlePresetNames = []string{"slow-3g", "fast-3g", "slow-4g", "fast-4g"}
+
+// ThrottlePreset returns the preset called name, in any case and with
+// "_" for "-".
+func ThrottlePreset(name string) (NetworkConditions, bool) {
+	name = NormalizeDeviceName(name)
+	n, ok := throttlePresets[name]
+	n.Throttle = name
+	return n, ok
+}
+
+// SetNetworkConditions emulates n; the zero value ends the emulation.
+func SetNetworkConditions(ctx context.Context, p *Page, n NetworkConditions) error {
+	if n.Latency < 0 || n.Download < 0 || n.Upload < 0 {
+		return &ParamError{"throttle", fmt.Sprintf("%+v", n), "latency, download and upload must be at least 0"}
+	}
+	unlimited := func(v float64) float64 {
+		if v == 0 {
+			return -1 // CDP's "no limit"
+		}
+		return v
+	}
+	// Emulation needs the Network domain; enabling it again is harmless.
+	if err := p.S.Call(ctx, "Network.enable", nil, nil); err != nil {
+		return fmt.Errorf("page: network conditions: %w", err)
+	}
+	err := p.S.Call(ctx, "Network.emulateNetworkConditions", map[string]any{
+		"offline":            n.Offline,
+		"latency":            n.Latency,
+		"downloadThroughput": unlimited(n.Download),
+		"uploadThroughput":   unlimited(n.Upload),
+	}, nil)
+	if err != nil {
+		return fmt.Errorf("page: network conditions: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,64 @@
+package query_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/cdpskill/cdpskill/internal/testbrowser"
+	"github.com/cdpskill/cdpskill/page"
+)
+
+// openFixture loads testdata/file in a fresh tab and returns the page and
+// the fixture server's URL.
+func openFixture(t testing.TB, file string) (*page.Page, string) {
+	t.Helper()
+	s := browser.NewTab(t)
+	srv := testbrowser.Serve(t, "testdata")
+	testbrowser.Navigate(t, s, srv.URL+"/"+file)
+	return page.New(s), srv.URL
+}
+
+// testCtx bounds one test's browser work.
+func testCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// eval evaluates a short fixture expression and decodes its value.
+func eval[T any](t *testing.T, p *page.Page, expr string) T {
+	t.Helper()
+	obj, err := p.Evaluate(testCtx(t), map[string]any{"expression": expr, "returnByValue": true, "awaitPromise": true})
+	if err != nil {
+		t.Fatalf("eval %s: %v", expr, err)
+	}
+	var v T
+	if len(obj.Value) > 0 {
+		if err := json.Unmarshal(obj.Value, &v); err != nil {
+			t.Fatalf("eval %s: decode %s: %v", expr, obj.Value, err)
+		}
+	}
+	return v
+}
+
+// jsonOf is v as compact JSON.
+func jsonOf(t *testing.T, v any) string {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// errName is the spec subtype of err, or "".
+func errName(err error) string {
+	var n interface{ ErrorName() string }
+	if errors.As(err, &n) {
+		return n.ErrorName()
+	}
+	return ""
+}

@@ -1,0 +1,322 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cdpskill/cdpskill/cdp"
+)
+
+// dialogPolicy is how to answer JavaScript dialogs (SPEC 19.2): the
+// top-level "dialog" field for a whole call, or a step's own. Without
+// one, every dialog is accepted and a prompt gets its default text, so a
+// batch never stops at a dialog; each one is reported with the step it
+// interrupted, so the agent sees what it agreed to.
+type dialogPolicy struct {
+	Accept     *bool   `json:"accept"`
+	PromptText *string `json:"promptText"`
+}
+
+// decodeDialog reads a dialog policy: {accept, promptText}, or true
+// (accept) or false (dismiss).
+func decodeDialog(raw json.RawMessage) (*dialogPolicy, error) {
+	if b, ok := asBool(raw); ok {
+		return &dialogPolicy{Accept: &b}, nil
+	}
+	if !isObject(raw) {
+		return nil, paramErrorf(`must be {"accept": true|false, "promptText": "…"}, true or false, got %s`, jsonKind(raw))
+	}
+	var d dialogPolicy
+	if err := decodeStrict(raw, &d); err != nil {
+		return nil, err
+	}
+	if d.PromptText != nil && d.Accept != nil && !*d.Accept {
+		return nil, paramErrorf(`"promptText" answers a prompt that is accepted; drop it or set "accept": true`)
+	}
+	return &d, nil
+}
+
+// DialogReport is one JavaScript dialog as the step result reports it.
+type DialogReport struct {
+	Type     string `json:"type"` // alert, confirm, prompt or beforeunload
+	Message  string `json:"message"`
+	Accepted bool   `json:"accepted"`
+	// PromptText is what an accepted prompt was answered with.
+	PromptText *string `json:"promptText,omitempty"`
+}
+
+// dialogEvent is Page.javascriptDialogOpening.
+type dialogEvent struct {
+	Type          string `json:"type"`
+	Message       string `json:"message"`
+	DefaultPrompt string `json:"defaultPrompt"`
+}
+
+// answer decides the reply to ev: the step's policy, else the call's,
+// else accept.
+func answer(ev dialogEvent, policies ...*dialogPolicy) DialogReport {
+	r := DialogReport{Type: ev.Type, Message: ev.Message, Accepted: true}
+	text := ev.DefaultPrompt
+	for _, p := range policies {
+		if p == nil {
+			continue
+		}
+		if p.Accept != nil {
+			r.Accepted = *p.Accept
+		}
+		if p.PromptText != nil {
+			text = *p.PromptText
+		}
+		break
+	}
+	if ev.Type == "alert" {
+		r.Accepted = true // an alert has only OK
+	}
+	if ev.Type == "prompt" && r.Accepted {
+		r.PromptText = &text
+	}
+	return r
+}
+
+// dialogAnswerBudget bounds Page.handleJavaScriptDialog.
+const dialogAnswerBudget = 5 * time.Second
+
+// dialogWatch answers the call's JavaScript dialogs as they open, for as
+// long as the call lasts: an unanswered dialog blocks every later call
+// into the page, the screenshot and page context included. Each answer is
+// recorded for the step that was running.
+type dialogWatch struct {
+	policy *dialogPolicy // the call's
+
+	mu      sync.Mutex
+	step    *dialogPolicy // the running step's, when it has one
+	reports []DialogReport
+	notes   []string
+
+	sess *cdp.Session
+	stop func()
+}
+
+func newDialogWatch(policy *dialogPolicy) *dialogWatch { return &dialogWatch{policy: policy} }
+
+// follow makes sure sess's dialogs are answered: it subscribes to them
+// and enables the Page domain, first dismissing a dialog left open by
+// something that ran after the previous call ended. Calling it again for
+// the same session costs nothing.
+func (w *dialogWatch) follow(ctx context.Context, sess *cdp.Session) error {
+	if sess == nil || sess == w.sess {
+		return nil
+	}
+	w.close()
+	l := sess.Listen("Page.javascriptDialogOpening")
+	wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		w.serve(wctx, sess, l)
+	}()
+	w.sess = sess
+	w.stop = func() {
+		cancel()
+		l.Close()
+		<-done
+	}
+	return w.enable(ctx, sess)
+}
+
+// serve answers each dialog of sess until ctx ends.
+func (w *dialogWatch) serve(ctx context.Context, sess *cdp.Session, l *cdp.Listener) {
+	for {
+		ev, err := l.Next(ctx)
+		if err != nil {
+			return
+		}
+		var d dialogEvent
+		if json.Unmarshal(ev.Params, &d) != nil {
+			continue
+		}
+		w.mu.Lock()
+		r := answer(d, w.step, w.policy)
+		w.mu.Unlock()
+		params := map[string]any{"accept": r.Accepted}
+		if r.PromptText != nil {
+			params["promptText"] = *r.PromptText
+		}
+		actx, cancel := context.WithTimeout(ctx, dialogAnswerBudget)
+		err = sess.Call(actx, "Page.handleJavaScriptDialog", params, nil)
+		cancel()
+		w.mu.Lock()
+		if err != nil {
+			w.notes = append(w.notes, fmt.Sprintf("could not answer the %s %q: %v", d.Type, d.Message, err))
+		} else {
+			w.reports = append(w.reports, r)
+		}
+		w.mu.Unlock()
+	}
+}
+
+// beginStep sets the running step's policy.
+func (w *dialogWatch) beginStep(p *dialogPolicy) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.step = p
+}
+
+// take returns the dialogs answered and the problems met since the last
+// take, and ends the running step's policy.
+func (w *dialogWatch) take() ([]DialogReport, []string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	r, n := w.reports, w.notes
+	w.reports, w.notes, w.step = nil, nil, nil
+	return r, n
+}
+
+// close stops answering; it returns once no answer is in flight.
+func (w *dialogWatch) close() {
+	if w.stop != nil {
+		w.stop()
+	}
+	w.sess, w.stop = nil, nil
+}
+
+// Timing of the check for a dialog nobody can answer. Page.enable answers
+// in a millisecond or two unless the page's main thread is stuck.
+const (
+	stuckAfter    = 300 * time.Millisecond
+	probeBudget   = 200 * time.Millisecond
+	dismissBudget = 2 * time.Second
+	// enableWait is how long a busy page may keep Page.enable waiting.
+	// Chrome routes dialogs to the session as soon as it has the command,
+	// so giving up on the reply loses nothing; the step that follows meets
+	// the busy page under its own timeout.
+	enableWait = 2 * time.Second
+)
+
+// enable turns on the Page domain, so that dialogs are reported to this
+// session. If the page does not answer, either its script is busy or it
+// shows a dialog that opened while no session had the domain on: Chrome
+// reported it to nobody, no session can answer it, and it blocks every
+// page call, Page.enable included. The second is dismissed.
+func (w *dialogWatch) enable(ctx context.Context, sess *cdp.Session) error {
+	done := make(chan error, 1)
+	go func() { done <- sess.Call(ctx, "Page.enable", nil, nil) }()
+	t := time.NewTimer(stuckAfter)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-t.C:
+	}
+	if blockedByDialog(ctx, sess) {
+		if err := dismissOrphanDialog(ctx, sess); err != nil {
+			w.note("a JavaScript dialog that opened while no call was watching blocks the page and could not be dismissed: %v", err)
+		} else {
+			w.note("a JavaScript dialog that opened while no call was watching (after the previous call, or before this one attached) blocked the page; it was dismissed unseen, its text unknown")
+		}
+	}
+	t.Reset(enableWait)
+	select {
+	case err := <-done:
+		return err
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (w *dialogWatch) note(format string, args ...any) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.notes = append(w.notes, fmt.Sprintf(format, args...))
+}
+
+// blockedByDialog tells a page held by a dialog from a busy one: while a
+// dialog shows, the browser drops input to the page and acknowledges it
+// at once, where a busy page acknowledges it only when its script ends.
+// The probe is the release of a key nobody holds (F24).
+func blockedByDialog(ctx context.Context, sess *cdp.Session) bool {
+	pctx, cancel := context.WithTimeout(ctx, probeBudget)
+	defer cancel()
+	err := sess.Call(pctx, "Input.dispatchKeyEvent", map[string]any{
+		"type": "keyUp", "key": "F24", "code": "F24", "windowsVirtualKeyCode": 135,
+	}, nil)
+	return err == nil
+}
+
+// restoreURLExpr puts the URL back after the dismissal added an empty
+// fragment to it. It names no page function; it is one history call.
+const restoreURLExpr = `history.replaceState(history.state, "", %s)`
+
+// dismissOrphanDialog closes a dialog no session can answer. Any
+// navigation closes the page's dialogs, and a same-document one (to a
+// fragment) does so without unloading the page: the dialog is dismissed,
+// the page keeps its state. A URL that had no fragment gets it taken off
+// again.
+func dismissOrphanDialog(ctx context.Context, sess *cdp.Session) error {
+	ctx, cancel := context.WithTimeout(ctx, dismissBudget)
+	defer cancel()
+	var info struct {
+		TargetInfo struct {
+			URL string `json:"url"`
+		} `json:"targetInfo"`
+	}
+	if err := sess.Conn().Call(ctx, "", "Target.getTargetInfo", map[string]any{"targetId": sess.TargetID}, &info); err != nil {
+		return err
+	}
+	orig := info.TargetInfo.URL
+	to := orig
+	if !strings.Contains(orig, "#") {
+		to = orig + "#"
+	}
+	var res struct {
+		ErrorText string `json:"errorText"`
+	}
+	if err := sess.Call(ctx, "Page.navigate", map[string]any{"url": to}, &res); err != nil {
+		return err
+	}
+	if res.ErrorText != "" {
+		return errors.New(res.ErrorText)
+	}
+	if to == orig {
+		return nil
+	}
+	quoted, _ := json.Marshal(orig)
+	return sess.Call(ctx, "Runtime.evaluate", map[string]any{"expression": fmt.Sprintf(restoreURLExpr, quoted)}, nil)
+}
+
+// dismissedUnload reports a beforeunload dialog that was dismissed.
+func dismissedUnload(reports []DialogReport) bool {
+	for _, r := range reports {
+		if r.Type == "beforeunload" && !r.Accepted {
+			return true
+		}
+	}
+	return false
+}
+
+// StayedError is a step that failed because the page asked, with a
+// beforeunload dialog, to stay, and the dialog policy said stay: Chrome
+// then reports the navigation as aborted, which alone would mislead.
+type StayedError struct{ Err error }
+
+func (e *StayedError) Error() string {
+	return "the page's beforeunload dialog was dismissed, so the tab stayed where it was (" + e.Err.Error() + `); to leave, accept it: "dialog": {"accept": true}`
+}
+
+func (e *StayedError) Unwrap() error { return e.Err }
+
+// ErrorName keeps the subtype of what Chrome reported.
+func (e *StayedError) ErrorName() string {
+	var n named
+	if errors.As(e.Err, &n) {
+		return n.ErrorName()
+	}
+	return "NavigationAbortedError"
+}

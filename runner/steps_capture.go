@@ -1,0 +1,446 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cdpskill/cdpskill/capture"
+	"github.com/cdpskill/cdpskill/dom"
+	"github.com/cdpskill/cdpskill/page"
+)
+
+// captureSteps save what the page shows and report what it logged and
+// fetched.
+var captureSteps = []step{
+	define("screenshot", `true | "path" | {path, fullPage, clip: {x, y, width, height}, selector|ref, padding, format: png|jpeg|webp, quality, omitBackground}`,
+		"save a screenshot → {path, width, height, format}; no path or a bare name goes to $TMPDIR/cdp-skill/; clip is in page (not viewport) CSS pixels; 16,384 px a side at most",
+		needsTab, decodeScreenshot, runScreenshot),
+	define("pdf", `true | "path" | {path, landscape, scale, pageRanges: "1-3, 5", marginTop|marginBottom|marginLeft|marginRight, paperWidth, paperHeight (inches), displayHeaderFooter, headerTemplate, footerTemplate, printBackground (default true), preferCSSPageSize}`,
+		"print the page to PDF → {path, pages, size, valid}",
+		needsTab, decodePDF, runPDF),
+	define("console", `true | {limit (50), level: "error"|"warning,error"|…, type: console|exception, since (ms timestamp), stackTrace, clear}`,
+		"console messages, newest last: what Chrome kept for the page (replayed as the call attaches) plus this call's; clear:true empties them for later calls too; a long listing goes whole to the file named in file",
+		needsTab, decodeConsole, runConsole),
+	define("network", `true | {limit (50), filter: "text"|"/regex/", status: 404|"4xx", failed, type: "fetch,xhr", clear} | {offline: true|false} | {throttle: "slow-3g"|"fast-3g"|"slow-4g"|"fast-4g"|"off"|{latency (ms), download, upload (bytes/s)}}`,
+		"the tab's requests since capture began or the last clear, kept across calls (the last 1,000); offline and throttle last across calls until turned off",
+		needsTab, decodeNetwork, runNetwork),
+}
+
+// --- screenshot
+
+type screenshotParams struct {
+	Path           string        `json:"path"`
+	FullPage       bool          `json:"fullPage"`
+	Clip           *capture.Rect `json:"clip"`
+	Selector       string        `json:"selector"`
+	Ref            string        `json:"ref"`
+	Padding        float64       `json:"padding"`
+	Format         string        `json:"format"`
+	Quality        int           `json:"quality"`
+	OmitBackground bool          `json:"omitBackground"`
+}
+
+func decodeScreenshot(raw json.RawMessage) (screenshotParams, error) {
+	p, err := decodeInto(raw, func(raw json.RawMessage, p *screenshotParams) error {
+		if s, ok := asString(raw); ok && s != "" {
+			p.Path = s
+			return nil
+		}
+		return trueOnly(raw, p)
+	})
+	if err != nil {
+		return p, err
+	}
+	if p.Selector != "" && dom.IsRef(p.Selector) {
+		p.Selector, p.Ref = "", p.Selector
+	}
+	element := p.Selector != "" || p.Ref != ""
+	switch {
+	case p.Selector != "" && p.Ref != "":
+		return p, paramErrorf(`give "selector" or "ref", not both`)
+	case element && (p.FullPage || p.Clip != nil):
+		return p, paramErrorf(`an element screenshot takes no "fullPage" or "clip"`)
+	case p.Padding < 0 || (p.Padding > 0 && !element):
+		return p, paramErrorf(`"padding" (CSS pixels, at least 0) goes with "selector" or "ref"`)
+	}
+	if p.Format, err = formatFromPath(p.Path, p.Format); err != nil {
+		return p, err
+	}
+	if p.Quality != 0 && p.Format == "png" {
+		return p, paramErrorf(`"quality" applies to jpeg and webp, not png`)
+	}
+	if err := p.options().Validate(); err != nil {
+		return p, paramErrorf("%v", err)
+	}
+	return p, resolveOutputPath(&p.Path, "."+extension(p.Format))
+}
+
+// formatFromPath reconciles "format" with the path's extension: either
+// may name it, and they must agree.
+func formatFromPath(path, format string) (string, error) {
+	f, ok := capture.Format(format)
+	if !ok {
+		return "", paramErrorf(`"format" must be png, jpeg or webp, got %q`, format)
+	}
+	ext := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
+	if ext == "" {
+		return f, nil
+	}
+	byExt, ok := capture.Format(ext)
+	switch {
+	case !ok:
+		return "", paramErrorf(`the path's extension .%s is not png, jpg, jpeg or webp`, ext)
+	case format == "":
+		return byExt, nil
+	case byExt != f:
+		return "", paramErrorf(`"format" %s does not match the path's extension .%s`, format, ext)
+	}
+	return f, nil
+}
+
+func extension(format string) string {
+	if format == "jpeg" {
+		return "jpg"
+	}
+	return format
+}
+
+// resolveOutputPath makes a given path absolute and gives it ext when it
+// has none; an empty path stays empty (the step picks one when it runs).
+func resolveOutputPath(path *string, ext string) error {
+	if *path == "" {
+		return nil
+	}
+	if filepath.Ext(*path) == "" {
+		*path += ext
+	}
+	abs, err := capture.OutputPath(*path)
+	if err != nil {
+		return paramErrorf("%v", err)
+	}
+	*path = abs
+	return nil
+}
+
+func (p screenshotParams) options() capture.ShotOptions {
+	return capture.ShotOptions{Format: p.Format, Quality: p.Quality, FullPage: p.FullPage,
+		Clip: p.Clip, OmitBackground: p.OmitBackground}
+}
+
+func runScreenshot(ctx context.Context, c *Call, p screenshotParams) (any, error) {
+	opts := p.options()
+	if p.Selector != "" || p.Ref != "" {
+		clip, err := capture.ElementClip(ctx, c.page, capture.ElementTarget{Selector: p.Selector, Ref: p.Ref, Padding: p.Padding})
+		if err != nil {
+			return nil, err
+		}
+		opts.Clip = clip
+	}
+	path := p.Path
+	if path == "" {
+		path = capture.NextPath(c.alias, "shot", extension(p.Format))
+	}
+	return capture.Capture(ctx, c.sess, path, opts)
+}
+
+// --- pdf
+
+type pdfParams struct {
+	Path string `json:"path"`
+	capture.PDFOptions
+}
+
+func decodePDF(raw json.RawMessage) (pdfParams, error) {
+	p, err := decodeInto(raw, func(raw json.RawMessage, p *pdfParams) error {
+		if s, ok := asString(raw); ok && s != "" {
+			p.Path = s
+			return nil
+		}
+		return trueOnly(raw, p)
+	})
+	if err != nil {
+		return p, err
+	}
+	if err := p.Validate(); err != nil {
+		return p, paramErrorf("%v", err)
+	}
+	return p, resolveOutputPath(&p.Path, ".pdf")
+}
+
+func runPDF(ctx context.Context, c *Call, p pdfParams) (any, error) {
+	path := p.Path
+	if path == "" {
+		path = capture.NextPath(c.alias, "print", "pdf")
+	}
+	return capture.PrintPDF(ctx, c.sess, path, p.PDFOptions)
+}
+
+// --- console
+
+type consoleParams struct {
+	Limit      int     `json:"limit"`
+	Level      string  `json:"level"`
+	Type       string  `json:"type"`
+	Since      float64 `json:"since"`
+	StackTrace bool    `json:"stackTrace"`
+	Clear      bool    `json:"clear"`
+
+	levels []string
+}
+
+func decodeConsole(raw json.RawMessage) (consoleParams, error) {
+	p, err := decodeInto(raw, trueOnly[consoleParams])
+	if err != nil {
+		return p, err
+	}
+	switch {
+	case p.Limit < 0:
+		return p, paramErrorf(`"limit" must be positive`)
+	case p.Type != "" && p.Type != "console" && p.Type != "exception":
+		return p, paramErrorf(`"type" must be console or exception, got %q`, p.Type)
+	case p.Since < 0:
+		return p, paramErrorf(`"since" is a timestamp in milliseconds since the epoch, as messages carry it`)
+	}
+	if p.Level != "" {
+		if p.levels, err = capture.ParseLevels(p.Level); err != nil {
+			return p, paramErrorf("%v", err)
+		}
+	}
+	return p, nil
+}
+
+func runConsole(ctx context.Context, c *Call, p consoleParams) (any, error) {
+	if c.console == nil {
+		return nil, newError(Execution, "console capture did not start for this tab")
+	}
+	if err := c.console.Flush(ctx); err != nil {
+		return nil, err
+	}
+	q := capture.ConsoleQuery{Limit: p.Limit, Levels: p.levels, Type: p.Type, StackTrace: p.StackTrace}
+	if p.Since > 0 {
+		q.Since = msTime(p.Since)
+	}
+	view, err := capture.NewConsoleView(c.console.Messages(), q, capture.TabFile(c.alias, ".console.json"))
+	if err != nil {
+		return nil, err
+	}
+	if p.Clear {
+		if err := c.console.Discard(ctx); err != nil {
+			return view, err
+		}
+	}
+	return view, nil
+}
+
+// msTime reads a timestamp in milliseconds since the epoch.
+func msTime(ms float64) time.Time { return time.UnixMicro(int64(math.Round(ms * 1000))) }
+
+// --- network
+
+type networkParams struct {
+	Limit    int             `json:"limit"`
+	Filter   string          `json:"filter"`
+	Status   json.RawMessage `json:"status"`
+	Failed   bool            `json:"failed"`
+	Type     string          `json:"type"`
+	Clear    bool            `json:"clear"`
+	Offline  *bool           `json:"offline"`
+	Throttle json.RawMessage `json:"throttle"`
+
+	query capture.NetworkQuery
+	// conditions, when set, make the step change the emulated network
+	// instead of listing requests.
+	conditions *conditionsChange
+}
+
+// conditionsChange is what a network step changes of the tab's emulated
+// network; nil fields stay as they are.
+type conditionsChange struct {
+	offline  *bool
+	throttle *page.NetworkConditions // zero: throttling off
+}
+
+func decodeNetwork(raw json.RawMessage) (networkParams, error) {
+	p, err := decodeInto(raw, trueOnly[networkParams])
+	if err != nil {
+		return p, err
+	}
+	if p.Offline != nil || len(p.Throttle) > 0 {
+		if p.Limit != 0 || p.Filter != "" || len(p.Status) > 0 || p.Failed || p.Type != "" || p.Clear {
+			return p, paramErrorf(`"offline" and "throttle" change the network; list requests in a separate network step`)
+		}
+		p.conditions = &conditionsChange{offline: p.Offline}
+		if len(p.Throttle) > 0 {
+			t, err := decodeThrottle(p.Throttle)
+			if err != nil {
+				return p, err
+			}
+			p.conditions.throttle = &t
+		}
+		return p, nil
+	}
+	return p, p.decodeQuery()
+}
+
+func (p *networkParams) decodeQuery() error {
+	if p.Limit < 0 {
+		return paramErrorf(`"limit" must be positive`)
+	}
+	q := capture.NetworkQuery{Limit: p.Limit, Failed: p.Failed}
+	var err error
+	if p.Filter != "" {
+		if q.URL, err = capture.ParseURLFilter(p.Filter); err != nil {
+			return paramErrorf("%v", err)
+		}
+	}
+	if len(p.Status) > 0 {
+		s, ok := asString(p.Status)
+		if !ok {
+			s = string(p.Status) // a number
+		}
+		if q.Status, err = capture.ParseStatus(s); err != nil {
+			return paramErrorf("%v", err)
+		}
+	}
+	if p.Type != "" {
+		if q.Types, err = capture.ParseTypes(p.Type); err != nil {
+			return paramErrorf("%v", err)
+		}
+	}
+	p.query = q
+	return nil
+}
+
+// decodeThrottle reads a preset name, "off" or false, or custom numbers.
+func decodeThrottle(raw json.RawMessage) (page.NetworkConditions, error) {
+	if b, ok := asBool(raw); ok && !b {
+		return page.NetworkConditions{}, nil
+	}
+	if s, ok := asString(raw); ok {
+		if strings.EqualFold(s, "off") || strings.EqualFold(s, "none") {
+			return page.NetworkConditions{}, nil
+		}
+		if n, ok := page.ThrottlePreset(s); ok {
+			return n, nil
+		}
+		msg := fmt.Sprintf(`unknown throttle preset %q (presets: %s, or "off")`, s, strings.Join(page.ThrottlePresetNames, ", "))
+		if sug := suggest(s, page.ThrottlePresetNames); sug != "" {
+			msg += fmt.Sprintf("; did you mean %q?", sug)
+		}
+		return page.NetworkConditions{}, paramErrorf("%s", msg)
+	}
+	var custom struct {
+		Latency  float64 `json:"latency"`
+		Download float64 `json:"download"`
+		Upload   float64 `json:"upload"`
+	}
+	if err := decodeStrict(raw, &custom); err != nil {
+		return page.NetworkConditions{}, paramErrorf(`"throttle": %v`, err)
+	}
+	if custom.Latency < 0 || custom.Download < 0 || custom.Upload < 0 {
+		return page.NetworkConditions{}, paramErrorf(`"throttle": latency (ms), download and upload (bytes/s) must be at least 0`)
+	}
+	return page.NetworkConditions{Latency: custom.Latency, Download: custom.Download, Upload: custom.Upload}, nil
+}
+
+func runNetwork(ctx context.Context, c *Call, p networkParams) (any, error) {
+	if p.conditions != nil {
+		return c.changeNetworkConditions(ctx, *p.conditions)
+	}
+	nc, err := c.ensureNetwork(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := nc.n.Flush(ctx); err != nil {
+		return nil, err
+	}
+	if err := nc.n.Save(nc.log, false); err != nil {
+		return nil, err
+	}
+	logged, err := nc.log.Read()
+	if err != nil {
+		return nil, err
+	}
+	all := append(logged, nc.n.Unsaved()...)
+	view, err := capture.NewNetworkView(all, p.query, capture.TabFile(c.alias, ".network.json"))
+	if err != nil {
+		return nil, err
+	}
+	if p.Clear {
+		nc.n.Clear()
+		if err := nc.log.Clear(); err != nil {
+			return view, err
+		}
+	}
+	return view, nil
+}
+
+// networkCapture is a call's network capture and the log of its tab.
+type networkCapture struct {
+	n   *capture.Network
+	log capture.NetworkLog
+}
+
+func (c *Call) network() *networkCapture {
+	nc := c.net
+	if nc != nil && (c.sess == nil || nc.log.Target != c.sess.TargetID) {
+		return nil // the call has moved to another tab
+	}
+	return nc
+}
+
+// startNetwork begins recording the current tab's requests. attach runs
+// it beside capture.StartConsole so that the call's requests from the
+// first step on are seen.
+func (c *Call) startNetwork(ctx context.Context) error {
+	_ = c.stopNetwork() // a tab switch without detach: the old log is best effort
+	n, err := capture.StartNetwork(ctx, c.sess)
+	if err != nil {
+		return err
+	}
+	c.net = &networkCapture{n: n, log: capture.TabNetworkLog(c.alias, c.sess.TargetID)}
+	return nil
+}
+
+// ensureNetwork returns the call's capture, starting it if attach did
+// not: then only requests from this step on are seen.
+func (c *Call) ensureNetwork(ctx context.Context) (*networkCapture, error) {
+	if nc := c.network(); nc != nil {
+		return nc, nil
+	}
+	if err := c.startNetwork(ctx); err != nil {
+		return nil, err
+	}
+	return c.network(), nil
+}
+
+// finishNetwork collects the call's last requests, saves them to the
+// tab's log and returns the failed ones for the call's result (nil when
+// none failed) and any error saving the log. finish runs it under its
+// own short deadline, beside the console report.
+func (c *Call) finishNetwork(ctx context.Context) (*capture.NetworkReport, error) {
+	nc := c.network()
+	if nc == nil {
+		return nil, nil
+	}
+	_ = nc.n.Flush(ctx) // what arrived is reported and saved either way
+	err := nc.n.Save(nc.log, true)
+	return nc.n.Report(), err
+}
+
+// stopNetwork ends the call's capture, saving to the tab's log what was
+// not saved yet; detach runs it.
+func (c *Call) stopNetwork() error {
+	nc := c.net
+	if nc == nil {
+		return nil
+	}
+	c.net = nil
+	nc.n.Close()
+	return nc.n.Save(nc.log, true)
+}

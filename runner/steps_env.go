@@ -1,0 +1,549 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cdpskill/cdpskill/capture"
+	"github.com/cdpskill/cdpskill/page"
+)
+
+// envSteps set up the tab's environment: its screen, cookies and storage.
+var envSteps = []step{
+	define("viewport", `"iphone-15" | "reset" | {device} | {width, height, deviceScaleFactor, mobile, hasTouch, isLandscape}`,
+		"emulate a screen; presets iphone-se…iphone-15-pro-max, ipad, ipad-mini, ipad-air, ipad-pro-11, ipad-pro-12.9, pixel-5…pixel-7-pro, galaxy-s21…s23, galaxy-tab-s7, desktop, desktop-hd, desktop-4k, laptop, laptop-hidpi, macbook-air, macbook-pro-14, macbook-pro-16, and -landscape for the usual ones; it lasts across calls until \"reset\"",
+		needsTab|visual, decodeViewport, runViewport),
+	define("cookies", `true | {get: true|"url"|["url"], name} | {set: [{name, value, url|domain, path, expires: unix s|"30m"|"1h"|"7d"|"1w"|"1y", httpOnly, secure, sameSite}]} | {delete: "name"} | {clear: true} (+ domain, url or all: true)`,
+		"read or change cookies: the current page's unless a domain, url or all:true says otherwise",
+		needsTab, decodeCookies, runCookies),
+	define("storage", `"local"|"session" | {local|session: {get: "key"|["key"]|true, set: {key: value}, remove: "key"|["key"], clear: true}}`,
+		"read or change the page origin's localStorage and sessionStorage; in one step they run clear, remove, set, then get",
+		needsTab, decodeStorage, runStorage),
+}
+
+// --- viewport
+
+type viewportParams struct {
+	Device string `json:"device"`
+	page.DeviceMetrics
+
+	reset bool
+}
+
+func decodeViewport(raw json.RawMessage) (viewportParams, error) {
+	p, err := decodeInto(raw, func(raw json.RawMessage, p *viewportParams) error {
+		if b, ok := asBool(raw); ok && !b {
+			p.reset = true
+			return nil
+		}
+		if s, ok := asString(raw); ok {
+			p.Device = s
+			return nil
+		}
+		return paramErrorf(`expected a device name such as "iphone-15", "reset", or {width, height, …}, got %s`, jsonKind(raw))
+	})
+	if err != nil || p.reset {
+		return p, err
+	}
+	if p.Device != "" {
+		if p.DeviceMetrics != (page.DeviceMetrics{}) {
+			return p, paramErrorf(`give "device" or the custom fields (width, height, …), not both`)
+		}
+		return p, p.lookupDevice()
+	}
+	if p.Width == 0 || p.Height == 0 {
+		return p, paramErrorf(`a custom viewport needs "width" and "height"`)
+	}
+	if err := p.DeviceMetrics.Validate(); err != nil {
+		return p, paramErrorf("%v", err)
+	}
+	return p, nil
+}
+
+func (p *viewportParams) lookupDevice() error {
+	name := page.NormalizeDeviceName(p.Device)
+	if name == "reset" || name == "default" {
+		p.reset = true
+		return nil
+	}
+	d, ok := page.Device(name)
+	if !ok {
+		names := page.DeviceNames()
+		msg := fmt.Sprintf("unknown device %q", p.Device)
+		if s := suggest(name, names); s != "" {
+			msg += fmt.Sprintf("; did you mean %q?", s)
+		}
+		return paramErrorf("%s (presets: %s)", msg, strings.Join(names, ", "))
+	}
+	p.DeviceMetrics = d
+	return nil
+}
+
+// viewportOutput is what the viewport step reports.
+type viewportOutput struct {
+	Width             int     `json:"width"`
+	Height            int     `json:"height"`
+	DeviceScaleFactor float64 `json:"deviceScaleFactor"`
+	Mobile            bool    `json:"mobile"`
+}
+
+func runViewport(ctx context.Context, c *Call, p viewportParams) (any, error) {
+	e := c.loadEmulation()
+	if p.reset {
+		if err := page.ClearViewport(ctx, c.page); err != nil {
+			return nil, err
+		}
+		e.Viewport = nil
+		return map[string]bool{"reset": true}, c.saveEmulation(e)
+	}
+	m, err := page.SetViewport(ctx, c.page, p.DeviceMetrics)
+	if err != nil {
+		return nil, err
+	}
+	e.Viewport = &m
+	out := viewportOutput{Width: m.Width, Height: m.Height, DeviceScaleFactor: m.DeviceScaleFactor, Mobile: m.Mobile}
+	return out, c.saveEmulation(e)
+}
+
+// --- the tab's emulation across calls
+
+// storedEmulation is a tab's emulation as kept between calls in
+// $TMPDIR/cdp-skill/<alias>.emulation.json. Target guards against an
+// alias that a rebuilt registry gave to another tab.
+type storedEmulation struct {
+	Target string `json:"target"`
+	page.Emulation
+}
+
+func (c *Call) emulationPath() string { return capture.TabFile(c.alias, ".emulation.json") }
+
+// loadEmulation returns the current tab's stored emulation; a missing or
+// unreadable file is none.
+func (c *Call) loadEmulation() page.Emulation {
+	data, err := os.ReadFile(c.emulationPath())
+	if err != nil {
+		return page.Emulation{}
+	}
+	var s storedEmulation
+	if json.Unmarshal(data, &s) != nil || c.sess == nil || s.Target != c.sess.TargetID {
+		return page.Emulation{}
+	}
+	return s.Emulation
+}
+
+// saveEmulation stores e for later calls on the tab; no emulation removes
+// the file. The tab's call lock keeps two calls from writing it at once.
+func (c *Call) saveEmulation(e page.Emulation) error {
+	path := c.emulationPath()
+	if e.IsZero() {
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("emulation: %w", err)
+		}
+		return nil
+	}
+	data, err := json.Marshal(storedEmulation{Target: c.sess.TargetID, Emulation: e})
+	if err != nil {
+		return fmt.Errorf("emulation: %w", err)
+	}
+	return writeAtomic(path, data)
+}
+
+// restoreEmulation applies the tab's stored emulation again: Chrome ended
+// it when the previous call's session detached. attach runs it once the
+// session is up; with nothing stored it costs one failed file open, and
+// the tab keeps the default screen (SPEC 5). A failure only warns.
+func (c *Call) restoreEmulation(ctx context.Context) {
+	e := c.loadEmulation()
+	if e.IsZero() {
+		return
+	}
+	if err := e.Apply(ctx, c.page); err != nil {
+		c.warn("could not restore the tab's emulated viewport or network: %v", err)
+	}
+}
+
+// changeNetworkConditions applies a network step's offline or throttle
+// change on top of what the tab already emulates, and stores the result.
+func (c *Call) changeNetworkConditions(ctx context.Context, ch conditionsChange) (any, error) {
+	e := c.loadEmulation()
+	var cur page.NetworkConditions
+	if e.Network != nil {
+		cur = *e.Network
+	}
+	if ch.throttle != nil {
+		cur = page.NetworkConditions{Offline: cur.Offline, Throttle: ch.throttle.Throttle,
+			Latency: ch.throttle.Latency, Download: ch.throttle.Download, Upload: ch.throttle.Upload}
+	}
+	if ch.offline != nil {
+		cur.Offline = *ch.offline
+	}
+	if err := page.SetNetworkConditions(ctx, c.page, cur); err != nil {
+		return nil, err
+	}
+	e.Network = nil
+	if !cur.IsZero() {
+		e.Network = &cur
+	}
+	return conditionsOutput(cur), c.saveEmulation(e)
+}
+
+// conditionsOutput reports the emulated network: offline, and the
+// throttle's preset name or numbers.
+func conditionsOutput(n page.NetworkConditions) map[string]any {
+	out := map[string]any{"offline": n.Offline}
+	switch {
+	case n.Throttle != "":
+		out["throttle"] = n.Throttle
+	case n.Throttled():
+		out["throttle"] = map[string]float64{"latency": n.Latency, "download": n.Download, "upload": n.Upload}
+	}
+	return out
+}
+
+// writeAtomic writes through a temporary file and a rename.
+func writeAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return nil
+}
+
+// --- cookies
+
+type cookiesParams struct {
+	Get    json.RawMessage `json:"get"`
+	Set    json.RawMessage `json:"set"`
+	Delete string          `json:"delete"`
+	Clear  bool            `json:"clear"`
+	Name   string          `json:"name"`
+	Domain string          `json:"domain"`
+	URL    string          `json:"url"`
+	All    bool            `json:"all"`
+
+	action  string // get, set, delete or clear
+	scope   page.CookieScope
+	cookies []page.CookieParam
+}
+
+func decodeCookies(raw json.RawMessage) (cookiesParams, error) {
+	p, err := decodeInto(raw, trueOnly[cookiesParams])
+	if err != nil {
+		return p, err
+	}
+	if !isObject(raw) {
+		p.action = "get"
+		return p, nil
+	}
+	if err := p.pickAction(); err != nil {
+		return p, err
+	}
+	if err := p.decodeScope(); err != nil {
+		return p, err
+	}
+	switch p.action {
+	case "get":
+		return p, p.decodeGet()
+	case "set":
+		p.cookies, err = decodeCookieList(p.Set)
+		return p, err
+	}
+	if p.Name != "" {
+		return p, paramErrorf(`"name" filters a get; to delete a cookie write {"delete": "name"}`)
+	}
+	return p, nil
+}
+
+func (p *cookiesParams) pickAction() error {
+	var actions []string
+	if len(p.Get) > 0 {
+		actions = append(actions, "get")
+	}
+	if len(p.Set) > 0 {
+		actions = append(actions, "set")
+	}
+	if p.Delete != "" {
+		actions = append(actions, "delete")
+	}
+	if p.Clear {
+		actions = append(actions, "clear")
+	}
+	switch len(actions) {
+	case 0:
+		return paramErrorf(`say what to do: get, set, delete or clear`)
+	case 1:
+		p.action = actions[0]
+		return nil
+	}
+	return paramErrorf("one of get, set, delete or clear per step, got %s", strings.Join(actions, " and "))
+}
+
+func (p *cookiesParams) decodeScope() error {
+	n := 0
+	for _, set := range []bool{p.Domain != "", p.URL != "", p.All} {
+		if set {
+			n++
+		}
+	}
+	switch {
+	case n > 1:
+		return paramErrorf(`give one of "domain", "url" or "all"`)
+	case n == 1 && p.action == "set":
+		return paramErrorf(`each cookie to set names its own url or domain; "domain", "url" and "all" scope get, delete and clear`)
+	}
+	p.scope = page.CookieScope{Domain: p.Domain, All: p.All}
+	if p.URL != "" {
+		p.scope.URLs = []string{p.URL}
+	}
+	return nil
+}
+
+// decodeGet reads get: true, a URL or a list of URLs.
+func (p *cookiesParams) decodeGet() error {
+	if b, ok := asBool(p.Get); ok && b {
+		return nil
+	}
+	var urls []string
+	if s, ok := asString(p.Get); ok && s != "" {
+		urls = []string{s}
+	} else if json.Unmarshal(p.Get, &urls) != nil || len(urls) == 0 {
+		return paramErrorf(`"get" takes true, a URL or a list of URLs`)
+	}
+	if len(p.scope.URLs) > 0 || p.scope.Domain != "" || p.scope.All {
+		return paramErrorf(`give the URLs in "get" or a scope (domain, url, all), not both`)
+	}
+	p.scope.URLs = urls
+	return nil
+}
+
+type cookieInput struct {
+	Name     string          `json:"name"`
+	Value    string          `json:"value"`
+	URL      string          `json:"url"`
+	Domain   string          `json:"domain"`
+	Path     string          `json:"path"`
+	Expires  json.RawMessage `json:"expires"`
+	HTTPOnly bool            `json:"httpOnly"`
+	Secure   bool            `json:"secure"`
+	SameSite string          `json:"sameSite"`
+}
+
+// decodeCookieList reads set: one cookie or a list of them.
+func decodeCookieList(raw json.RawMessage) ([]page.CookieParam, error) {
+	var items []json.RawMessage
+	if isObject(raw) {
+		items = []json.RawMessage{raw}
+	} else if json.Unmarshal(raw, &items) != nil || len(items) == 0 {
+		return nil, paramErrorf(`"set" takes a cookie {name, value, …} or a list of them`)
+	}
+	out := make([]page.CookieParam, len(items))
+	for i, item := range items {
+		c, err := decodeCookie(item)
+		if err != nil {
+			return nil, paramErrorf("cookie %d: %v", i+1, err)
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
+func decodeCookie(raw json.RawMessage) (page.CookieParam, error) {
+	var in cookieInput
+	if err := decodeStrict(raw, &in); err != nil {
+		return page.CookieParam{}, err
+	}
+	if in.Name == "" {
+		return page.CookieParam{}, paramErrorf(`"name" is required`)
+	}
+	if in.URL != "" && in.Domain != "" {
+		return page.CookieParam{}, paramErrorf(`give "url" or "domain", not both`)
+	}
+	sameSite, ok := page.SameSite(in.SameSite)
+	if !ok {
+		return page.CookieParam{}, paramErrorf(`"sameSite" must be Strict, Lax or None, got %q`, in.SameSite)
+	}
+	expires, err := decodeExpires(in.Expires)
+	if err != nil {
+		return page.CookieParam{}, err
+	}
+	return page.CookieParam{Name: in.Name, Value: in.Value, URL: in.URL, Domain: in.Domain, Path: in.Path,
+		Expires: expires, HTTPOnly: in.HTTPOnly, Secure: in.Secure, SameSite: sameSite}, nil
+}
+
+// decodeExpires reads Unix seconds or a duration from now such as "7d".
+func decodeExpires(raw json.RawMessage) (int64, error) {
+	if len(raw) == 0 {
+		return 0, nil
+	}
+	if s, ok := asString(raw); ok {
+		t, err := page.ParseExpiry(s, time.Now())
+		if err != nil {
+			return 0, paramErrorf("%v", err)
+		}
+		return t, nil
+	}
+	var secs float64
+	if json.Unmarshal(raw, &secs) != nil || secs <= 0 {
+		return 0, paramErrorf(`"expires" takes Unix seconds or a duration such as "7d"`)
+	}
+	if secs > 1e11 {
+		return 0, paramErrorf(`"expires" is in seconds, not milliseconds`)
+	}
+	return int64(secs), nil
+}
+
+func runCookies(ctx context.Context, c *Call, p cookiesParams) (any, error) {
+	switch p.action {
+	case "set":
+		n, err := page.SetCookies(ctx, c.page, p.cookies)
+		return map[string]int{"set": n}, err
+	case "delete":
+		n, err := page.DeleteCookies(ctx, c.page, p.scope, p.Delete)
+		return map[string]int{"deleted": n}, err
+	case "clear":
+		n, err := page.DeleteCookies(ctx, c.page, p.scope, "")
+		return map[string]int{"cleared": n}, err
+	}
+	cookies, err := page.GetCookies(ctx, c.page, p.scope, p.Name)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"cookies": cookies}, nil
+}
+
+// --- storage
+
+type storageParams struct {
+	Local   json.RawMessage `json:"local"`
+	Session json.RawMessage `json:"session"`
+
+	areas []storageArea
+}
+
+type storageArea struct {
+	name string
+	ops  page.StorageOps
+}
+
+type storageAreaParams struct {
+	Get    json.RawMessage            `json:"get"`
+	Set    map[string]json.RawMessage `json:"set"`
+	Remove json.RawMessage            `json:"remove"`
+	Clear  bool                       `json:"clear"`
+}
+
+func decodeStorage(raw json.RawMessage) (storageParams, error) {
+	p, err := decodeInto(raw, func(raw json.RawMessage, p *storageParams) error {
+		if s, ok := asString(raw); ok && (s == "local" || s == "session") {
+			p.areas = []storageArea{{name: s, ops: page.StorageOps{GetAll: true}}}
+			return nil
+		}
+		return paramErrorf(`expected "local", "session" or {local|session: {get, set, remove, clear}}, got %s`, jsonKind(raw))
+	})
+	if err != nil || len(p.areas) > 0 {
+		return p, err
+	}
+	for _, a := range []struct {
+		name string
+		raw  json.RawMessage
+	}{{"local", p.Local}, {"session", p.Session}} {
+		if len(a.raw) == 0 {
+			continue
+		}
+		ops, err := decodeStorageOps(a.raw)
+		if err != nil {
+			return p, paramErrorf("%s: %v", a.name, err)
+		}
+		p.areas = append(p.areas, storageArea{name: a.name, ops: ops})
+	}
+	if len(p.areas) == 0 {
+		return p, paramErrorf(`say which storage: {"local": {…}} or {"session": {…}}`)
+	}
+	return p, nil
+}
+
+func decodeStorageOps(raw json.RawMessage) (page.StorageOps, error) {
+	var in storageAreaParams
+	var ops page.StorageOps
+	if err := decodeStrict(raw, &in); err != nil {
+		return ops, err
+	}
+	ops.Clear = in.Clear
+	if len(in.Get) > 0 {
+		if b, ok := asBool(in.Get); ok && b {
+			ops.GetAll = true
+		} else if ops.Get = stringOrList(in.Get); ops.Get == nil {
+			return ops, paramErrorf(`"get" takes a key, a list of keys or true`)
+		}
+	}
+	if len(in.Remove) > 0 {
+		if ops.Remove = stringOrList(in.Remove); ops.Remove == nil {
+			return ops, paramErrorf(`"remove" takes a key or a list of keys`)
+		}
+	}
+	if len(in.Set) > 0 {
+		ops.Set = make(map[string]string, len(in.Set))
+		for k, v := range in.Set {
+			// Storage holds strings: a string is stored as it is, anything
+			// else as its JSON text.
+			s, ok := asString(v)
+			if !ok {
+				var b bytes.Buffer
+				if err := json.Compact(&b, v); err != nil {
+					return ops, paramErrorf(`"set" %q: %v`, k, err)
+				}
+				s = b.String()
+			}
+			ops.Set[k] = s
+		}
+	}
+	if !ops.Clear && !ops.GetAll && ops.Get == nil && ops.Remove == nil && ops.Set == nil {
+		return ops, paramErrorf(`say what to do: get, set, remove or clear`)
+	}
+	return ops, nil
+}
+
+// stringOrList reads "key" or ["key", …]; nil when it is neither.
+func stringOrList(raw json.RawMessage) []string {
+	if s, ok := asString(raw); ok {
+		return []string{s}
+	}
+	var list []string
+	if json.Unmarshal(raw, &list) != nil || len(list) == 0 {
+		return nil
+	}
+	return list
+}
+
+func runStorage(ctx context.Context, c *Call, p storageParams) (any, error) {
+	out := map[string]*page.StorageResult{}
+	for _, a := range p.areas {
+		res, err := page.Storage(ctx, c.page, a.name, a.ops)
+		if err != nil {
+			return out, err
+		}
+		out[a.name] = res
+	}
+	return out, nil
+}
