@@ -8,6 +8,6 @@ first=$("$bin" "{\"steps\":[{\"openTab\":\"$url\"},{\"snapshot\":true}]}") || { 
 echo "$first"
 tab=$(printf '%s' "$first" | grep -o '"tab":"t[0-9]*"' | head -1 | cut -d'"' -f4)
 echo
-"$bin" "{\"tab\":\"$tab\",\"steps\":[{\"fill\":{\"label\":\"Email\",\"value\":\"agent@example.com\"}},{\"click\":\"#subscribe\"},{\"wait\":{\"text\":\"is subscribed\"}},{\"getTitle\":true}]}"
+"$bin" "{\"tab\":\"$tab\",\"steps\":[{\"fill\":{\"label\":\"Email\",\"value\":\"agent@example.com\"}},{\"click\":{\"text\":\"Subscribe\"}},{\"wait\":{\"text\":\"is subscribed\"}},{\"getTitle\":true}]}"
 echo
 "$bin" "{\"steps\":[{\"closeTab\":\"$tab\"}]}"
