@@ -69,8 +69,9 @@ type Options struct {
 	// search): it hands out refs but does not start a new snapshot number.
 	Internal bool `json:"internal,omitempty"`
 
-	// InlineLimit and PreserveRefs are accepted for the step and handled
-	// by the runner (SPEC 7.6, 7.9); the snapshot itself ignores them.
+	// InlineLimit is handled by the runner (SPEC 7.6). PreserveRefs false
+	// forgets the refs of earlier snapshots before this one hands out new
+	// numbers (SPEC 7.9); by default refs accumulate.
 	InlineLimit  int   `json:"inlineLimit,omitempty"`
 	PreserveRefs *bool `json:"preserveRefs,omitempty"`
 

@@ -2,6 +2,7 @@ package aria_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"regexp"
 	"slices"
@@ -152,5 +153,23 @@ func TestRefMetaNames(t *testing.T) {
 	}
 	if name != "Saved" {
 		t.Errorf("meta name of s1e1 after rename = %q, want Saved", name)
+	}
+}
+
+// preserveRefs:false hands out new refs for everything and forgets the
+// old ones; numbers never come back.
+func TestPreserveRefsFalse(t *testing.T) {
+	p := open(t, "refs.html")
+	first := snap(t, p, aria.Options{})
+	no := false
+	fresh := snap(t, p, aria.Options{PreserveRefs: &no})
+	got := refsIn(fresh.YAML)
+	if fresh.SnapshotID != "s2" || len(got) != first.Refs || got[0] != fmt.Sprintf("s2e%d", first.Refs+1) {
+		t.Fatalf("fresh refs = %v (first had %d)\n%s", got, first.Refs, fresh.YAML)
+	}
+	var known bool
+	eval(t, p, `window.__known = window.__ariaRefs.has('s1e1')`)
+	if err := p.CallJS(t.Context(), "() => window.__known", &known); err != nil || known {
+		t.Fatalf("s1e1 still known after preserveRefs:false (err %v)", err)
 	}
 }

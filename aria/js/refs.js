@@ -12,17 +12,18 @@
 // names an element of this one, and __ariaDocFloor tells a resolver that
 // a ref numbered at or below it came from an earlier document.
 //
-// opts: {snapshotFloor, elementFloor, bump}: bump starts a new snapshot
-// number (agent-facing snapshots); internal ones hand out refs under the
-// current number.
+// opts: {snapshotFloor, elementFloor, bump, fresh}: bump starts a new
+// snapshot number (agent-facing snapshots); internal ones hand out refs
+// under the current number. fresh (preserveRefs:false) forgets every
+// earlier ref first; the counters still only grow, so no number returns.
 function ariaRefs(opts) {
   'use strict';
   const w = window;
   const floorS = Math.max(0, opts.snapshotFloor | 0);
   const floorE = Math.max(0, opts.elementFloor | 0);
-  if (!(w.__ariaRefs instanceof Map)) w.__ariaRefs = new Map();
-  if (!(w.__ariaRefMeta instanceof Map)) w.__ariaRefMeta = new Map();
-  if (!(w.__ariaRefOf instanceof WeakMap)) w.__ariaRefOf = new WeakMap();
+  if (opts.fresh || !(w.__ariaRefs instanceof Map)) w.__ariaRefs = new Map();
+  if (opts.fresh || !(w.__ariaRefMeta instanceof Map)) w.__ariaRefMeta = new Map();
+  if (opts.fresh || !(w.__ariaRefOf instanceof WeakMap)) w.__ariaRefOf = new WeakMap();
   if (typeof w.__ariaSnapshotId !== 'number') w.__ariaSnapshotId = 0;
   if (typeof w.__ariaElementId !== 'number') w.__ariaElementId = 0;
   if (typeof w.__ariaDocFloor !== 'number') {

@@ -37,6 +37,7 @@ function snapshot(lib, opts) {
   const nodes = W.tree(root);
   const refs = ai ? lib.refs({
     snapshotFloor: opts.snapshotFloor, elementFloor: opts.elementFloor, bump: !opts.internal,
+    fresh: opts.preserveRefs === false && !opts.internal,
   }) : null;
   const given = [];
   if (withRefs) assignRefs(nodes, given);

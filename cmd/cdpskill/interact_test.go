@@ -47,6 +47,16 @@ func TestClickRegistersNewTabs(t *testing.T) {
 		t.Errorf("the opener did not navigate: %v", out)
 	}
 
+	// The new tab sits behind its opener in their window; a call on it
+	// must still render (it is brought to the front when hidden).
+	res, code = c.run(fmt.Sprintf(`{"tab":%q,"timeout":8000,"steps":[{"pageFunction":"document.visibilityState"},{"screenshot":true}]}`, alias))
+	if code != 0 {
+		t.Fatalf("screenshot of the tab the click opened: %v", res)
+	}
+	if v := output(t, res, 0)["value"]; v != "visible" {
+		t.Fatalf("the new tab is %v to the call: it was not brought to the front", v)
+	}
+
 	res, code = c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"getTitle":true},{"click":"#here"},{"pageFunction":"document.getElementById('here').textContent"}]}`, alias))
 	if code != 0 || output(t, res, 0)["title"] != "Second page" || output(t, res, 2)["value"] != "Clicked" {
 		t.Fatalf("the new alias does not work: %v", res)
