@@ -9,7 +9,7 @@ import (
 
 // The failure context describes the page and scores near matches as SPEC
 // 16.3 says: 100 same text, 80 text containing the term, 70 text inside
-// the term, 50 a shared word.
+// the term, 50 a shared word; and 60 for a misspelling of the whole text.
 func TestFailureContext(t *testing.T) {
 	p := openFixture(t, "text.html")
 	ref := eval[string](t, p, "makeRef(document.getElementById('save-draft'), 'button', 'Save draft', '#save-draft')")
@@ -61,6 +61,7 @@ func TestFailureContextScores(t *testing.T) {
 		{"Send message now", "#send", 70},     // the element's text is inside the term
 		{"please ship it", "#ship-role", 70},  // ... at any tier
 		{"remove the cart", "#short-add", 50}, // a shared word
+		{"Add to crat", "#short-add", 60},     // a misspelling of the whole text
 		{"#email", "#email", 80},              // a selector's words against a placeholder
 		{"documentation", "#docs", 100},       // a link, case-insensitive
 	}

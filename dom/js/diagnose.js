@@ -90,8 +90,29 @@ function (h, term) {
     if (t === want) return 100;
     if (t.includes(want)) return 80;
     if (t.length > 2 && want.includes(t)) return 70;
+    if (typo(t, want)) return 60;
     if (want.split(' ').some((w) => w.length > 2 && t.includes(w))) return 50;
     return 0;
+  }
+
+  // typo: the term is the text misspelt — at most one edit in four
+  // characters, so "Subscrbe" finds "Subscribe" (not in SPEC 16.3's tiers,
+  // but an agent's most common miss).
+  function typo(t, want) {
+    if (want.length < 4 || Math.abs(t.length - want.length) > want.length / 4) return false;
+    return distance(t, want) <= Math.floor(want.length / 4);
+  }
+
+  function distance(a, b) {
+    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const cur = [i];
+      for (let j = 1; j <= b.length; j++) {
+        cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      }
+      prev = cur;
+    }
+    return prev[b.length];
   }
 
   function nearMatches(term) {
