@@ -17,6 +17,9 @@ const (
 	visual
 	// hooks: the step takes readyWhen/settledWhen/observe.
 	hooks
+	// sized: the step keeps its own output small (spilling to a file
+	// itself), so the runner's generic spill leaves it alone.
+	sized
 )
 
 // step is one entry of the step registry. Validation, dispatch, the

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -158,7 +159,37 @@ func (c *Call) runStep(ctx context.Context, ps plannedStep, timeout time.Duratio
 	defer cancel()
 	out, err := c.runHooked(sctx, ps, &sr)
 	sr.Output = emptyToNil(out) // a failing step may still say what it saw
+	if raw, ok := sr.Output.(json.RawMessage); ok && len(raw) > outputInlineLimit && !ps.def.has(sized) {
+		sr.Output = c.spill(ps.def.name, raw)
+	}
 	return sr, err
+}
+
+// outputInlineLimit is the largest step output printed inline; as for
+// snapshots, more would flood the agent's context.
+const outputInlineLimit = 9000
+
+// spilledOutput stands in for an output written to a file.
+type spilledOutput struct {
+	TruncatedInline bool              `json:"truncatedInline"`
+	Artifacts       map[string]string `json:"artifacts"`
+	Bytes           int               `json:"bytes"`
+	Preview         string            `json:"preview"`
+}
+
+// spill writes a large output whole to $TMPDIR/cdp-skill and returns a
+// short preview with the file's path; if the file cannot be written the
+// output stays inline.
+func (c *Call) spill(action string, raw json.RawMessage) any {
+	path := c.writeArtifact(capture.NextPath(orStr(c.alias, "call"), action, "json"), raw)
+	if path == "" {
+		return raw
+	}
+	preview := []rune(string(raw))
+	if len(preview) > 500 {
+		preview = append(preview[:500], '…')
+	}
+	return &spilledOutput{TruncatedInline: true, Artifacts: map[string]string{"output": path}, Bytes: len(raw), Preview: string(preview)}
 }
 
 // followDialogs points the dialog watch at the call's current tab, which

@@ -15,7 +15,7 @@ import (
 // ariaSteps show the page as the agent sees it.
 var ariaSteps = []step{
 	define("snapshot", `true | {root, detail: full|interactive|summary, mode: ai|plain, since: "s3", viewportOnly, pierceShadow, includeFrames, maxDepth, maxElements, maxNameLength, includeText, inlineLimit, preserveRefs}`,
-		"ARIA snapshot of the page as YAML, with refs (s1e4) for interactive elements; with since, {unchanged:true} when nothing changed", needsTab, decodeSnapshot, runSnapshot),
+		"ARIA snapshot of the page as YAML, with refs (s1e4) for interactive elements; with since, {unchanged:true} when nothing changed", needsTab|sized, decodeSnapshot, runSnapshot),
 	define("snapshotSearch", `"text" | {text, exact, pattern, role, near: {x, y, radius}, limit, context, pierceShadow, includeFrames}`,
 		"find elements in the whole page's accessibility tree, with refs, without a snapshot", needsTab, decodeSnapshotSearch, runSnapshotSearch),
 	define("query", `"selector" | {selector, limit, output, clean, metadata} | {role | roles: [...], name, nameExact, nameRegex, checked, disabled, level, countOnly, limit}`,

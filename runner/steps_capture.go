@@ -25,10 +25,10 @@ var captureSteps = []step{
 		needsTab, decodePDF, runPDF),
 	define("console", `true | {limit (50), level: "error"|"warning,error"|…, type: console|exception, since (ms timestamp), stackTrace, clear}`,
 		"console messages, newest last: what Chrome kept for the page (replayed as the call attaches) plus this call's; clear:true empties them for later calls too; a long listing goes whole to the file named in file",
-		needsTab, decodeConsole, runConsole),
+		needsTab|sized, decodeConsole, runConsole),
 	define("network", `true | {limit (50), filter: "text"|"/regex/", status: 404|"4xx", failed, type: "fetch,xhr", clear} | {offline: true|false} | {throttle: "slow-3g"|"fast-3g"|"slow-4g"|"fast-4g"|"off"|{latency (ms), download, upload (bytes/s)}}`,
 		"the tab's requests since capture began or the last clear, kept across calls (the last 1,000); offline and throttle last across calls until turned off",
-		needsTab, decodeNetwork, runNetwork),
+		needsTab|sized, decodeNetwork, runNetwork),
 }
 
 // --- screenshot

@@ -287,3 +287,26 @@ func TestPageFunctionAcrossCalls(t *testing.T) {
 		t.Fatalf("timeout: %v", res)
 	}
 }
+
+// Any step output over 9,000 bytes goes whole to a file; the result keeps
+// a preview and the path (browser-tool-requirements REQ-BT-002/015).
+func TestLargeOutputSpillsToFile(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/hello.html")
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"'x'.repeat(20000)"},{"getTitle":true}]}`, tab))
+	if code != 0 {
+		t.Fatalf("%v", res)
+	}
+	out := stepOutputs(t, res)[0]["output"].(map[string]any)
+	path, _ := out["artifacts"].(map[string]any)["output"].(string)
+	if out["truncatedInline"] != true || len(out["preview"].(string)) > 600 || !strings.HasPrefix(path, c.tmp) {
+		t.Fatalf("not spilled: %v", out)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(data), strings.Repeat("x", 20000)) || int(out["bytes"].(float64)) != len(data) {
+		t.Fatalf("spill file %s: %v (%d bytes)", path, err, len(data))
+	}
+	if stepOutputs(t, res)[1]["output"].(map[string]any)["title"] != "Hello fixture" {
+		t.Errorf("a small output must stay inline: %v", res)
+	}
+}
