@@ -111,12 +111,12 @@ func (c *Call) attach(ctx context.Context, alias, targetID string) error {
 	})
 	g.Go(func() error { return sess.Call(ctx, "Inspector.enable", nil, nil) })
 	g.Go(func() error { return c.startNetwork(ctx) })
+	g.Go(func() error { c.bringToFrontIfHidden(ctx); return nil })
 	if err := g.Wait(); err != nil {
 		return classify(err)
 	}
 	// Emulation ends with each session; what the agent set is re-applied.
 	c.restoreEmulation(ctx)
-	c.bringToFrontIfHidden(ctx)
 	return nil
 }
 

@@ -248,11 +248,29 @@ func (c *Call) finish(ctx context.Context, res *Result, ranVisual bool) {
 			return nil
 		})
 	}
+	// The context's evaluation doubles as the flush of the console and
+	// network events: CDP delivers in order, so once its reply is read
+	// every event the page sent before it has been read too.
 	g.Go(func() error {
 		cctx, cancel := context.WithTimeout(ctx, contextBudget)
 		defer cancel()
-		if pc, err := page.GetContext(cctx, p); err == nil {
+		pc, err := page.GetContext(cctx, p)
+		if err == nil {
 			res.Context = pc
+		} else if c.console != nil {
+			fctx, cancel := context.WithTimeout(ctx, consoleBudget)
+			_ = c.console.Flush(fctx)
+			cancel()
+		}
+		if c.console != nil {
+			res.Console = capture.NewReport(c.console.Since(c.start, "error", "warning"))
+		}
+		rep, err := c.finishNetwork()
+		if err != nil {
+			c.warn("network log: %v", err)
+		}
+		if rep != nil {
+			res.Network = rep
 		}
 		return nil
 	})
@@ -267,27 +285,6 @@ func (c *Call) finish(ctx context.Context, res *Result, ranVisual bool) {
 			return nil
 		})
 	}
-	if c.console != nil {
-		g.Go(func() error {
-			cctx, cancel := context.WithTimeout(ctx, consoleBudget)
-			defer cancel()
-			_ = c.console.Flush(cctx)
-			res.Console = capture.NewReport(c.console.Since(c.start, "error", "warning"))
-			return nil
-		})
-	}
-	g.Go(func() error {
-		nctx, cancel := context.WithTimeout(ctx, consoleBudget)
-		defer cancel()
-		rep, err := c.finishNetwork(nctx)
-		if err != nil {
-			c.warn("network log: %v", err)
-		}
-		if rep != nil {
-			res.Network = rep
-		}
-		return nil
-	})
 	_ = g.Wait()
 	res.Warnings = c.warnings
 	if endURL != "" {

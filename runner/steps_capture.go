@@ -421,14 +421,13 @@ func (c *Call) ensureNetwork(ctx context.Context) (*networkCapture, error) {
 
 // finishNetwork collects the call's last requests, saves them to the
 // tab's log and returns the failed ones for the call's result (nil when
-// none failed) and any error saving the log. finish runs it under its
-// own short deadline, beside the console report.
-func (c *Call) finishNetwork(ctx context.Context) (*capture.NetworkReport, error) {
+// none failed) and any error saving the log. finish runs it once the
+// session's events have been flushed.
+func (c *Call) finishNetwork() (*capture.NetworkReport, error) {
 	nc := c.network()
 	if nc == nil {
 		return nil, nil
 	}
-	_ = nc.n.Flush(ctx) // what arrived is reported and saved either way
 	err := nc.n.Save(nc.log, true)
 	return nc.n.Report(), err
 }
