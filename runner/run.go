@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tidwall/gjson"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/cdpskill/cdpskill/capture"
@@ -159,10 +161,43 @@ func (c *Call) runStep(ctx context.Context, ps plannedStep, timeout time.Duratio
 	defer cancel()
 	out, err := c.runHooked(sctx, ps, &sr)
 	sr.Output = emptyToNil(out) // a failing step may still say what it saw
+	if raw, ok := sr.Output.(json.RawMessage); ok {
+		var w string
+		if raw, w = liftWarning(raw); w != "" {
+			sr.Output = emptyToNil(raw)
+			sr.addWarning(w)
+		}
+	}
 	if raw, ok := sr.Output.(json.RawMessage); ok && len(raw) > outputInlineLimit && !ps.def.has(sized) {
 		sr.Output = c.spill(ps.def.name, raw)
 	}
 	return sr, err
+}
+
+// liftWarning moves an executor's "warning" field out of its output to
+// the step's warning, where the agent looks for it, keeping the other
+// fields in order.
+func liftWarning(raw json.RawMessage) (json.RawMessage, string) {
+	w := gjson.GetBytes(raw, "warning")
+	if w.Type != gjson.String || !gjson.ValidBytes(raw) || !gjson.ParseBytes(raw).IsObject() {
+		return raw, ""
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	gjson.ParseBytes(raw).ForEach(func(k, v gjson.Result) bool {
+		if k.String() == "warning" {
+			return true
+		}
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		b.WriteString(k.Raw)
+		b.WriteByte(':')
+		b.WriteString(v.Raw)
+		return true
+	})
+	b.WriteByte('}')
+	return b.Bytes(), w.String()
 }
 
 // outputInlineLimit is the largest step output printed inline; as for
