@@ -175,28 +175,6 @@ func freePort(t *testing.T) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-// stopChrome kills the Chrome with pid, politely first so it reaps its
-// helpers, and waits until it is gone. Launch's own goroutine reaps it, so
-// "gone" means signal 0 no longer reaches it.
-func stopChrome(t *testing.T, pid int) {
-	t.Helper()
-	p, err := os.FindProcess(pid)
-	if err != nil {
-		return
-	}
-	if err := p.Signal(syscall.SIGTERM); err != nil {
-		_ = p.Kill()
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for p.Signal(syscall.Signal(0)) == nil {
-		if time.Now().After(deadline) {
-			_ = p.Kill()
-			deadline = time.Now().Add(5 * time.Second)
-		}
-		time.Sleep(50 * time.Millisecond) // polling a process table: no event to wait on
-	}
-}
-
 // useTempDir points os.TempDir, and so every profile, at a test directory.
 func useTempDir(t *testing.T) string {
 	dir := t.TempDir()
