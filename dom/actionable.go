@@ -134,7 +134,7 @@ func WaitActionable(ctx context.Context, p *page.Page, req ActionRequest) (*Elem
 		if res.Status == "ok" {
 			el := res.element(token)
 			el.ReResolved = reResolved
-			return el, nil
+			return el, inTab(ctx, p, el.Point)
 		}
 		verdict, problem := res.problem(req)
 		if verdict == permanent {
@@ -175,7 +175,22 @@ func expire(ctx context.Context, p *page.Page, req ActionRequest, token string, 
 	}
 	el := res.element(token)
 	el.AutoForced, el.Forced = true, last
-	return el, nil
+	return el, inTab(ctx, p, el.Point)
+}
+
+// inTab moves pt, reported by the page in the viewport of the frame p
+// evaluates in, to the tab's viewport, where input events aim.
+func inTab(ctx context.Context, p *page.Page, pt *Point) error {
+	if p.Frame == nil || pt == nil {
+		return nil
+	}
+	x, y, err := p.FrameOffset(ctx, true)
+	if err != nil {
+		return err
+	}
+	pt.X += x
+	pt.Y += y
+	return nil
 }
 
 // retryDelay is the pause before attempt n (SPEC 8.9).

@@ -108,7 +108,7 @@ func Drag(ctx context.Context, p *page.Page, req DragRequest) (*DragResult, erro
 	if err != nil {
 		return nil, err
 	}
-	res := &DragResult{Dragged: true, Source: rounded(plan.Source), Target: rounded(plan.Target), Warning: endpointNotes(src, tgt)}
+	res := &DragResult{Dragged: true, Source: rounded(plan.Source.plus(plan.off)), Target: rounded(plan.Target.plus(plan.off)), Warning: endpointNotes(src, tgt)}
 	switch {
 	case plan.Value != nil:
 		res.Method, res.Value = MethodSetValue, *plan.Value
@@ -158,12 +158,12 @@ type endpoint struct {
 }
 
 // arg is the endpoint as the page scripts read it.
-func (e endpoint) arg() map[string]any {
+func (e endpoint) arg(frame Point) map[string]any {
 	a := map[string]any{"offsetX": e.spec.OffsetX, "offsetY": e.spec.OffsetY}
 	if e.el != nil {
 		a["token"] = e.el.token
 	} else {
-		a["x"], a["y"] = *e.spec.X, *e.spec.Y
+		a["x"], a["y"] = *e.spec.X-frame.X, *e.spec.Y-frame.Y
 	}
 	return a
 }
@@ -194,14 +194,23 @@ type dragPlan struct {
 	Value    *string `json:"value"`
 	Detached string  `json:"detached"`
 	NoBox    string  `json:"noBox"`
+	// off is where the evaluating frame's viewport sits in the tab's.
+	off Point
 }
 
 func (d *dragger) plan(ctx context.Context, src, tgt endpoint, req DragRequest, setRange bool) (*dragPlan, error) {
 	var plan dragPlan
-	arg := map[string]any{"source": src.arg(), "target": tgt.arg(), "setRange": setRange}
+	// The page works in the viewport of the frame it evaluates in; the
+	// agent's coordinates and the mouse use the tab's.
+	var off Point
+	if err := inTab(ctx, d.p, &off); err != nil {
+		return nil, err
+	}
+	arg := map[string]any{"source": src.arg(off), "target": tgt.arg(off), "setRange": setRange}
 	if err := d.p.CallJS(ctx, inputDragPlanFn, &plan, arg); err != nil {
 		return nil, err
 	}
+	plan.off = off
 	side := map[string]DragEndpoint{"source": req.Source, "target": req.Target}
 	switch {
 	case plan.Detached != "":
@@ -229,6 +238,8 @@ func endpointNotes(eps ...endpoint) string {
 	return note
 }
 
+func (p Point) plus(q Point) Point { return Point{p.X + q.X, p.Y + q.Y} }
+
 // rounded keeps a tenth of a pixel: enough to place it, cheap to print.
 func rounded(pt Point) Point {
 	return Point{math.Round(pt.X*10) / 10, math.Round(pt.Y*10) / 10}
@@ -238,7 +249,7 @@ func rounded(pt Point) Point {
 // d.steps moves with the button held, and releases it there. If a move
 // fails the button is released anyway, so the tab is not left mid-drag.
 func (d *dragger) mouse(ctx context.Context, plan *dragPlan) (err error) {
-	from, to := plan.Source, plan.Target
+	from, to := plan.Source.plus(plan.off), plan.Target.plus(plan.off)
 	s := d.p.S
 	if err := mouseMove(ctx, d.p, from, "none", 0); err != nil {
 		return err
@@ -284,7 +295,7 @@ type html5Reply struct {
 // html5 dispatches the HTML5 drag-and-drop sequence in the page.
 func (d *dragger) html5(ctx context.Context, res *DragResult, src, tgt endpoint, plan *dragPlan) (*DragResult, error) {
 	var r html5Reply
-	arg := map[string]any{"source": src.arg(), "target": tgt.arg(), "from": plan.Source, "to": plan.Target}
+	arg := map[string]any{"source": src.arg(plan.off), "target": tgt.arg(plan.off), "from": plan.Source, "to": plan.Target}
 	if err := d.p.CallJS(ctx, inputDragHTML5Fn, &r, arg); err != nil {
 		return nil, err
 	}

@@ -158,33 +158,43 @@ func mouse(t *testing.T, p *page.Page, x, y float64) {
 	}
 }
 
-// A navigation in a page switched to a frame context resets the context,
-// since the frame's context died with the old document.
-func TestClickNavigationResetsFrameContext(t *testing.T) {
+// A navigation of the top document while the page is switched to a frame
+// returns it to the top, since the frame died with the old document.
+func TestClickNavigationResetsFrame(t *testing.T) {
 	p := openFixture(t, "nav.html")
-	p.ContextID = mainWorld(t, p)
-	click(t, p, dom.ClickRequest{Target: "#away"})
-	if p.ContextID != 0 {
-		t.Errorf("ContextID = %d after a navigation", p.ContextID)
+	run(t, p, `(() => {
+		const f = document.createElement('iframe');
+		f.srcdoc = '<a id="out" target="_top" href="' + location.origin + '/nav.html?away">out</a>';
+		document.body.prepend(f);
+		return new Promise((done) => f.onload = done);
+	})()`)
+	fp := enterFirstFrame(t, p)
+	click(t, fp, dom.ClickRequest{Target: "#out"})
+	if fp.Frame != nil {
+		t.Errorf("Frame = %+v after a navigation of the top document", fp.Frame)
 	}
 }
 
-// mainWorld is an isolated world in the main frame: a context id other
-// than 0 that evaluations can run in.
-func mainWorld(t *testing.T, p *page.Page) int {
+// enterFirstFrame returns a page on p's tab evaluating in its first child
+// frame.
+func enterFirstFrame(t *testing.T, p *page.Page) *page.Page {
 	t.Helper()
-	return isolatedWorld(t, p, p.S.TargetID)
-}
-
-func isolatedWorld(t *testing.T, p *page.Page, frameID string) int {
-	t.Helper()
-	var res struct {
-		ExecutionContextID int `json:"executionContextId"`
+	var list *page.FrameList
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		var err error
+		if list, err = p.Frames(testCtx(t)); err != nil {
+			t.Fatal(err)
+		}
+		if len(list.Frames) > 1 || time.Now().After(deadline) {
+			break
+		}
 	}
-	if err := p.S.Call(testCtx(t), "Page.createIsolatedWorld", map[string]any{"frameId": frameID}, &res); err != nil {
-		t.Fatal(err)
+	if len(list.Frames) < 2 {
+		t.Fatalf("no child frame in %+v", list)
 	}
-	return res.ExecutionContextID
+	fp := p.Top()
+	fp.Enter(list.Frames[1])
+	return fp
 }
 
 // childFrameID is the id of the page's first iframe.

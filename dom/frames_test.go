@@ -39,7 +39,7 @@ func TestClickInSameOriginFrame(t *testing.T) {
 	})
 	t.Run("frame context", func(t *testing.T) {
 		p := openFrames(t)
-		fp := &page.Page{S: p.S, ContextID: isolatedWorld(t, p, childFrameID(t, p.S))}
+		fp := enterFirstFrame(t, p)
 		res := click(t, fp, dom.ClickRequest{Target: "#inner"})
 		if res.Method != dom.MethodCDP || !res.TargetReceived {
 			t.Errorf("result = %+v", *res)

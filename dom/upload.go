@@ -90,7 +90,7 @@ func Upload(ctx context.Context, p *page.Page, req UploadRequest) (*UploadResult
 	if len(req.Files) > 1 && !before.Multiple {
 		return nil, &InvalidArgumentError{Field: "files", Message: fmt.Sprintf("the file input takes one file (it has no multiple attribute), got %d", len(req.Files))}
 	}
-	if err := p.S.Call(ctx, "DOM.setFileInputFiles", map[string]any{"files": req.Files, "objectId": objectID}, nil); err != nil {
+	if err := p.EvalSession().Call(ctx, "DOM.setFileInputFiles", map[string]any{"files": req.Files, "objectId": objectID}, nil); err != nil {
 		return nil, fmt.Errorf("upload: %w", err)
 	}
 	after, err := describeFileInput(ctx, p, objectID)
@@ -191,7 +191,7 @@ func uploadProblem(r *checkResult, t Target) (verdict, error) {
 // describeFileInput runs js/upload-info.js on the input.
 func describeFileInput(ctx context.Context, p *page.Page, objectID string) (*fileInputInfo, error) {
 	var res page.EvalResult
-	err := p.S.Call(ctx, "Runtime.callFunctionOn", map[string]any{
+	err := p.EvalSession().Call(ctx, "Runtime.callFunctionOn", map[string]any{
 		"functionDeclaration": uploadInfoJS,
 		"objectId":            objectID,
 		"returnByValue":       true,
@@ -214,7 +214,7 @@ func describeFileInput(ctx context.Context, p *page.Page, objectID string) (*fil
 func releaseGroup(ctx context.Context, p *page.Page) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
-	_ = p.S.Call(ctx, "Runtime.releaseObjectGroup", map[string]any{"objectGroup": uploadGroup}, nil)
+	_ = p.EvalSession().Call(ctx, "Runtime.releaseObjectGroup", map[string]any{"objectGroup": uploadGroup}, nil)
 }
 
 // acceptWarning names the files an accept attribute (".pdf,image/*")

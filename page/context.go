@@ -67,7 +67,7 @@ type Modal struct {
 // evaluation, wherever p's evaluations currently run.
 func GetContext(ctx context.Context, p *Page) (*Context, error) {
 	var c Context
-	main := &Page{S: p.S}
+	main := p.Top()
 	if err := main.CallJS(ctx, contextJS, &c); err != nil {
 		return nil, fmt.Errorf("page context: %w", err)
 	}

@@ -191,7 +191,7 @@ func notJSON(err error) bool {
 func terminateScript(ctx context.Context, p *Page) {
 	tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 	defer cancel()
-	_ = p.S.Call(tctx, "Runtime.terminateExecution", nil, nil)
+	_ = p.EvalSession().Call(tctx, "Runtime.terminateExecution", nil, nil)
 }
 
 // isTerminated reports the protocol error of an evaluation V8 stopped at
@@ -211,7 +211,7 @@ func describeResult(ctx context.Context, p *Page, ro *RemoteObject) (*Value, err
 		return &Value{Type: "object", Value: ro.Value}, nil
 	}
 	var res EvalResult
-	err := p.S.Call(ctx, "Runtime.callFunctionOn", map[string]any{
+	err := p.EvalSession().Call(ctx, "Runtime.callFunctionOn", map[string]any{
 		"functionDeclaration": serializeJS,
 		"objectId":            ro.ObjectID,
 		"returnByValue":       true,

@@ -97,7 +97,7 @@ type navigateResult struct {
 // differing from the current one only in its fragment is a same-document
 // navigation (SPEC 19.17): Chrome scrolls to the fragment and fires
 // hashchange without reloading, and Goto returns as soon as it has.
-// After a cross-document navigation p.ContextID is reset to the main
+// After a cross-document navigation p.Frame is reset to the top
 // frame: any frame context it named belonged to the old document.
 func Goto(ctx context.Context, p *Page, rawURL, waitUntil string) (*NavResult, error) {
 	if err := CheckWaitUntil(waitUntil); err != nil {
@@ -143,7 +143,7 @@ func Goto(ctx context.Context, p *Page, rawURL, waitUntil string) (*NavResult, e
 	if err := f.run(ctx, l); err != nil {
 		return nil, fmt.Errorf("goto %s: %w", rawURL, err)
 	}
-	p.ContextID = 0
+	p.Frame = nil
 	return pageInfo(ctx, p, f.unreachable)
 }
 
@@ -163,7 +163,7 @@ func settleErrorPage(ctx context.Context, p *Page, l *cdp.Listener, res navigate
 	f := newFollower(res.FrameID, WaitLoad)
 	f.loader = res.LoaderID
 	_ = f.run(wctx, l) // a slow error page is no worse than not waiting
-	p.ContextID = 0
+	p.Frame = nil
 }
 
 // checkURL rejects what must not reach Page.navigate.
@@ -217,7 +217,7 @@ func Reload(ctx context.Context, p *Page, waitUntil string) (*NavResult, error) 
 	if err != nil {
 		return nil, fmt.Errorf("reload: %w", err)
 	}
-	p.ContextID = 0
+	p.Frame = nil
 	return pageInfo(ctx, p, f.unreachable)
 }
 
@@ -286,7 +286,7 @@ func goHistory(ctx context.Context, p *Page, delta int) (*HistoryResult, error) 
 		return nil, fmt.Errorf("history navigation to %s: %w", to.URL, err)
 	}
 	if !f.sameDoc {
-		p.ContextID = 0
+		p.Frame = nil
 	}
 	info, err := pageInfo(ctx, p, f.unreachable)
 	if err != nil {
@@ -305,7 +305,7 @@ const pageInfoExpr = `({url: location.href, title: document.title,
 // history entry still names it.
 func pageInfo(ctx context.Context, p *Page, unreachable string) (*NavResult, error) {
 	var r NavResult
-	main := &Page{S: p.S}
+	main := p.Top()
 	obj, err := main.Evaluate(ctx, map[string]any{"expression": pageInfoExpr, "returnByValue": true})
 	if err == nil {
 		err = json.Unmarshal(obj.Value, &r)

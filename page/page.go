@@ -15,14 +15,15 @@ import (
 // Page is one attached tab. Steps reach the page only through it, so that
 // a later frame switch changes where every evaluation runs in one place.
 type Page struct {
+	// S is the tab's session: navigation, input and captures go there.
 	S *cdp.Session
-	// ContextID is the execution context evaluations run in; 0 means the
-	// main frame's default context.
-	ContextID int
+	// Frame is the frame evaluations run in; nil is the top document.
+	Frame *Frame
+	fs    *frames
 }
 
 // New wraps an attached session.
-func New(s *cdp.Session) *Page { return &Page{S: s} }
+func New(s *cdp.Session) *Page { return &Page{S: s, fs: newFrames(s)} }
 
 // RemoteObject is CDP's Runtime.RemoteObject, the parts cdpskill reads.
 type RemoteObject struct {
@@ -132,11 +133,15 @@ type EvalResult struct {
 // params map is sent as given plus the context id; an exception comes
 // back as *JSError.
 func (p *Page) Evaluate(ctx context.Context, params map[string]any) (*RemoteObject, error) {
-	if p.ContextID != 0 {
-		params["contextId"] = p.ContextID
+	s, id, err := p.target(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if id != 0 {
+		params["contextId"] = id
 	}
 	var res EvalResult
-	if err := p.S.Call(ctx, "Runtime.evaluate", params, &res); err != nil {
+	if err := s.Call(ctx, "Runtime.evaluate", params, &res); err != nil {
 		return nil, err
 	}
 	if res.ExceptionDetails != nil {

@@ -181,7 +181,7 @@ func Wait(ctx context.Context, p *Page, cond WaitCondition) (*WaitResult, error)
 			seen = describeSeen(cond, &out)
 		case ctx.Err() != nil:
 			return nil, waitEnded(cond, seen, ctx.Err())
-		case cdp.IsContextDestroyed(err) && p.ContextID == 0:
+		case cdp.IsContextDestroyed(err) && p.Frame == nil:
 			// The main frame is between documents; try the next one.
 			if !sleepCtx(ctx, waitRetryIn) {
 				return nil, waitEnded(cond, seen, ctx.Err())

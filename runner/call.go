@@ -106,7 +106,9 @@ func (c *Call) attach(ctx context.Context, alias, targetID string) error {
 	// Console capture starts with the session (Runtime.enable replays what
 	// the page logged earlier; the report keeps only this call's).
 	g.Go(func() (err error) {
-		c.console, err = capture.StartConsole(ctx, sess)
+		if c.console, err = capture.StartConsole(ctx, sess); err == nil {
+			c.page.RuntimeEnabled()
+		}
 		return err
 	})
 	g.Go(func() error { return sess.Call(ctx, "Inspector.enable", nil, nil) })
@@ -140,6 +142,9 @@ func (c *Call) detach() {
 	}
 	if c.console != nil {
 		c.console.Close()
+	}
+	if c.page != nil {
+		c.page.Close()
 	}
 	if err := c.stopNetwork(); err != nil {
 		c.warn("network log: %v", err)

@@ -201,9 +201,11 @@ async function (h, req) {
     return { x, y };
   }
 
-  // frameOf is the element that holds win's document, or null at the top
-  // or across an origin boundary.
+  // frameOf is the element that holds win's document, or null at the
+  // evaluating window (the runner adds that frame's offset) or across an
+  // origin boundary.
   function frameOf(win) {
+    if (win === window) return null;
     try { return win.frameElement; } catch (e) { return null; }
   }
 

@@ -54,7 +54,7 @@ function (h, args) {
   // same-origin frames.
   function frameOffset(win) {
     let x = 0, y = 0;
-    for (let w = win; w !== w.parent; w = w.parent) {
+    for (let w = win; w !== window && w !== w.parent; w = w.parent) {
       let fe = null;
       try { fe = w.frameElement; } catch (e) { break; }
       if (!fe) break;

@@ -1,0 +1,432 @@
+package page
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/cdpskill/cdpskill/cdp"
+)
+
+// Frame is a frame of the tab other than its top document, where
+// evaluations run once the agent switched into it (SPEC 13.2). A frame is
+// rendered either by the tab's own process or, when it is cross-site, by
+// an out-of-process iframe (OOPIF) target with a session of its own.
+type Frame struct {
+	ID          string `json:"frameId"`
+	URL         string `json:"url"`
+	Name        string `json:"name,omitempty"`
+	ParentID    string `json:"parentId"`
+	Depth       int    `json:"depth"`
+	CrossOrigin bool   `json:"crossOrigin"`
+
+	s      *cdp.Session // the session that renders the frame
+	root   bool         // the frame is s's own main frame: no context id needed
+	origin string
+	// hops lead from the frame up to the top document: each names a frame
+	// and the session that renders its parent, where DOM.getFrameOwner
+	// finds the element holding it.
+	hops []hop
+	// rootHops are the hops of the root frame of s: the owner box of a
+	// frame s renders is relative to that frame's viewport.
+	rootHops []hop
+}
+
+type hop struct {
+	frameID string
+	parent  *cdp.Session
+}
+
+// frames is what a Page knows about the tab's frames during one call:
+// the sessions of OOPIFs and the execution contexts of each session.
+// Copies of a Page share it.
+type frames struct {
+	mu       sync.Mutex
+	top      *cdp.Session
+	oopifs   map[string]*cdp.Session // target (= frame) id → session
+	contexts map[string]*contexts    // session id → its contexts
+}
+
+func newFrames(top *cdp.Session) *frames {
+	f := &frames{top: top, oopifs: map[string]*cdp.Session{}, contexts: map[string]*contexts{}}
+	// Listening from the start catches the contexts that the tab's first
+	// Runtime.enable replays, whoever sends it.
+	f.contexts[top.ID] = newContexts(top, false)
+	return f
+}
+
+// RuntimeEnabled tells p that Runtime.enable was sent to the tab after
+// New: the replayed contexts are on their way, and asking again would not
+// replay them.
+func (p *Page) RuntimeEnabled() {
+	fs := p.frameState()
+	fs.mu.Lock()
+	fs.contexts[p.S.ID].enabled = true
+	fs.mu.Unlock()
+}
+
+func (f *frames) close() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, c := range f.contexts {
+		c.l.Close()
+	}
+}
+
+// contexts follows one session's execution contexts: the default (main
+// world) context of each of its frames.
+type contexts struct {
+	s       *cdp.Session
+	l       *cdp.Listener
+	enabled bool
+	byFrame map[string]int // frame id → default context id
+	world   map[string]int // frame id → isolated world made for it
+}
+
+func newContexts(s *cdp.Session, enabled bool) *contexts {
+	return &contexts{
+		s:       s,
+		l:       s.Listen("Runtime.executionContextCreated", "Runtime.executionContextDestroyed", "Runtime.executionContextsCleared"),
+		enabled: enabled,
+		byFrame: map[string]int{},
+		world:   map[string]int{},
+	}
+}
+
+func (c *contexts) apply(ev cdp.Event) {
+	switch ev.Method {
+	case "Runtime.executionContextCreated":
+		ctx := gjson.GetBytes(ev.Params, "context")
+		if ctx.Get("auxData.isDefault").Bool() {
+			c.byFrame[ctx.Get("auxData.frameId").String()] = int(ctx.Get("id").Int())
+		}
+	case "Runtime.executionContextDestroyed":
+		id := int(gjson.GetBytes(ev.Params, "executionContextId").Int())
+		for f, v := range c.byFrame {
+			if v == id {
+				delete(c.byFrame, f)
+			}
+		}
+		for f, v := range c.world {
+			if v == id {
+				delete(c.world, f)
+			}
+		}
+	case "Runtime.executionContextsCleared":
+		clear(c.byFrame)
+		clear(c.world)
+	}
+}
+
+// contextWait bounds the wait for a frame's context to appear: a frame
+// between documents gets its new one within a load.
+const contextWait = 2 * time.Second
+
+// of returns frameID's default context, waiting briefly for one that is
+// being created; a frame that gets none (Chrome creates them lazily for
+// frames no script touched) gets an isolated world, cached.
+func (c *contexts) of(ctx context.Context, frameID string) (int, error) {
+	if !c.enabled {
+		if err := c.s.Call(ctx, "Runtime.enable", nil, nil); err != nil {
+			return 0, err
+		}
+		c.enabled = true
+	}
+	for _, ev := range c.l.Drain() {
+		c.apply(ev)
+	}
+	if id := c.byFrame[frameID]; id != 0 {
+		return id, nil
+	}
+	wctx, cancel := context.WithTimeout(ctx, contextWait)
+	defer cancel()
+	for c.byFrame[frameID] == 0 {
+		ev, err := c.l.Next(wctx)
+		if err != nil {
+			break
+		}
+		c.apply(ev)
+	}
+	if id := c.byFrame[frameID]; id != 0 {
+		return id, nil
+	}
+	if id := c.world[frameID]; id != 0 {
+		return id, nil
+	}
+	var res struct {
+		ExecutionContextID int `json:"executionContextId"`
+	}
+	err := c.s.Call(ctx, "Page.createIsolatedWorld", map[string]any{"frameId": frameID, "worldName": "cdpskill", "grantUniveralAccess": true}, &res)
+	if err != nil {
+		if ctx.Err() != nil {
+			return 0, err
+		}
+		return 0, &FrameError{Frame: frameID, Reason: "it has no execution context (it was removed or is still loading): " + err.Error()}
+	}
+	c.world[frameID] = res.ExecutionContextID
+	return res.ExecutionContextID, nil
+}
+
+// target is where p's evaluations go: the session and the context id
+// (0: the session's main frame).
+func (p *Page) target(ctx context.Context) (*cdp.Session, int, error) {
+	if p.Frame == nil || p.Frame.root {
+		return p.EvalSession(), 0, nil
+	}
+	fs := p.frameState()
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	c := fs.contexts[p.Frame.s.ID]
+	if c == nil {
+		c = newContexts(p.Frame.s, false)
+		fs.contexts[p.Frame.s.ID] = c
+	}
+	id, err := c.of(ctx, p.Frame.ID)
+	return p.Frame.s, id, err
+}
+
+// EvalSession is the session that renders the current frame: Runtime and
+// DOM calls on its objects go there. Input goes to S, the tab.
+func (p *Page) EvalSession() *cdp.Session {
+	if p.Frame != nil {
+		return p.Frame.s
+	}
+	return p.S
+}
+
+func (p *Page) frameState() *frames {
+	if p.fs == nil {
+		p.fs = newFrames(p.S)
+	}
+	return p.fs
+}
+
+// Close ends what the page listens to.
+func (p *Page) Close() {
+	if p.fs != nil {
+		p.fs.close()
+	}
+}
+
+// Top returns a page on the same tab evaluating in the top document.
+func (p *Page) Top() *Page { return &Page{S: p.S, fs: p.fs} }
+
+// FrameError says a frame cannot be entered or used.
+type FrameError struct {
+	Frame  string
+	Reason string
+}
+
+func (e *FrameError) Error() string     { return fmt.Sprintf("frame %s: %s", e.Frame, e.Reason) }
+func (e *FrameError) ErrorName() string { return "FrameNotFoundError" }
+
+// FrameList is the tab's frame hierarchy (SPEC 13.1).
+type FrameList struct {
+	MainFrameID    string   `json:"mainFrameId"`
+	CurrentFrameID string   `json:"currentFrameId"`
+	Frames         []*Frame `json:"frames"`
+}
+
+type frameTree struct {
+	Frame struct {
+		ID             string `json:"id"`
+		ParentID       string `json:"parentId"`
+		Name           string `json:"name"`
+		URL            string `json:"url"`
+		URLFragment    string `json:"urlFragment"`
+		SecurityOrigin string `json:"securityOrigin"`
+	} `json:"frame"`
+	ChildFrames []frameTree `json:"childFrames"`
+}
+
+// Frames lists every frame of the tab, top first, each followed by its
+// children: the tab's own frame tree plus out-of-process iframes, which
+// Page.getFrameTree leaves out, each attached and read in turn.
+func (p *Page) Frames(ctx context.Context) (*FrameList, error) {
+	fs := p.frameState()
+	var top frameTree
+	if err := p.S.Call(ctx, "Page.getFrameTree", nil, &struct {
+		FrameTree *frameTree `json:"frameTree"`
+	}{&top}); err != nil {
+		return nil, fmt.Errorf("frame tree: %w", err)
+	}
+	oopifs, err := p.oopifTargets(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byParent := map[string][]oopifTarget{}
+	for _, t := range oopifs {
+		byParent[t.ParentFrameID] = append(byParent[t.ParentFrameID], t)
+	}
+	list := &FrameList{MainFrameID: top.Frame.ID, CurrentFrameID: top.Frame.ID}
+	if p.Frame != nil {
+		list.CurrentFrameID = p.Frame.ID
+	}
+	topOrigin := originOf(top.Frame.SecurityOrigin, top.Frame.URL, "")
+	var walk func(t frameTree, s *cdp.Session, parent *Frame, depth int) error
+	walk = func(t frameTree, s *cdp.Session, parent *Frame, depth int) error {
+		f := &Frame{ID: t.Frame.ID, URL: t.Frame.URL + t.Frame.URLFragment, Name: t.Frame.Name, Depth: depth, s: s}
+		if parent != nil {
+			f.ParentID = parent.ID
+			f.origin = originOf(t.Frame.SecurityOrigin, f.URL, parent.origin)
+			f.root = s != parent.s
+			f.hops = append([]hop{{f.ID, parent.s}}, parent.rootHops...)
+			f.rootHops = parent.rootHops
+			if f.root {
+				f.rootHops = f.hops
+			}
+		} else {
+			f.origin = topOrigin
+			f.root = true
+		}
+		f.CrossOrigin = f.origin != topOrigin
+		list.Frames = append(list.Frames, f)
+		for _, c := range t.ChildFrames {
+			if err := walk(c, s, f, depth+1); err != nil {
+				return err
+			}
+		}
+		for _, o := range byParent[f.ID] {
+			sub, os, err := fs.oopifTree(ctx, o.TargetID)
+			if err != nil {
+				continue // the frame went away while we looked
+			}
+			if err := walk(*sub, os, f, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(top, p.S, nil, 0); err != nil {
+		return nil, err
+	}
+	return list, nil
+}
+
+type oopifTarget struct {
+	TargetID      string `json:"targetId"`
+	Type          string `json:"type"`
+	ParentID      string `json:"parentId"`
+	ParentFrameID string `json:"parentFrameId"`
+	URL           string `json:"url"`
+}
+
+// oopifTargets lists the out-of-process iframes of this tab, at any depth.
+func (p *Page) oopifTargets(ctx context.Context) ([]oopifTarget, error) {
+	var res struct {
+		TargetInfos []oopifTarget `json:"targetInfos"`
+	}
+	if err := p.S.Conn().Call(ctx, "", "Target.getTargets", map[string]any{"filter": []map[string]any{{"type": "iframe"}}}, &res); err != nil {
+		return nil, fmt.Errorf("frame targets: %w", err)
+	}
+	mine := map[string]bool{p.S.TargetID: true}
+	var out []oopifTarget
+	for changed := true; changed; {
+		changed = false
+		for _, t := range res.TargetInfos {
+			if t.Type == "iframe" && mine[t.ParentID] && !mine[t.TargetID] {
+				mine[t.TargetID] = true
+				out = append(out, t)
+				changed = true
+			}
+		}
+	}
+	return out, nil
+}
+
+// oopifTree attaches to an out-of-process iframe (once per call) and
+// reads its frame tree: the iframe and the frames its process renders.
+func (fs *frames) oopifTree(ctx context.Context, targetID string) (*frameTree, *cdp.Session, error) {
+	fs.mu.Lock()
+	s := fs.oopifs[targetID]
+	fs.mu.Unlock()
+	if s == nil {
+		var err error
+		if s, err = cdp.Attach(ctx, fs.top.Conn(), targetID); err != nil {
+			return nil, nil, err
+		}
+		fs.mu.Lock()
+		fs.oopifs[targetID] = s
+		fs.mu.Unlock()
+	}
+	var tree frameTree
+	err := s.Call(ctx, "Page.getFrameTree", nil, &struct {
+		FrameTree *frameTree `json:"frameTree"`
+	}{&tree})
+	return &tree, s, err
+}
+
+// originOf is a frame's origin: Chrome's security origin when it has a
+// real one, else the URL's; about:blank, srcdoc and the like inherit
+// their parent's.
+func originOf(security, rawURL, parent string) string {
+	if security != "" && security != "://" && security != "null" {
+		return security
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Host == "" || !strings.HasPrefix(u.Scheme, "http") {
+		return parent
+	}
+	return u.Scheme + "://" + u.Host
+}
+
+// FindFrame returns the frame with id, or a FrameError listing what
+// there is.
+func (l *FrameList) FindFrame(id string) (*Frame, error) {
+	for _, f := range l.Frames {
+		if f.ID == id {
+			return f, nil
+		}
+	}
+	return nil, &FrameError{Frame: id, Reason: "no such frame in this tab; frame {list:true} shows them"}
+}
+
+// Enter makes f the frame p evaluates in; nil returns to the top.
+func (p *Page) Enter(f *Frame) {
+	if f != nil && f.ParentID == "" {
+		f = nil
+	}
+	p.Frame = f
+}
+
+// FrameOffset is where the current frame's viewport starts in the tab's
+// viewport. Coordinates the page reports are relative to the frame's own
+// viewport; input events need the tab's. With reveal, each frame element
+// on the way up is first scrolled into its parent's view, as an action
+// about to aim at the frame needs: the page cannot scroll documents of
+// other origins above it.
+func (p *Page) FrameOffset(ctx context.Context, reveal bool) (x, y float64, err error) {
+	if p.Frame == nil {
+		return 0, 0, nil
+	}
+	for _, h := range p.Frame.hops {
+		var owner struct {
+			BackendNodeID int `json:"backendNodeId"`
+		}
+		if err := h.parent.Call(ctx, "DOM.getFrameOwner", map[string]any{"frameId": h.frameID}, &owner); err != nil {
+			return 0, 0, &FrameError{Frame: h.frameID, Reason: "its element is gone: " + err.Error()}
+		}
+		node := map[string]any{"backendNodeId": owner.BackendNodeID}
+		if reveal {
+			if err := h.parent.Call(ctx, "DOM.scrollIntoViewIfNeeded", node, nil); err != nil {
+				return 0, 0, fmt.Errorf("frame %s: scroll into view: %w", h.frameID, err)
+			}
+		}
+		var box struct {
+			Model struct {
+				Content []float64 `json:"content"`
+			} `json:"model"`
+		}
+		if err := h.parent.Call(ctx, "DOM.getBoxModel", node, &box); err != nil || len(box.Model.Content) < 2 {
+			return 0, 0, &FrameError{Frame: h.frameID, Reason: fmt.Sprintf("its element has no box (hidden?): %v", err)}
+		}
+		x += box.Model.Content[0]
+		y += box.Model.Content[1]
+	}
+	return x, y, nil
+}
