@@ -42,6 +42,9 @@ type TabEntry struct {
 	// reissues a ref an earlier document's snapshot handed out.
 	SnapshotID int `json:"snapshotId,omitempty"`
 	ElementID  int `json:"elementId,omitempty"`
+	// Frame is the frame the agent switched the tab to (SPEC 13.2), so
+	// later calls run there too; empty is the top document.
+	Frame string `json:"frame,omitempty"`
 
 	// extra keeps, as a compact JSON object, the fields this build does
 	// not know, so a rewrite by an older cdpskill does not drop what a

@@ -50,6 +50,9 @@ type ClickRequest struct {
 	ScrollUntilVisible *ScrollSearch
 	// WaitAfter waits, after the click, for the DOM to stop changing.
 	WaitAfter *Settle
+	// SearchFrames looks for the target in the other frames of the tab
+	// when the current frame has none (SPEC 13.3).
+	SearchFrames bool
 }
 
 // ClickResult is what the click did. Field order is output order.
@@ -80,6 +83,9 @@ type ClickResult struct {
 	// Settled is false when WaitAfter's timeout passed with the DOM still
 	// changing.
 	Settled *bool `json:"settled,omitempty"`
+	// Frame is the frame SearchFrames found the target in, when it is not
+	// the current one.
+	Frame *page.CurrentFrame `json:"frame,omitempty"`
 	// Warning says what the agent should know about a forced or missed
 	// click, or a navigation still under way.
 	Warning string `json:"warning,omitempty"`
@@ -97,6 +103,17 @@ func Click(ctx context.Context, p *page.Page, req ClickRequest) (*ClickResult, e
 		return nil, err
 	}
 	target := req.target()
+	var found *page.CurrentFrame
+	if req.SearchFrames && target != nil {
+		f, restore, err := enterFrameWith(ctx, p, *target)
+		if err != nil {
+			return nil, err
+		}
+		defer restore()
+		if f != nil {
+			found = &page.CurrentFrame{ID: f.ID, URL: f.URL, Name: f.Name, CrossOrigin: f.CrossOrigin}
+		}
+	}
 	if req.ScrollUntilVisible != nil && target != nil {
 		if err := Reveal(ctx, p, *target, *req.ScrollUntilVisible); err != nil {
 			return nil, err
@@ -113,6 +130,7 @@ func Click(ctx context.Context, p *page.Page, req ClickRequest) (*ClickResult, e
 	}
 	out := fx.Collect(ctx, ClickGrace)
 	res.Navigated, res.NewURL, res.NewTabs = out.Navigated, out.NewURL, out.NewTabs
+	res.Frame = found
 	res.Warning = joinNotes(res.Warning, out.Warning)
 	if req.WaitAfter != nil {
 		settled, err := SettleDOM(ctx, p, *req.WaitAfter)

@@ -145,7 +145,7 @@ func (w *Effects) Collect(ctx context.Context, grace time.Duration) *Outcome {
 		out.Navigated, out.NewURL = true, after
 	}
 	if st.committed {
-		w.p.Frame = nil // the frame the page was switched to is gone
+		w.p.TopNavigated()
 	}
 	for _, t := range st.tabs {
 		out.NewTabs = append(out.NewTabs, t.result())

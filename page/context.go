@@ -18,6 +18,16 @@ type Context struct {
 	Viewport      Viewport       `json:"viewport"`
 	ActiveElement *ActiveElement `json:"activeElement,omitempty"`
 	Modal         *Modal         `json:"modal,omitempty"`
+	// Frame is the frame steps run in, when it is not the top document.
+	Frame *CurrentFrame `json:"frame,omitempty"`
+}
+
+// CurrentFrame names the frame a tab was switched to.
+type CurrentFrame struct {
+	ID          string `json:"frameId"`
+	URL         string `json:"url"`
+	Name        string `json:"name,omitempty"`
+	CrossOrigin bool   `json:"crossOrigin,omitempty"`
 }
 
 // Scroll is the vertical scroll position; Percent is 0 at the top and 100
@@ -70,6 +80,9 @@ func GetContext(ctx context.Context, p *Page) (*Context, error) {
 	main := p.Top()
 	if err := main.CallJS(ctx, contextJS, &c); err != nil {
 		return nil, fmt.Errorf("page context: %w", err)
+	}
+	if f := p.Frame; f != nil {
+		c.Frame = &CurrentFrame{ID: f.ID, URL: f.URL, Name: f.Name, CrossOrigin: f.CrossOrigin}
 	}
 	return &c, nil
 }

@@ -2,6 +2,8 @@ package page
 
 import (
 	"context"
+	_ "embed"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
@@ -21,7 +23,7 @@ type Frame struct {
 	ID          string `json:"frameId"`
 	URL         string `json:"url"`
 	Name        string `json:"name,omitempty"`
-	ParentID    string `json:"parentId"`
+	ParentID    string `json:"parentId,omitempty"`
 	Depth       int    `json:"depth"`
 	CrossOrigin bool   `json:"crossOrigin"`
 
@@ -386,6 +388,18 @@ func (l *FrameList) FindFrame(id string) (*Frame, error) {
 	return nil, &FrameError{Frame: id, Reason: "no such frame in this tab; frame {list:true} shows them"}
 }
 
+// TopNavigated records that the top document was replaced: every frame
+// died with it, so p evaluates in the top document again.
+func (p *Page) TopNavigated() {
+	p.Frame = nil
+	p.navs++
+}
+
+// Navigations counts the top-document navigations p has seen, so that
+// code switching frames for a moment can tell whether the frame it would
+// go back to still exists.
+func (p *Page) Navigations() int { return p.navs }
+
 // Enter makes f the frame p evaluates in; nil returns to the top.
 func (p *Page) Enter(f *Frame) {
 	if f != nil && f.ParentID == "" {
@@ -429,4 +443,53 @@ func (p *Page) FrameOffset(ctx context.Context, reveal bool) (x, y float64, err 
 		y += box.Model.Content[1]
 	}
 	return x, y, nil
+}
+
+//go:embed js/frame_owner.js
+var frameOwnerJS string
+
+// ChildFrameID returns the id of the frame held by the element that
+// selector matches, or else by the index-th frame element, in the current
+// frame's document: nested frames are entered one level at a time.
+func (p *Page) ChildFrameID(ctx context.Context, selector string, index int) (string, error) {
+	args, err := json.Marshal([]any{selector, index})
+	if err != nil {
+		return "", err
+	}
+	expr := "(" + strings.TrimSpace(frameOwnerJS) + ")(..." + string(args) + ")"
+	obj, err := p.Evaluate(ctx, map[string]any{"expression": expr, "objectGroup": "cdpskill-frame"})
+	if err != nil {
+		return "", err
+	}
+	if obj.Type == "string" {
+		var why string
+		_ = json.Unmarshal(obj.Value, &why)
+		name := selector
+		if name == "" {
+			name = fmt.Sprintf("index %d", index)
+		}
+		return "", &FrameError{Frame: name, Reason: why}
+	}
+	s := p.EvalSession()
+	defer releaseGroup(ctx, s, "cdpskill-frame")
+	var node struct {
+		Node struct {
+			FrameID string `json:"frameId"`
+		} `json:"node"`
+	}
+	if err := s.Call(ctx, "DOM.describeNode", map[string]any{"objectId": obj.ObjectID}, &node); err != nil {
+		return "", fmt.Errorf("frame element: %w", err)
+	}
+	if node.Node.FrameID == "" {
+		return "", &FrameError{Frame: selector, Reason: "the frame element holds no document yet"}
+	}
+	return node.Node.FrameID, nil
+}
+
+// releaseGroup lets the page forget a group of objects, even after ctx
+// ended; it is cleanup, so its failure is not reported.
+func releaseGroup(ctx context.Context, s *cdp.Session, group string) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	_ = s.Call(ctx, "Runtime.releaseObjectGroup", map[string]any{"objectGroup": group}, nil)
 }

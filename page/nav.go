@@ -143,7 +143,7 @@ func Goto(ctx context.Context, p *Page, rawURL, waitUntil string) (*NavResult, e
 	if err := f.run(ctx, l); err != nil {
 		return nil, fmt.Errorf("goto %s: %w", rawURL, err)
 	}
-	p.Frame = nil
+	p.TopNavigated()
 	return pageInfo(ctx, p, f.unreachable)
 }
 
@@ -163,7 +163,7 @@ func settleErrorPage(ctx context.Context, p *Page, l *cdp.Listener, res navigate
 	f := newFollower(res.FrameID, WaitLoad)
 	f.loader = res.LoaderID
 	_ = f.run(wctx, l) // a slow error page is no worse than not waiting
-	p.Frame = nil
+	p.TopNavigated()
 }
 
 // checkURL rejects what must not reach Page.navigate.
@@ -217,7 +217,7 @@ func Reload(ctx context.Context, p *Page, waitUntil string) (*NavResult, error) 
 	if err != nil {
 		return nil, fmt.Errorf("reload: %w", err)
 	}
-	p.Frame = nil
+	p.TopNavigated()
 	return pageInfo(ctx, p, f.unreachable)
 }
 
@@ -286,7 +286,7 @@ func goHistory(ctx context.Context, p *Page, delta int) (*HistoryResult, error) 
 		return nil, fmt.Errorf("history navigation to %s: %w", to.URL, err)
 	}
 	if !f.sameDoc {
-		p.Frame = nil
+		p.TopNavigated()
 	}
 	info, err := pageInfo(ctx, p, f.unreachable)
 	if err != nil {

@@ -20,6 +20,7 @@ type Page struct {
 	// Frame is the frame evaluations run in; nil is the top document.
 	Frame *Frame
 	fs    *frames
+	navs  int
 }
 
 // New wraps an attached session.

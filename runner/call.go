@@ -32,6 +32,8 @@ type Call struct {
 	// navigation detection; empty for a tab the call opened.
 	startURL string
 	warnings []string
+	// savedFrame is the frame the registry holds for the tab.
+	savedFrame string
 
 	// abort ends the whole call with a cause when the tab dies under it;
 	// stopWatch ends the watch of the current tab.
@@ -119,7 +121,48 @@ func (c *Call) attach(ctx context.Context, alias, targetID string) error {
 	}
 	// Emulation ends with each session; what the agent set is re-applied.
 	c.restoreEmulation(ctx)
+	c.restoreFrame(ctx)
 	return nil
+}
+
+// restoreFrame enters the frame an earlier call switched the tab to. A
+// frame that is gone (the page navigated, the iframe was removed) leaves
+// the call in the top document, with a warning.
+func (c *Call) restoreFrame(ctx context.Context) {
+	_, e, found, err := c.tabs.Resolve(c.alias)
+	if err != nil || !found || e.Frame == "" {
+		return
+	}
+	c.savedFrame = e.Frame
+	list, err := c.page.Frames(ctx)
+	if err == nil {
+		var f *page.Frame
+		if f, err = list.FindFrame(e.Frame); err == nil {
+			c.page.Enter(f)
+			return
+		}
+	}
+	c.warn("the frame this tab was switched to is gone (%v); steps run in the top document", err)
+}
+
+// saveFrame records the tab's current frame for the next call.
+func (c *Call) saveFrame() {
+	if c.page == nil {
+		return
+	}
+	id := ""
+	if c.page.Frame != nil {
+		id = c.page.Frame.ID
+	}
+	if id == c.savedFrame {
+		return
+	}
+	if _, _, found, _ := c.tabs.Resolve(c.alias); !found {
+		return // a closed tab or an unregistered target id
+	}
+	if err := c.tabs.Update(c.alias, func(t *cdp.TabEntry) { t.Frame = id }); err != nil {
+		c.warn("tab registry: %v", err)
+	}
 }
 
 // bringToFrontIfHidden activates a tab that is hidden behind another in
@@ -137,6 +180,7 @@ func (c *Call) bringToFrontIfHidden(ctx context.Context) {
 }
 
 func (c *Call) detach() {
+	c.saveFrame()
 	if c.stopWatch != nil {
 		c.stopWatch()
 	}
@@ -152,7 +196,7 @@ func (c *Call) detach() {
 	if c.unlock != nil {
 		c.unlock()
 	}
-	c.sess, c.page, c.console, c.stopWatch, c.unlock = nil, nil, nil, nil, nil
+	c.sess, c.page, c.console, c.stopWatch, c.unlock, c.savedFrame = nil, nil, nil, nil, nil, ""
 }
 
 // watchTab aborts the call when its tab crashes or is closed by someone

@@ -160,6 +160,9 @@ func (c *Call) runStep(ctx context.Context, ps plannedStep, timeout time.Duratio
 	sctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	out, err := c.runHooked(sctx, ps, &sr)
+	if ref := unknownRef(err); ref != "" && c.page != nil {
+		out, err = c.runInFrameOf(sctx, ps, &sr, ref, out, err)
+	}
 	sr.Output = emptyToNil(out) // a failing step may still say what it saw
 	if raw, ok := sr.Output.(json.RawMessage); ok {
 		var w string
@@ -172,6 +175,36 @@ func (c *Call) runStep(ctx context.Context, ps plannedStep, timeout time.Duratio
 		sr.Output = c.spill(ps.def.name, raw)
 	}
 	return sr, err
+}
+
+// unknownRef is the ref a step failed on because the current frame's
+// document never issued it.
+func unknownRef(err error) string {
+	var st *dom.StaleElementError
+	if errors.As(err, &st) && st.Navigated {
+		return st.Ref
+	}
+	return ""
+}
+
+// runInFrameOf runs a step again in the frame whose window holds ref,
+// then returns to the current frame: a ref from a snapshot taken inside a
+// frame, or of a cross-origin frame's content, works from anywhere. When
+// no frame has the ref, the first run's result stands.
+func (c *Call) runInFrameOf(ctx context.Context, ps plannedStep, sr *StepResult, ref string, out any, err error) (any, error) {
+	f, ok, ferr := dom.FrameOfRef(ctx, c.page, ref)
+	if ferr != nil || !ok {
+		return out, err
+	}
+	pg := c.page
+	saved, navs := pg.Frame, pg.Navigations()
+	pg.Enter(f)
+	defer func() {
+		if pg.Navigations() == navs {
+			pg.Frame = saved
+		}
+	}()
+	return c.runHooked(ctx, ps, sr)
 }
 
 // liftWarning moves an executor's "warning" field out of its output to

@@ -16,7 +16,7 @@ import (
 
 // interactSteps act on elements.
 var interactSteps = []step{
-	define("click", `"selector" | "s1e4" | {selector|ref|text (+exact, withinSelector)|selectors: [...]|x,y, force, button, clickCount, doubleClick, jsClick, nativeOnly, timeout, waitAfter: true|{timeout, stable}, scrollUntilVisible: true|{direction, distance, maxAttempts}}`,
+	define("click", `"selector" | "s1e4" | {selector|ref|text (+exact, withinSelector)|selectors: [...]|x,y, force, button, clickCount, doubleClick, jsClick, nativeOnly, timeout, waitAfter: true|{timeout, stable}, scrollUntilVisible: true|{direction, distance, maxAttempts}, searchFrames}`,
 		"click an element once it is actionable; reports navigation and new tabs", needsTab|visual|hooks, decodeClick, runClick),
 	define("fill", `{selector|ref|label, value, clear, react, exact, force, timeout} | {"#a": "x", "s1e4": "y"} | {fields: {...}, react, clear, force, timeout} | "text" (focused field)`,
 		"replace a field's value, or several fields' values", needsTab|visual|hooks, decodeFill, runFill),
@@ -42,6 +42,7 @@ type clickParams struct {
 	Timeout            int             `json:"timeout"`
 	WaitAfter          json.RawMessage `json:"waitAfter"`
 	ScrollUntilVisible json.RawMessage `json:"scrollUntilVisible"`
+	SearchFrames       bool            `json:"searchFrames"`
 
 	settle *dom.Settle
 	scroll *dom.ScrollSearch
@@ -186,7 +187,7 @@ func runClick(ctx context.Context, c *Call, p clickParams) (any, error) {
 		Selectors: p.Selectors, X: p.X, Y: p.Y, Force: p.Force,
 		Button: p.Button, ClickCount: p.ClickCount, DoubleClick: p.DoubleClick,
 		JSClick: p.JSClick, NativeOnly: p.NativeOnly, Timeout: ms(p.Timeout),
-		ScrollUntilVisible: p.scroll, WaitAfter: p.settle,
+		ScrollUntilVisible: p.scroll, WaitAfter: p.settle, SearchFrames: p.SearchFrames,
 	})
 	if err != nil {
 		return nil, err

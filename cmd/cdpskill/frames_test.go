@@ -1,0 +1,205 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// childPage is a frame's document: a button that counts its clicks, a
+// labelled input, and optionally a nested frame.
+const childPage = `<!doctype html><html><head><title>%s</title></head><body style="margin:0">
+<button id="btn" onclick="this.textContent = 'clicked ' + (++window.clicks)">%s button</button>
+<label>Name <input id="name"></label>%s
+<script>window.clicks = 0</script></body></html>`
+
+// framePages serves a top page on one server with three frames: a
+// same-origin srcdoc frame, a cross-origin frame of a second server on
+// 127.0.0.1 (the same site, so Chrome keeps it in the tab's process) with
+// a frame nested in it, and the second server again as localhost (another
+// site: an out-of-process iframe).
+func framePages(t *testing.T) (topURL, childOrigin string) {
+	child := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		switch r.URL.Path {
+		case "/outer.html":
+			fmt.Fprintf(w, childPage, "outer", "Outer", `<iframe name="nested" src="/inner.html" style="border:0;height:80px"></iframe>`)
+		default:
+			fmt.Fprintf(w, childPage, "inner", "Inner", "")
+		}
+	}))
+	t.Cleanup(child.Close)
+	port := child.Listener.Addr().(*net.TCPAddr).Port
+	top := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, `<!doctype html><html><head><title>top</title></head><body>
+<h1>Top</h1><button id="btn">Top button</button>
+<iframe name="same" srcdoc="<button id=s>Same</button>" style="height:60px"></iframe>
+<iframe name="xo" id="xo" src="http://127.0.0.1:%d/outer.html" style="height:200px"></iframe>
+<div style="height:900px"></div>
+<iframe name="oop" id="oop" src="http://localhost:%d/inner.html" style="border:9px solid;height:120px"></iframe>
+</body></html>`, port, port)
+	}))
+	t.Cleanup(top.Close)
+	return top.URL + "/", fmt.Sprintf("http://127.0.0.1:%d", port)
+}
+
+// openFrames opens the frame pages once every frame has loaded.
+func openFrames(t *testing.T, c *cli) string {
+	t.Helper()
+	topURL, _ := framePages(t)
+	tab := c.openTab(topURL)
+	c.call(t, tab, `{"wait":{"selector":"#oop"}},{"frame":{"list":true}}`)
+	for range 50 {
+		list := c.call(t, tab, `{"frame":{"list":true}}`)[0]
+		if frames, _ := list["frames"].([]any); len(frames) == 5 {
+			return tab
+		}
+	}
+	t.Fatalf("the frames never all loaded")
+	return ""
+}
+
+func framesByName(t *testing.T, list map[string]any) map[string]map[string]any {
+	t.Helper()
+	out := map[string]map[string]any{}
+	for _, f := range list["frames"].([]any) {
+		m := f.(map[string]any)
+		name, _ := m["name"].(string)
+		if name == "" && m["parentId"] == nil {
+			name = "top"
+		}
+		out[name] = m
+	}
+	return out
+}
+
+func TestFrameList(t *testing.T) {
+	c := newCLI(t)
+	tab := openFrames(t, c)
+	list := c.call(t, tab, `{"frame":{"list":true}}`)[0]
+	frames := framesByName(t, list)
+	want := map[string]struct {
+		depth       float64
+		crossOrigin bool
+	}{"top": {0, false}, "same": {1, false}, "xo": {1, true}, "nested": {2, true}, "oop": {1, true}}
+	for name, w := range want {
+		f := frames[name]
+		if f == nil {
+			t.Fatalf("no frame %q in %v", name, list)
+		}
+		if f["depth"] != w.depth || (f["crossOrigin"] == true) != w.crossOrigin {
+			t.Errorf("frame %s: %v, want depth %v crossOrigin %v", name, f, w.depth, w.crossOrigin)
+		}
+	}
+	if list["mainFrameId"] != frames["top"]["frameId"] || list["currentFrameId"] != list["mainFrameId"] {
+		t.Errorf("main and current frame: %v", list)
+	}
+	if frames["nested"]["parentId"] != frames["xo"]["frameId"] {
+		t.Errorf("nested frame's parent: %v", frames["nested"])
+	}
+}
+
+// Switching persists across calls, every evaluating step runs in the
+// frame, and "top" goes back.
+func TestFrameSwitchPersists(t *testing.T) {
+	c := newCLI(t)
+	tab := openFrames(t, c)
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"frame":"#xo"}]}`, tab))
+	if code != 0 {
+		t.Fatalf("frame: %v", res)
+	}
+	step := stepOutputs(t, res)[0]
+	out := step["output"].(map[string]any)
+	if out["crossOrigin"] != true || !strings.HasSuffix(out["url"].(string), "/outer.html") || step["warning"] == nil {
+		t.Errorf("switch output: %v", step)
+	}
+	ctxFrame, _ := res["context"].(map[string]any)["frame"].(map[string]any)
+	if ctxFrame["frameId"] != out["frameId"] {
+		t.Errorf("context.frame = %v, want %v", ctxFrame, out["frameId"])
+	}
+	if got := c.value(t, tab, "document.title"); got != "outer" {
+		t.Errorf("the next call evaluates in %q, want the outer frame", got)
+	}
+	// One level at a time: index 0 is the nested frame of the current one.
+	if got := c.call(t, tab, `{"frame":0},{"pageFunction":"document.title + ' ' + window.name"}`)[1]["value"]; got != "inner nested" {
+		t.Errorf("nested frame by index: %v", got)
+	}
+	if got := c.call(t, tab, `{"frame":"top"},{"pageFunction":"document.title"}`)[1]["value"]; got != "top" {
+		t.Errorf("after top: %v", got)
+	}
+	if got := c.value(t, tab, "document.title"); got != "top" {
+		t.Errorf("the next call after top runs in %q", got)
+	}
+	if e := c.registry(t)[tab]["frame"]; e != nil {
+		t.Errorf("registry still names frame %v", e)
+	}
+}
+
+// Actions inside an out-of-process iframe: fill by label, click, type, and
+// a snapshot whose refs work from a later call.
+func TestFrameActionsOutOfProcess(t *testing.T) {
+	c := newCLI(t)
+	tab := openFrames(t, c)
+	outs := c.call(t, tab, `{"frame":{"name":"oop"}},{"fill":{"label":"Name","value":"Ada"}},{"click":"#btn"},{"pageFunction":"[document.getElementById('name').value, document.getElementById('btn').textContent, location.hostname]"}`)
+	if got := fmt.Sprint(outs[3]["value"]); got != "[Ada clicked 1 localhost]" {
+		t.Errorf("in the OOPIF: %s", got)
+	}
+	yaml := c.call(t, tab, `{"snapshot":true}`)[0]["yaml"].(string)
+	btn := refOn(t, yaml, `button "clicked 1"`)
+	// From the top document, the ref still reaches into the frame.
+	outs = c.call(t, tab, fmt.Sprintf(`{"frame":"top"},{"click":%q},{"frame":"#oop"},{"pageFunction":"document.getElementById('btn').textContent"}`, btn))
+	if outs[3]["value"] != "clicked 2" {
+		t.Errorf("click by a frame's ref from the top: %v", outs[3]["value"])
+	}
+}
+
+// click with searchFrames finds a target the current frame lacks.
+func TestClickSearchFrames(t *testing.T) {
+	c := newCLI(t)
+	tab := openFrames(t, c)
+	out := c.call(t, tab, `{"click":{"selector":"#s","searchFrames":true}}`)[0]
+	if f, _ := out["frame"].(map[string]any); f == nil || f["name"] != "same" {
+		t.Errorf("click output: %v", out)
+	}
+	res, _ := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":{"selector":"#s","timeout":300}}]}`, tab))
+	if e := firstError(res); e == nil {
+		t.Errorf("without searchFrames the top document has no #s, yet: %v", res)
+	}
+	if got := c.value(t, tab, "document.title"); got != "top" {
+		t.Errorf("the search left the tab in %q", got)
+	}
+}
+
+func TestFrameGone(t *testing.T) {
+	c := newCLI(t)
+	tab := openFrames(t, c)
+	c.call(t, tab, `{"frame":{"name":"same"}}`)
+	c.waitTrue(t, tab, "(document.querySelector('iframe[name=same]').remove(), true)")
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"document.title"}]}`, tab))
+	if code != 0 || stepOutputs(t, res)[0]["output"].(map[string]any)["value"] != "top" {
+		t.Fatalf("after the frame was removed: %v", res)
+	}
+	if w := fmt.Sprint(res["warnings"]); !strings.Contains(w, "gone") {
+		t.Errorf("warnings = %s", w)
+	}
+}
+
+func TestFrameErrors(t *testing.T) {
+	c := newCLI(t)
+	tab := openFrames(t, c)
+	for _, step := range []string{`{"frame":"#btn"}`, `{"frame":9}`, `{"frame":{"name":"nope"}}`, `{"frame":{"frameId":"ABC"}}`} {
+		res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[%s]}`, tab, step))
+		e := firstError(res)
+		if code == 0 || e == nil || e["name"] != "FrameNotFoundError" {
+			t.Errorf("%s: %v", step, res)
+		}
+	}
+	res, code := c.run(`{"steps":[{"frame":{"list":true,"name":"x"}}]}`)
+	if typ, _ := errorOf(res); code == 0 || typ != "VALIDATION" {
+		t.Errorf("list with a name: %v", res)
+	}
+}
