@@ -44,13 +44,16 @@ func (e *ElementError) ErrorName() string {
 }
 
 // ElementClip is the region an element screenshot captures: the
-// element's box plus padding, in document coordinates. It looks in p's
-// current execution context.
+// element's box plus padding, in the top document's coordinates. It looks
+// in p's current frame; an element in a frame is measured in the frame's
+// document and moved by where the frame sits, scrolled into view.
 func ElementClip(ctx context.Context, p *page.Page, t ElementTarget) (*Rect, error) {
 	var res struct {
 		Rect
-		Error  string `json:"error"`
-		Detail string `json:"detail"`
+		ScrollX float64 `json:"scrollX"`
+		ScrollY float64 `json:"scrollY"`
+		Error   string  `json:"error"`
+		Detail  string  `json:"detail"`
 	}
 	if err := p.CallJS(ctx, elementRectJS, &res, t); err != nil {
 		return nil, fmt.Errorf("capture: find element: %w", err)
@@ -58,5 +61,19 @@ func ElementClip(ctx context.Context, p *page.Page, t ElementTarget) (*Rect, err
 	if res.Error != "" {
 		return nil, &ElementError{Target: t, Reason: res.Error, Detail: res.Detail}
 	}
-	return &res.Rect, nil
+	if p.Frame == nil {
+		return &res.Rect, nil
+	}
+	dx, dy, err := p.FrameOffset(ctx, true)
+	if err != nil {
+		return nil, err
+	}
+	var top struct{ X, Y float64 }
+	if err := p.Top().CallJS(ctx, "() => ({X: scrollX, Y: scrollY})", &top); err != nil {
+		return nil, fmt.Errorf("capture: top document's scroll: %w", err)
+	}
+	r := res.Rect
+	r.X += dx + top.X - res.ScrollX
+	r.Y += dy + top.Y - res.ScrollY
+	return &r, nil
 }

@@ -56,7 +56,30 @@ func GetBox(ctx context.Context, p *page.Page, refs []string) (map[string]RefBox
 	if err := call(ctx, p, getBoxFn, "", refs, &out); err != nil {
 		return nil, err
 	}
+	dx, dy, err := p.FrameOffset(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	for ref, b := range out.Boxes {
+		if b.Rect != nil {
+			shift(&b.Rect.Box, dx, dy)
+			b.Rect.Center.X += int(math.Round(dx))
+			b.Rect.Center.Y += int(math.Round(dy))
+		}
+		if b.Box != nil {
+			shift(b.Box, dx, dy)
+		}
+		out.Boxes[ref] = b
+	}
 	return out.Boxes, nil
+}
+
+// shift moves a box reported in the current frame's viewport by the
+// frame's offset in the tab's: coordinates the agent sees and gives are
+// the tab's, as in its screenshots.
+func shift(b *page.Box, dx, dy float64) {
+	b.X += int(math.Round(dx))
+	b.Y += int(math.Round(dy))
 }
 
 // Element is an element found at or near a point (SPEC 11.9). Existing
@@ -138,8 +161,16 @@ func ElementsAt(ctx context.Context, p *page.Page, req PointRequest) (*Batch, er
 			return nil, err
 		}
 	}
+	dx, dy, err := p.FrameOffset(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	local := make([]FloatPoint, len(req.Points))
+	for i, pt := range req.Points {
+		local[i] = FloatPoint{pt.X - dx, pt.Y - dy}
+	}
 	var res hits
-	arg := map[string]any{"points": req.Points, "floors": req.Floors}
+	arg := map[string]any{"points": local, "floors": req.Floors}
 	if err := call(ctx, p, elementsAtFn, "", arg, &res); err != nil {
 		return nil, err
 	}
@@ -147,6 +178,7 @@ func ElementsAt(ctx context.Context, p *page.Page, req PointRequest) (*Batch, er
 	for i, h := range res.Hits {
 		e := BatchEntry{X: req.Points[i].X, Y: req.Points[i].Y, Error: h.Error}
 		if h.Error == "" {
+			shift(&h.Element.Box, dx, dy)
 			e.Element = &h.Element
 			out.Count++
 		}
@@ -201,13 +233,18 @@ func ElementsNear(ctx context.Context, p *page.Page, req NearRequest) (*Nearby, 
 	if req.Limit == 0 {
 		req.Limit = 20
 	}
-	near := map[string]any{"x": req.X, "y": req.Y, "radius": req.Radius, "limit": req.Limit}
+	dx, dy, err := p.FrameOffset(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	near := map[string]any{"x": req.X - dx, "y": req.Y - dy, "radius": req.Radius, "limit": req.Limit}
 	var res hits
 	if err := call(ctx, p, elementsAtFn, "", map[string]any{"near": near, "floors": req.Floors}, &res); err != nil {
 		return nil, err
 	}
 	out := &Nearby{Center: FloatPoint{req.X, req.Y}, Radius: req.Radius, Elements: make([]Element, len(res.Hits)), Counters: res.Counters}
 	for i, h := range res.Hits {
+		shift(&h.Element.Box, dx, dy)
 		out.Elements[i] = h.Element
 	}
 	out.Count = len(out.Elements)

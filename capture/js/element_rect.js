@@ -29,5 +29,5 @@ function elementRect(target) {
   const y = Math.max(0, r.top + window.scrollY - pad);
   const right = Math.min(maxX, r.right + window.scrollX + pad);
   const bottom = Math.min(maxY, r.bottom + window.scrollY + pad);
-  return { x, y, width: right - x, height: bottom - y };
+  return { x, y, width: right - x, height: bottom - y, scrollX: window.scrollX, scrollY: window.scrollY };
 }

@@ -203,3 +203,30 @@ func TestFrameErrors(t *testing.T) {
 		t.Errorf("list with a name: %v", res)
 	}
 }
+
+// Coordinates are the tab's everywhere: getBox of an element in a frame
+// gives a centre where elementsAt finds it, an element screenshot in a
+// frame has its size, and a click below the fold lands natively.
+func TestFrameCoordinates(t *testing.T) {
+	c := newCLI(t)
+	tab := openFrames(t, c)
+	outs := c.call(t, tab, `{"frame":"#oop"},{"scroll":"bottom"},{"snapshot":true}`)
+	btn := refOn(t, outs[2]["yaml"].(string), `button "Inner button"`)
+	box := c.call(t, tab, fmt.Sprintf(`{"getBox":%q}`, btn))[0]
+	center := box["center"].(map[string]any)
+	if y := center["y"].(float64); y < 900 {
+		t.Errorf("the button's centre %v is not below the top document's content", center)
+	}
+	at := fmt.Sprintf(`{"elementsAt":{"x":%v,"y":%v}}`, center["x"], center["y"])
+	if got := c.call(t, tab, at)[0]["ref"]; got != btn {
+		t.Errorf("elementsAt inside the frame at the centre: %v, want %s", got, btn)
+	}
+	shot := c.call(t, tab, fmt.Sprintf(`{"screenshot":{"ref":%q}}`, btn))[0]
+	if shot["width"].(float64) < 10 || shot["height"].(float64) < 10 {
+		t.Errorf("element screenshot: %v", shot)
+	}
+	click := c.call(t, tab, `{"click":"#btn"}`)[0]
+	if click["method"] != "cdp" {
+		t.Errorf("a click in an out-of-process frame below the fold fell back: %v", click)
+	}
+}

@@ -1,0 +1,99 @@
+package page_test
+
+import (
+	"context"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/cdpskill/cdpskill/internal/testbrowser"
+	"github.com/cdpskill/cdpskill/page"
+)
+
+// loadedFrames waits until the page lists want frames.
+func loadedFrames(t *testing.T, p *page.Page, want int) *page.FrameList {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	for {
+		list, err := p.Frames(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(list.Frames) == want {
+			return list
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("frames: %+v, want %d", list.Frames, want)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// A srcdoc frame inherits its parent's origin; its offset is where its
+// content box starts in the tab's viewport, scroll included.
+func TestFrameOffset(t *testing.T) {
+	p, _ := evalPage(t, "frames-offset.html")
+	list := loadedFrames(t, p, 2)
+	f := list.Frames[1]
+	if f.Name != "one" || f.CrossOrigin || f.Depth != 1 || f.ParentID != list.MainFrameID {
+		t.Fatalf("frame: %+v", *f)
+	}
+	ctx := t.Context()
+	var want struct{ X, Y float64 }
+	err := p.CallJS(ctx, `() => {
+		const f = document.querySelector('iframe'), r = f.getBoundingClientRect(), st = getComputedStyle(f);
+		return {X: r.left + f.clientLeft + parseFloat(st.paddingLeft), Y: r.top + f.clientTop + parseFloat(st.paddingTop)};
+	}`, &want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fp := p.Top()
+	fp.Enter(f)
+	x, y, err := fp.FrameOffset(ctx, false)
+	if err != nil || math.Abs(x-want.X) > 0.5 || math.Abs(y-want.Y) > 0.5 {
+		t.Errorf("offset (%v, %v), %v; want (%v, %v)", x, y, err, want.X, want.Y)
+	}
+	var got []any
+	if err := fp.CallJS(ctx, "() => [document.getElementById('p').textContent, window.frameMarker]", &got); err != nil || got[0] != "in the frame" || got[1] != 1.0 {
+		t.Errorf("evaluating in the frame's main world: %v, %v", got, err)
+	}
+	if x, y, _ := p.FrameOffset(ctx, false); x != 0 || y != 0 {
+		t.Errorf("the top document's offset is (%v, %v)", x, y)
+	}
+}
+
+// Navigating the top document returns a page in a frame to the top.
+func TestTopNavigationLeavesFrame(t *testing.T) {
+	p, url := evalPage(t, "frames-offset.html")
+	p.Enter(loadedFrames(t, p, 2).Frames[1])
+	if _, err := page.Goto(t.Context(), p, url+"?again", ""); err != nil {
+		t.Fatal(err)
+	}
+	if p.Frame != nil || p.Navigations() != 1 {
+		t.Errorf("after goto: frame %+v, navigations %d", p.Frame, p.Navigations())
+	}
+}
+
+// A frame whose main-world context the page never heard of (Runtime was
+// enabled before the page started listening, so nothing was replayed)
+// gets an isolated world: it sees the frame's DOM, not its globals.
+func TestFrameWithoutContextGetsIsolatedWorld(t *testing.T) {
+	s := browser.NewTab(t)
+	ctx := t.Context()
+	testbrowser.Navigate(t, s, testbrowser.Serve(t, "testdata").URL+"/frames-offset.html")
+	if err := s.Call(ctx, "Runtime.enable", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	p := page.New(s)
+	f := loadedFrames(t, p, 2).Frames[1]
+	p.Enter(f)
+	var got []any
+	if err := p.CallJS(ctx, "() => [document.getElementById('p').textContent, typeof window.frameMarker]", &got); err != nil {
+		t.Fatal(err)
+	}
+	if got[0] != "in the frame" || got[1] != "undefined" {
+		t.Errorf("in the isolated world: %v", got)
+	}
+}
