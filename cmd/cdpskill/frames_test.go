@@ -14,6 +14,7 @@ import (
 const childPage = `<!doctype html><html><head><title>%s</title></head><body style="margin:0">
 <button id="btn" onclick="this.textContent = 'clicked ' + (++window.clicks)">%s button</button>
 <label>Name <input id="name"></label>%s
+<button id="ask" onclick="this.textContent = confirm('sure?') ? 'yes' : 'no'">Ask</button>
 <script>window.clicks = 0</script></body></html>`
 
 // framePages serves a top page on one server with three frames: a
@@ -228,5 +229,16 @@ func TestFrameCoordinates(t *testing.T) {
 	click := c.call(t, tab, `{"click":"#btn"}`)[0]
 	if click["method"] != "cdp" {
 		t.Errorf("a click in an out-of-process frame below the fold fell back: %v", click)
+	}
+}
+
+// A dialog opened by an out-of-process frame is answered like any other.
+func TestFrameDialog(t *testing.T) {
+	c := newCLI(t)
+	tab := openFrames(t, c)
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"frame":"#oop"},{"click":"#ask","dialog":{"accept":false}},{"pageFunction":"document.getElementById('ask').textContent"}]}`, tab))
+	steps := stepOutputs(t, res)
+	if code != 0 || len(steps) != 3 || steps[2]["output"].(map[string]any)["value"] != "no" || steps[1]["dialogs"] == nil {
+		t.Errorf("confirm in an OOPIF: %v", res)
 	}
 }
