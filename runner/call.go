@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -31,7 +32,10 @@ type Call struct {
 	// startURL is the tab's URL when the call attached to it, for
 	// navigation detection; empty for a tab the call opened.
 	startURL string
-	warnings []string
+	// attachURL is the tab's URL as attach found it.
+	attachURL string
+	warnings  []string
+	warnMu    sync.Mutex
 	// savedFrame is the frame the registry holds for the tab.
 	savedFrame string
 
@@ -54,7 +58,10 @@ type Call struct {
 	net *networkCapture
 }
 
+// warn may be called from the concurrent parts of attach and finish.
 func (c *Call) warn(format string, args ...any) {
+	c.warnMu.Lock()
+	defer c.warnMu.Unlock()
 	c.warnings = append(c.warnings, fmt.Sprintf(format, args...))
 }
 
@@ -101,10 +108,11 @@ func (c *Call) attach(ctx context.Context, alias, targetID string) error {
 	}
 	c.sess, c.alias, c.page = sess, alias, page.New(sess)
 	c.stopWatch = c.watchTab(sess)
-	// Before anything else: a dialog left open blocks every page call,
-	// Runtime.enable included.
-	c.followDialogs(ctx, c.dialogs)
 	var g errgroup.Group
+	// A dialog left open blocks every page call, Runtime.enable included,
+	// until the dialog watch, which runs on its own, answers it.
+	g.Go(func() error { c.followDialogs(ctx, c.dialogs); return nil })
+	g.Go(func() error { c.attachURL = c.targetURL(ctx); return nil })
 	// Console capture starts with the session (Runtime.enable replays what
 	// the page logged earlier; the report keeps only this call's).
 	g.Go(func() (err error) {
@@ -271,7 +279,7 @@ func (c *Call) attachAlias(ctx context.Context, tab string) error {
 	if found {
 		c.rememberBrowser(alias, entry)
 	}
-	c.startURL = c.targetURL(ctx)
+	c.startURL = c.attachURL
 	return nil
 }
 
