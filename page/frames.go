@@ -15,10 +15,10 @@ import (
 	"github.com/cdpskill/cdpskill/cdp"
 )
 
-// Frame is a frame of the tab other than its top document, where
-// evaluations run once the agent switched into it (SPEC 13.2). A frame is
-// rendered either by the tab's own process or, when it is cross-site, by
-// an out-of-process iframe (OOPIF) target with a session of its own.
+// Frame is one frame of the tab (ParentID "" is the top document); once
+// the agent switches into one, evaluations run there (SPEC 13.2). A frame
+// is rendered either by the tab's own process or, when it is cross-site,
+// by an out-of-process iframe (OOPIF) target with a session of its own.
 type Frame struct {
 	ID          string `json:"frameId"`
 	URL         string `json:"url"`
@@ -168,7 +168,7 @@ func (c *contexts) of(ctx context.Context, frameID string) (int, error) {
 		if ctx.Err() != nil {
 			return 0, err
 		}
-		return 0, &FrameError{Frame: frameID, Reason: "it has no execution context (it was removed or is still loading): " + err.Error()}
+		return 0, &FrameError{Frame: frameID, Reason: "it has no execution context (it was removed or is still loading): " + err.Error(), Gone: true}
 	}
 	c.world[frameID] = res.ExecutionContextID
 	return res.ExecutionContextID, nil
@@ -218,14 +218,23 @@ func (p *Page) Close() {
 // Top returns a page on the same tab evaluating in the top document.
 func (p *Page) Top() *Page { return &Page{S: p.S, fs: p.fs} }
 
-// FrameError says a frame cannot be entered or used.
+// FrameError says a frame cannot be entered or used. A frame that is not
+// there is an ElementNotFoundError (its element is missing); one whose
+// document went away under the call, a ContextDestroyedError.
 type FrameError struct {
 	Frame  string
 	Reason string
+	Gone   bool
 }
 
-func (e *FrameError) Error() string     { return fmt.Sprintf("frame %s: %s", e.Frame, e.Reason) }
-func (e *FrameError) ErrorName() string { return "FrameNotFoundError" }
+func (e *FrameError) Error() string { return fmt.Sprintf("frame %s: %s", e.Frame, e.Reason) }
+
+func (e *FrameError) ErrorName() string {
+	if e.Gone {
+		return "ContextDestroyedError"
+	}
+	return "ElementNotFoundError"
+}
 
 // FrameList is the tab's frame hierarchy (SPEC 13.1).
 type FrameList struct {
@@ -423,7 +432,7 @@ func (p *Page) FrameOffset(ctx context.Context, reveal bool) (x, y float64, err 
 			BackendNodeID int `json:"backendNodeId"`
 		}
 		if err := h.parent.Call(ctx, "DOM.getFrameOwner", map[string]any{"frameId": h.frameID}, &owner); err != nil {
-			return 0, 0, &FrameError{Frame: h.frameID, Reason: "its element is gone: " + err.Error()}
+			return 0, 0, &FrameError{Frame: h.frameID, Reason: "its element is gone: " + err.Error(), Gone: true}
 		}
 		node := map[string]any{"backendNodeId": owner.BackendNodeID}
 		if reveal {
@@ -464,6 +473,9 @@ func (p *Page) ChildFrameID(ctx context.Context, selector string, index int) (st
 	if obj.Type == "string" {
 		var why string
 		_ = json.Unmarshal(obj.Value, &why)
+		if reason, ok := strings.CutPrefix(why, "invalid selector: "); ok {
+			return "", &SelectorError{Selector: selector, Reason: reason}
+		}
 		name := selector
 		if name == "" {
 			name = fmt.Sprintf("index %d", index)

@@ -195,9 +195,13 @@ func TestFrameErrors(t *testing.T) {
 	for _, step := range []string{`{"frame":"#btn"}`, `{"frame":9}`, `{"frame":{"name":"nope"}}`, `{"frame":{"frameId":"ABC"}}`} {
 		res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[%s]}`, tab, step))
 		e := firstError(res)
-		if code == 0 || e == nil || e["name"] != "FrameNotFoundError" {
+		if code == 0 || e == nil || e["name"] != "ElementNotFoundError" {
 			t.Errorf("%s: %v", step, res)
 		}
+	}
+	res, _ := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"frame":"iframe["}]}`, tab))
+	if e := firstError(res); e == nil || e["name"] != "StepValidationError" {
+		t.Errorf("an invalid selector: %v", res)
 	}
 	res, code := c.run(`{"steps":[{"frame":{"list":true,"name":"x"}}]}`)
 	if typ, _ := errorOf(res); code == 0 || typ != "VALIDATION" {

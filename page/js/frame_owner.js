@@ -1,6 +1,7 @@
 // Finds the frame element a frame switch names in the current document:
 // by CSS selector, or the index-th <iframe>/<frame> in document order.
-// Returns the element, or a string saying why there is none.
+// Returns the element, or a string saying why there is none; a selector
+// that does not parse gives the prefix the Go side looks for.
 (selector, index) => {
   let el;
   if (selector) {
