@@ -57,9 +57,11 @@ type Options struct {
 	// PierceShadow walks open shadow roots (nested ones too) in place of
 	// their hosts' light children, and slots' assigned nodes (SPEC 7.7).
 	PierceShadow bool `json:"pierceShadow,omitempty"`
-	// IncludeFrames shows same-origin frames as document nodes with their
-	// content, and cross-origin ones as such (SPEC 7.8). The frames of a
-	// <frameset> are always included: they are all such a page has.
+	// IncludeFrames shows frames as document nodes with their content and
+	// refs (SPEC 7.8), cross-origin ones too, marked [cross-origin]: they
+	// are snapshotted in their own context and spliced in (frames.go).
+	// The frames of a <frameset> are always included: they are all such a
+	// page has.
 	IncludeFrames bool `json:"includeFrames,omitempty"`
 	// Since is a snapshot id ("s3"): when the page has not changed since
 	// that snapshot, Result.Unchanged is set and nothing is rendered
@@ -154,36 +156,74 @@ type jsError struct {
 	Message string `json:"message"`
 }
 
-// Snapshot builds the snapshot of p's current document.
+// Snapshot builds the snapshot of p's current document. Frames the page
+// may not read (cross-origin) are snapshotted on their own and shown in
+// place (frames.go).
 func Snapshot(ctx context.Context, p *page.Page, opts Options) (*Result, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	in := struct {
-		Options
-		SnapshotFloor int `json:"snapshotFloor,omitempty"`
-		ElementFloor  int `json:"elementFloor,omitempty"`
-		RefMapOver    int `json:"refMapOver,omitempty"`
-	}{opts, opts.SnapshotFloor, opts.ElementFloor, opts.RefMapAbove}
-	var res struct {
-		Result
-		jsError
-		LastSnapshot int                `json:"lastSnapshot"`
-		LastElement  int                `json:"lastElement"`
-		RefMap       map[string]RefMeta `json:"refMap"`
+	out, err := callSnapshot(ctx, p, snapshotIn{Options: opts, SnapshotFloor: opts.SnapshotFloor,
+		ElementFloor: opts.ElementFloor, RefMapOver: opts.RefMapAbove, FrameMark: frameMark})
+	if err != nil {
+		return nil, err
 	}
-	if err := p.CallJS(ctx, js.Snapshot, &res, in); err != nil {
-		return nil, fmt.Errorf("aria: snapshot: %w", err)
-	}
-	switch res.Error {
+	switch out.Error {
 	case "":
-		res.Result.LastSnapshot, res.Result.LastElement, res.Result.RefMap = res.LastSnapshot, res.LastElement, res.RefMap
-		return &res.Result, nil
 	case "invalidSelector":
-		return nil, &InvalidSelectorError{Selector: opts.Root, Reason: res.Message}
+		return nil, &InvalidSelectorError{Selector: opts.Root, Reason: out.Message}
 	case "notFound":
 		return nil, &RootNotFoundError{Root: opts.Root}
 	default:
-		return nil, fmt.Errorf("aria: snapshot: %s: %s", res.Error, res.Message)
+		return nil, fmt.Errorf("aria: snapshot: %s: %s", out.Error, out.Message)
 	}
+	res := out.result()
+	if len(out.XFrames) > 0 {
+		if err := addFrames(ctx, p, opts, out, res); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// snapshotIn is what snapshot.js takes: the options and what cdpskill
+// adds to them.
+type snapshotIn struct {
+	Options
+	SnapshotFloor int    `json:"snapshotFloor,omitempty"`
+	ElementFloor  int    `json:"elementFloor,omitempty"`
+	RefMapOver    int    `json:"refMapOver,omitempty"`
+	FrameMark     string `json:"frameMark,omitempty"`
+	// For the snapshot of a frame on its own (frames.go).
+	Frame      bool  `json:"frame,omitempty"`
+	FreshFrame bool  `json:"freshFrame,omitempty"`
+	RefMapAll  bool  `json:"refMapAll,omitempty"`
+	Origin     *xy   `json:"origin,omitempty"`
+	Clip       *rect `json:"clip,omitempty"`
+}
+
+// snapshotOut is what snapshot.js returns.
+type snapshotOut struct {
+	Result
+	jsError
+	LastSnapshot int                `json:"lastSnapshot"`
+	LastElement  int                `json:"lastElement"`
+	RefMap       map[string]RefMeta `json:"refMap"`
+	Elements     int                `json:"elements"`
+	XFrames      []xframe           `json:"xframes"`
+	Title        string             `json:"title"`
+}
+
+func (o *snapshotOut) result() *Result {
+	res := o.Result
+	res.LastSnapshot, res.LastElement, res.RefMap = o.LastSnapshot, o.LastElement, o.RefMap
+	return &res
+}
+
+func callSnapshot(ctx context.Context, p *page.Page, in snapshotIn) (*snapshotOut, error) {
+	var out snapshotOut
+	if err := p.CallJS(ctx, js.Snapshot, &out, in); err != nil {
+		return nil, fmt.Errorf("aria: snapshot: %w", err)
+	}
+	return &out, nil
 }

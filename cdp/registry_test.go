@@ -337,7 +337,7 @@ func TestRegistryUpdate(t *testing.T) {
 
 func TestRegistryKeepsUnknownEntryFields(t *testing.T) {
 	r, reports := newTestRegistry(t)
-	writeRegistryFile(t, r, `{"nextId": 2, "tabs": {"t1": {"targetId": "`+idA+`", "host": "localhost", "port": 9222, "snapshotSeq": 4, "frame": {"id": "F1"}}}}`)
+	writeRegistryFile(t, r, `{"nextId": 2, "tabs": {"t1": {"targetId": "`+idA+`", "host": "localhost", "port": 9222, "snapshotSeq": 4, "future": {"id": "F1"}}}}`)
 	if err := r.Update("t1", func(e *TabEntry) { e.Port = 9333 }); err != nil {
 		t.Fatal(err)
 	}
@@ -350,8 +350,8 @@ func TestRegistryKeepsUnknownEntryFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	t1 := raw.Tabs["t1"]
-	frame, _ := json.Marshal(t1["frame"]) // compacts the indented file's text
-	if string(t1["snapshotSeq"]) != "4" || string(frame) != `{"id":"F1"}` || string(t1["port"]) != "9333" {
+	future, _ := json.Marshal(t1["future"]) // compacts the indented file's text
+	if string(t1["snapshotSeq"]) != "4" || string(future) != `{"id":"F1"}` || string(t1["port"]) != "9333" {
 		t.Errorf("t1 after two rewrites: %s", data)
 	}
 	if _, ok := raw.Tabs["t2"]["snapshotSeq"]; ok {

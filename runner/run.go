@@ -184,6 +184,10 @@ func unknownRef(err error) string {
 	if errors.As(err, &st) && st.Navigated {
 		return st.Ref
 	}
+	var nf *dom.NotFoundError
+	if errors.As(err, &nf) && nf.Target.Ref != "" {
+		return nf.Target.Ref
+	}
 	return ""
 }
 

@@ -18,7 +18,9 @@ function ariaRender(cfg) {
     const out = [];
     for (const n of nodes) {
       if (n.text !== undefined || !n.widget) continue;
-      if (n.interactive) {
+      if (n.xframe !== undefined) {
+        out.push(n); // a frame's content comes later, from Go
+      } else if (n.interactive) {
         const kids = [];
         for (const c of n.children) {
           if (c.text !== undefined) kids.push(c);
@@ -80,6 +82,10 @@ function ariaRender(cfg) {
     const lines = [];
     for (const n of nodes) {
       if (n.text !== undefined) continue;
+      if (n.xframe !== undefined) {
+        lines.push(indent + '- iframe [' + n.mark + ']'); // Go puts the frame's summary here
+        continue;
+      }
       if (n.interactive) counts.set(n.role, (counts.get(n.role) || 0) + 1);
       if (n.role === 'heading') {
         tally.headings++;

@@ -4,12 +4,20 @@
 //
 // opts: {root, detail, mode, maxDepth, maxElements, maxNameLength,
 //        includeText, viewportOnly, pierceShadow, includeFrames, since,
-//        internal, snapshotFloor, elementFloor, refMapOver}
+//        internal, snapshotFloor, elementFloor, refMapOver,
+//        frameMark, origin, clip, frame, freshFrame, refMapAll}
 // returns {yaml, snapshotId, refCount, truncated, lastSnapshot,
-//          lastElement, refMap?}
+//          lastElement, refMap?, elements?, xframes?, title?}
 //      or {unchanged: true, snapshotId} when since names a snapshot of an
 //         unchanged page
 //      or {error: 'invalidSelector'|'notFound', message}
+//
+// With frameMark, the frames the page may not read are left to Go (see
+// walk.js): window.__ariaXFrames holds their elements, xframes what their
+// own snapshots need, and elements counts the elements walked. frame
+// marks the snapshot of such a frame, which reports its document's title;
+// freshFrame forgets the frame's earlier refs (preserveRefs:false on the
+// top snapshot) and refMapAll asks for every ref's meta.
 function snapshot(lib, opts) {
   'use strict';
   opts = opts || {};
@@ -37,7 +45,7 @@ function snapshot(lib, opts) {
   const nodes = W.tree(root);
   const refs = ai ? lib.refs({
     snapshotFloor: opts.snapshotFloor, elementFloor: opts.elementFloor, bump: !opts.internal,
-    fresh: opts.preserveRefs === false && !opts.internal,
+    fresh: (opts.preserveRefs === false && !opts.internal) || opts.freshFrame === true,
   }) : null;
   const given = [];
   if (withRefs) assignRefs(nodes, given);
@@ -57,11 +65,28 @@ function snapshot(lib, opts) {
     refCount: given.length,
     truncated: W.stats.truncated,
   };
+  const xframes = W.xframes || [];
   if (refs) {
     Object.assign(res, refs.counters());
-    if (opts.refMapOver > 0 && given.length > opts.refMapOver) res.refMap = refs.table(given);
+    // With frames to come, the refs map may be needed for the total.
+    const over = opts.refMapOver > 0 && (given.length > opts.refMapOver || xframes.length > 0);
+    if (opts.refMapAll || over) res.refMap = refs.table(given);
   }
+  if (W.xframes) {
+    window.__ariaXFrames = xframes.map(x => x.el);
+    res.elements = W.stats.count;
+    if (xframes.length) res.xframes = xframes.map(frameInfo);
+  }
+  if (opts.frame) res.title = W.cut(R.norm(document.title));
   return res;
+
+  // frameInfo is what Go needs to snapshot an unreadable frame: path is
+  // the frame elements from this document down to it, for ref metas.
+  function frameInfo(x) {
+    const info = { depth: x.depth, name: x.name, origin: x.origin, clip: x.clip };
+    if (refs) info.path = x.scope.frames.concat([x.el]).map(refs.selectorFor);
+    return info;
+  }
 
   // assignRefs gives refs in reading order to the interactive nodes. An
   // unnamed element is recorded under its text: re-resolution matches on

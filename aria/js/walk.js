@@ -10,7 +10,14 @@
 // hosts and frames lead to it: {root, hosts, frames, parent, offX, offY}.
 //
 // R is ariaRoles(), S ariaStates(R); cfg: {maxDepth, maxElements, maxNameLength,
-// viewportOnly, pierceShadow, includeFrames}.
+// viewportOnly, pierceShadow, includeFrames, frameMark, origin, clip}.
+//
+// With frameMark, each frame the page may not read (cross-origin) is
+// listed in xframes and its node carries the attribute frameMark=<index>,
+// so that Go can snapshot the frame on its own and put it in place.
+// origin is where this document's viewport starts in the top viewport,
+// and clip the part of the top viewport it shows (both for a frame
+// snapshotted on its own; default: this window's viewport).
 function ariaWalk(R, S, cfg) {
   'use strict';
   const maxDepth = cfg.maxDepth > 0 ? cfg.maxDepth : 50;
@@ -32,8 +39,10 @@ function ariaWalk(R, S, cfg) {
     'meter', 'iframe', 'frame', 'video', 'audio', 'canvas', 'object', 'embed',
     'svg', 'area', 'hr', 'math']);
 
-  const vw = window.innerWidth;
-  const vh = window.innerHeight;
+  const clip = cfg.clip || { x: 0, y: 0, width: window.innerWidth, height: window.innerHeight };
+  const originX = cfg.origin ? cfg.origin.x : 0;
+  const originY = cfg.origin ? cfg.origin.y : 0;
+  const xframes = cfg.frameMark ? [] : null;
   const stats = { count: 0, truncated: false };
   // roots lists the shadow roots and frame documents the walk entered.
   const roots = [];
@@ -51,7 +60,7 @@ function ariaWalk(R, S, cfg) {
   }
 
   function topScope(doc) {
-    return { root: doc, hosts: [], frames: [], parent: null, offX: 0, offY: 0 };
+    return { root: doc, hosts: [], frames: [], parent: null, offX: originX, offY: originY };
   }
 
   // ---- elements -------------------------------------------------------
@@ -210,6 +219,7 @@ function ariaWalk(R, S, cfg) {
       node.attrs = ['cross-origin'];
       const src = el.src || el.getAttribute('src') || '';
       if (src) node.attrs.push(S.bracket('url', cut(src)));
+      if (xframes) markFrame(el, depth, node);
       out.push(node);
       return;
     }
@@ -226,6 +236,29 @@ function ariaWalk(R, S, cfg) {
     tidy(node.children);
     for (const c of node.children) if (c.widget) node.widget = true;
     out.push(node);
+  }
+
+  // markFrame lists a frame the page may not read, with what its own
+  // snapshot needs: where its viewport starts and the part of the top
+  // viewport it shows. The node stays a widget so that the interactive
+  // level keeps it and the structure around it.
+  function markFrame(el, depth, node) {
+    const r = el.getBoundingClientRect();
+    const x = scope.offX + r.left + el.clientLeft;
+    const y = scope.offY + r.top + el.clientTop;
+    const x0 = Math.max(x, clip.x);
+    const y0 = Math.max(y, clip.y);
+    const x1 = Math.min(x + el.clientWidth, clip.x + clip.width);
+    const y1 = Math.min(y + el.clientHeight, clip.y + clip.height);
+    node.xframe = xframes.length;
+    node.mark = cfg.frameMark + '=' + node.xframe;
+    node.attrs.push(node.mark);
+    node.widget = true;
+    xframes.push({
+      el, depth, name: node.name, scope,
+      origin: { x, y },
+      clip: { x: x0, y: y0, width: Math.max(0, x1 - x0), height: Math.max(0, y1 - y0) },
+    });
   }
 
   // ---- text -----------------------------------------------------------
@@ -286,7 +319,8 @@ function ariaWalk(R, S, cfg) {
   function inViewport(el, display) {
     if (display === 'contents') return true;
     const b = boxOf(el);
-    return b.y + b.height > 0 && b.x + b.width > 0 && b.y < vh && b.x < vw;
+    return b.y + b.height > clip.y && b.x + b.width > clip.x &&
+      b.y < clip.y + clip.height && b.x < clip.x + clip.width;
   }
 
   // boxOf is el's border box in the top viewport's coordinates.
@@ -296,5 +330,5 @@ function ariaWalk(R, S, cfg) {
     return { x: r.left + s.offX, y: r.top + s.offY, width: r.width, height: r.height };
   }
 
-  return { tree, stats, roots, contentText, cut, boxOf };
+  return { tree, stats, roots, xframes, contentText, cut, boxOf };
 }

@@ -246,3 +246,28 @@ func TestFrameDialog(t *testing.T) {
 		t.Errorf("confirm in an OOPIF: %v", res)
 	}
 }
+
+// A snapshot of the top document with includeFrames shows the frames'
+// content with refs that act inside them, the out-of-process one too.
+func TestSnapshotIncludeFramesRefs(t *testing.T) {
+	c := newCLI(t)
+	tab := openFrames(t, c)
+	yaml := c.call(t, tab, `{"snapshot":{"root":"body","includeFrames":true}}`)[0]["yaml"].(string)
+	if !strings.Contains(yaml, `[cross-origin]`) || !strings.Contains(yaml, `button "Outer button"`) {
+		t.Fatalf("snapshot:\n%s", yaml)
+	}
+	var inner []string
+	for _, line := range strings.Split(yaml, "\n") {
+		if strings.Contains(line, `button "Inner button"`) {
+			inner = append(inner, line)
+		}
+	}
+	if len(inner) != 2 {
+		t.Fatalf("want the nested and the out-of-process frame's buttons, got %q in\n%s", inner, yaml)
+	}
+	oop := refOn(t, strings.Join(inner[1:], "\n"), `button "Inner button"`)
+	c.call(t, tab, fmt.Sprintf(`{"click":%q}`, oop))
+	if got := c.call(t, tab, `{"frame":"#oop"},{"pageFunction":"document.getElementById('btn').textContent"}`)[1]["value"]; got != "clicked 1" {
+		t.Errorf("the out-of-process frame's button after a click by ref from the top: %v", got)
+	}
+}
