@@ -14,6 +14,7 @@ import (
 const childPage = `<!doctype html><html><head><title>%s</title></head><body style="margin:0">
 <button id="btn" onclick="this.textContent = 'clicked ' + (++window.clicks)">%s button</button>
 <label>Name <input id="name"></label>%s
+<ul id="items"><li>one</li><li>two</li></ul>
 <button id="ask" onclick="this.textContent = confirm('sure?') ? 'yes' : 'no'">Ask</button>
 <script>window.clicks = 0</script></body></html>`
 
@@ -269,5 +270,35 @@ func TestSnapshotIncludeFramesRefs(t *testing.T) {
 	c.call(t, tab, fmt.Sprintf(`{"click":%q}`, oop))
 	if got := c.call(t, tab, `{"frame":"#oop"},{"pageFunction":"document.getElementById('btn').textContent"}`)[1]["value"]; got != "clicked 1" {
 		t.Errorf("the out-of-process frame's button after a click by ref from the top: %v", got)
+	}
+}
+
+// The reading and input steps all work inside an out-of-process frame.
+func TestFrameEvaluatingSteps(t *testing.T) {
+	c := newCLI(t)
+	tab := openFrames(t, c)
+	outs := c.call(t, tab, `{"frame":{"name":"oop"}},
+		{"wait":"#name"},
+		{"type":{"selector":"#name","text":"Grace"}},
+		{"press":"Backspace"},
+		{"hover":"#btn"},
+		{"query":{"selector":"#btn","output":"text"}},
+		{"getDom":"#btn"},
+		{"extract":"#items"},
+		{"inspect":true},
+		{"snapshotSearch":"Inner button"},
+		{"assert":{"text":"Inner button"}},
+		{"pageFunction":"document.getElementById('name').value"}`)
+	if got := outs[11]["value"]; got != "Grac" {
+		t.Errorf("typed into the frame: %v", got)
+	}
+	want := []struct {
+		step int
+		text string
+	}{{5, "Inner button"}, {6, "Inner button"}, {7, "two"}, {8, "inner.html"}, {9, "Inner button"}}
+	for _, w := range want {
+		if out := fmt.Sprint(outs[w.step]); !strings.Contains(out, w.text) {
+			t.Errorf("step %d in the frame lacks %q: %s", w.step, w.text, out)
+		}
 	}
 }
