@@ -29,8 +29,9 @@ type SearchOptions struct {
 	Limit int `json:"limit,omitempty"`
 	// Context is how many ancestors each match's path shows (default 2).
 	Context *int `json:"context,omitempty"`
-	// PierceShadow and IncludeFrames search open shadow roots and
-	// same-origin frames too, as the snapshot options of the same names.
+	// PierceShadow and IncludeFrames search open shadow roots and frames
+	// too, cross-origin ones included, as the snapshot options of the same
+	// names.
 	PierceShadow  bool `json:"pierceShadow,omitempty"`
 	IncludeFrames bool `json:"includeFrames,omitempty"`
 
@@ -123,6 +124,30 @@ func Search(ctx context.Context, p *page.Page, opts SearchOptions) (*SearchResul
 		n.Radius = DefaultNearRadius
 		opts.Near = &n
 	}
+	out, err := searchDoc(ctx, p, opts)
+	if err != nil {
+		return nil, err
+	}
+	if opts.IncludeFrames {
+		if err := searchSealed(ctx, p, opts, out); err != nil {
+			return nil, err
+		}
+	}
+	out.Criteria = Criteria{Text: opts.Text, Exact: opts.Exact, Pattern: opts.Pattern, Role: opts.Role, Near: opts.Near}
+	return out, nil
+}
+
+// limit is the number of matches returned, as search.js applies it.
+func (o SearchOptions) limit() int {
+	if o.Limit > 0 {
+		return o.Limit
+	}
+	return 10
+}
+
+// searchDoc searches the document p evaluates in (and, with
+// includeFrames, the frames its code can enter).
+func searchDoc(ctx context.Context, p *page.Page, opts SearchOptions) (*SearchResult, error) {
 	in := struct {
 		SearchOptions
 		SnapshotFloor int `json:"snapshotFloor,omitempty"`
@@ -149,6 +174,5 @@ func Search(ctx context.Context, p *page.Page, opts SearchOptions) (*SearchResul
 		out.Matches = []Match{}
 	}
 	out.LastSnapshot, out.LastElement = res.LastSnapshot, res.LastElement
-	out.Criteria = Criteria{Text: opts.Text, Exact: opts.Exact, Pattern: opts.Pattern, Role: opts.Role, Near: opts.Near}
 	return &out, nil
 }

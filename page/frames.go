@@ -30,6 +30,9 @@ type Frame struct {
 	s      *cdp.Session // the session that renders the frame
 	root   bool         // the frame is s's own main frame: no context id needed
 	origin string
+	// sealed: the parent's scripts cannot reach the frame's document
+	// (their origins differ), so in-page code sees only its element.
+	sealed bool
 	// hops lead from the frame up to the top document: each names a frame
 	// and the session that renders its parent, where DOM.getFrameOwner
 	// finds the element holding it.
@@ -285,6 +288,7 @@ func (p *Page) Frames(ctx context.Context) (*FrameList, error) {
 		if parent != nil {
 			f.ParentID = parent.ID
 			f.origin = originOf(t.Frame.SecurityOrigin, f.URL, parent.origin)
+			f.sealed = f.origin != parent.origin
 			f.root = s != parent.s
 			f.hops = append([]hop{{f.ID, parent.s}}, parent.rootHops...)
 			f.rootHops = parent.rootHops
@@ -384,6 +388,25 @@ func originOf(security, rawURL, parent string) string {
 		return parent
 	}
 	return u.Scheme + "://" + u.Host
+}
+
+// SealedBelow lists the frames below frame id that in-page code running
+// there cannot walk into: those of another origin than their parent, the
+// nearest ones only (each has its own SealedBelow).
+func (l *FrameList) SealedBelow(id string) []*Frame {
+	below := map[string]bool{id: true}
+	var out []*Frame
+	for _, f := range l.Frames { // parents come before their children
+		if !below[f.ParentID] {
+			continue
+		}
+		if f.sealed {
+			out = append(out, f)
+			continue
+		}
+		below[f.ID] = true
+	}
+	return out
 }
 
 // FindFrame returns the frame with id, or a FrameError listing what

@@ -302,3 +302,32 @@ func TestFrameEvaluatingSteps(t *testing.T) {
 		}
 	}
 }
+
+// snapshotSearch with includeFrames finds matches in every frame, each
+// path starting with its frame, with refs that act there.
+func TestSnapshotSearchIncludeFrames(t *testing.T) {
+	c := newCLI(t)
+	tab := openFrames(t, c)
+	out := c.call(t, tab, `{"snapshotSearch":{"text":"Inner button","includeFrames":true}}`)[0]
+	matches, _ := out["matches"].([]any)
+	if len(matches) != 2 || out["matchCount"] != 2.0 {
+		t.Fatalf("want the nested and the out-of-process frame's buttons: %v", out)
+	}
+	var oop string
+	for _, m := range matches {
+		m := m.(map[string]any)
+		if strings.HasPrefix(m["path"].(string), `document "oop"`) {
+			oop, _ = m["ref"].(string)
+		}
+	}
+	if oop == "" {
+		t.Fatalf("no match in the out-of-process frame: %v", matches)
+	}
+	c.call(t, tab, fmt.Sprintf(`{"click":%q}`, oop))
+	if got := c.call(t, tab, `{"frame":"#oop"},{"pageFunction":"document.getElementById('btn').textContent"}`)[1]["value"]; got != "clicked 1" {
+		t.Errorf("after a click by the search's ref: %v", got)
+	}
+	if out := c.call(t, tab, `{"frame":"top"},{"snapshotSearch":"Inner button"}`)[1]; out["matchCount"] != 0.0 {
+		t.Errorf("without includeFrames: %v", out)
+	}
+}
