@@ -23,7 +23,7 @@ func searchSealed(ctx context.Context, p *page.Page, opts SearchOptions, out *Se
 		for _, f := range list.SealedBelow(id) {
 			fp := p.Top()
 			fp.Enter(f)
-			label := prefix + frameLabel(f) + " > "
+			label := prefix + frameLabel(ctx, fp, f) + " > "
 			if err := searchOne(ctx, fp, opts, label, out); err != nil {
 				if ctx.Err() != nil {
 					return err
@@ -77,9 +77,13 @@ func searchOne(ctx context.Context, fp *page.Page, opts SearchOptions, label str
 	return nil
 }
 
-// frameLabel names a frame in a match's path the way a snapshot shows it.
-func frameLabel(f *page.Frame) string {
+// frameLabel names a frame in a match's path: by its name, else its
+// document's title, else its URL.
+func frameLabel(ctx context.Context, fp *page.Page, f *page.Frame) string {
 	name := f.Name
+	if name == "" {
+		_ = fp.CallJS(ctx, "() => document.title", &name)
+	}
 	if name == "" {
 		name = f.URL
 	}
