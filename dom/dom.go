@@ -14,6 +14,8 @@ import (
 	"crypto/rand"
 	_ "embed"
 	"encoding/hex"
+
+	ariajs "github.com/cdpskill/cdpskill/aria/js"
 )
 
 var (
@@ -56,11 +58,8 @@ var (
 	diagnoseFn    = bind(diagnoseJS)
 )
 
-// bind returns a one-argument function source that calls op with the
-// helpers and that argument.
-func bind(op string) string {
-	return "function (a) { return (" + op + ")((" + helpersJS + ")(), a); }"
-}
+// bind composes an operation with the helpers (js.Bind).
+func bind(op string) string { return ariajs.Bind(helpersJS, op) }
 
 // newToken names one action's pinned element in the page's handle store.
 func newToken() string {

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"strings"
 
+	ariajs "github.com/cdpskill/cdpskill/aria/js"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -57,11 +58,8 @@ var (
 	assertFn     = bind(assertJS)
 )
 
-// bind returns a one-argument function source that calls op with the
-// helpers and that argument.
-func bind(op string) string {
-	return "function (a) { return (" + op + ")((" + helpersJS + ")(), a); }"
-}
+// bind composes an operation with the helpers (js.Bind).
+func bind(op string) string { return ariajs.Bind(helpersJS, op) }
 
 // call runs fn with arg in the page and decodes its result into out, or
 // returns the typed error for the failure the page reported. target is

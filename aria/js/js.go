@@ -58,6 +58,15 @@ func Compose(entry string, modules ...Module) string {
 	return b.String()
 }
 
+// Bind returns a one-argument function expression that calls op with the
+// helper object helpers builds from the roles module, and the argument:
+// the composition of packages dom and query, whose operations are
+// op(helpers(ariaRoles()), args).
+func Bind(helpers, op string) string {
+	return "function (a) { return (" + strings.TrimSpace(op) + ")((" + strings.TrimSpace(helpers) +
+		")((" + strings.TrimSpace(Roles) + ")()), a); }"
+}
+
 var all = []Module{
 	{"roles", Roles}, {"states", states}, {"refs", refs}, {"walk", walk}, {"render", render}, {"hash", hash},
 }

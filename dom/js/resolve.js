@@ -4,10 +4,11 @@
 // visibility, ARIA role, accessible name — plus the handle store that pins
 // a resolved element between the calls of one action.
 //
-// Go composes each operation as op(helpers(), args), so this factory runs
-// on every call and keeps nothing in the page except the handle store and,
-// after a ref is re-resolved, the updated entry of window.__ariaRefs.
-function () {
+// Go composes each operation as op(helpers(ariaRoles()), args), so this
+// factory runs on every call and keeps nothing in the page except the
+// handle store and, after a ref is re-resolved, the updated entry of
+// window.__ariaRefs. R is aria/js/roles.js.
+function (R) {
   const HANDLES = Symbol.for('cdpskill.handles');
 
   // handles maps a token chosen by Go to {el, probe} for one action.
@@ -49,78 +50,20 @@ function () {
   }
 
   // ---- ARIA role and accessible name -------------------------------------
-  // The same HTML-AAM subset aria/ records in a ref's metadata, so that a
-  // re-rendered element is recognised by the role and name it had then.
+  // aria/js/roles.js, the module snapshots record a ref's role and name
+  // with, so that a re-rendered element is recognised by the same rules.
 
   function role(el) {
-    const explicit = norm(el.getAttribute('role')).split(' ')[0];
-    if (explicit) return explicit.toLowerCase();
-    return implicitRole(el, el.localName);
+    return R.roleOf(el) || '';
   }
 
-  function implicitRole(el, tag) {
-    switch (tag) {
-      case 'a': case 'area': return el.hasAttribute('href') ? 'link' : '';
-      case 'article': return 'article';
-      case 'aside': return 'complementary';
-      case 'blockquote': return 'blockquote';
-      case 'button': case 'summary': return 'button';
-      case 'details': case 'fieldset': case 'optgroup': return 'group';
-      case 'dialog': return 'dialog';
-      case 'figure': return 'figure';
-      case 'footer': return sectioned(el) ? '' : 'contentinfo';
-      case 'header': return sectioned(el) ? '' : 'banner';
-      case 'form': return ariaName(el) || el.getAttribute('title') ? 'form' : '';
-      case 'section': return ariaName(el) || el.getAttribute('title') ? 'region' : '';
-      case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': return 'heading';
-      case 'hr': return 'separator';
-      case 'iframe': return 'iframe';
-      case 'img': return el.getAttribute('alt') === '' ? '' : 'img';
-      case 'input': return inputRole(el);
-      case 'li': return 'listitem';
-      case 'main': return 'main';
-      case 'menu': case 'ol': case 'ul': return 'list';
-      case 'meter': return 'meter';
-      case 'nav': return 'navigation';
-      case 'option': return 'option';
-      case 'output': return 'status';
-      case 'p': return 'paragraph';
-      case 'progress': return 'progressbar';
-      case 'search': return 'search';
-      case 'select': return el.multiple || el.size > 1 ? 'listbox' : 'combobox';
-      case 'table': return 'table';
-      case 'td': { const t = el.closest('table'); return t && /^(tree)?grid$/.test(t.getAttribute('role') || '') ? 'gridcell' : 'cell'; }
-      case 'th': return el.getAttribute('scope') === 'row' ? 'rowheader' : 'columnheader';
-      case 'textarea': return 'textbox';
-      case 'tr': return 'row';
-    }
-    const editingHost = el.hasAttribute('contenteditable') && el.isContentEditable &&
-      !(el.parentElement && el.parentElement.isContentEditable);
-    return editingHost ? 'textbox' : '';
+  function accessibleName(el) {
+    return R.accessibleName(el);
   }
 
-  function inputRole(el) {
-    const list = el.hasAttribute('list');
-    switch (el.type) {
-      case 'button': case 'submit': case 'reset': case 'image': case 'file': case 'color': return 'button';
-      case 'checkbox': return el.hasAttribute('switch') ? 'switch' : 'checkbox';
-      case 'radio': return 'radio';
-      case 'range': return 'slider';
-      case 'number': return 'spinbutton';
-      case 'search': return list ? 'combobox' : 'searchbox';
-      case 'hidden': return '';
-    }
-    return list ? 'combobox' : 'textbox';
+  function ariaName(el) {
+    return norm(R.ariaName(el));
   }
-
-  // header and footer are landmarks only outside sectioning content.
-  function sectioned(el) {
-    return !!el.parentElement && !!el.parentElement.closest('article,aside,main,nav,section');
-  }
-
-  const NAME_FROM_CONTENT = new Set(['button', 'cell', 'checkbox', 'columnheader',
-    'gridcell', 'heading', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio',
-    'option', 'radio', 'rowheader', 'switch', 'tab', 'tooltip', 'treeitem']);
 
   // ownText is the rendered text of el without form controls inside it, so
   // that a label wrapping a <select> is named by its words only.
@@ -143,60 +86,6 @@ function () {
     };
     walk(el);
     return norm(out);
-  }
-
-  function ariaName(el) {
-    const ids = norm(el.getAttribute('aria-labelledby'));
-    if (ids) {
-      const root = el.getRootNode();
-      const text = norm(ids.split(' ').map((id) => {
-        const ref = root.getElementById ? root.getElementById(id) : null;
-        return ref ? ref.getAttribute('aria-label') || ownText(ref) : '';
-      }).join(' '));
-      if (text) return text;
-    }
-    return norm(el.getAttribute('aria-label'));
-  }
-
-  function labelsText(el) {
-    return el.labels ? norm([...el.labels].map(ownText).join(' ')) : '';
-  }
-
-  // nativeName is the element's own labelling: label elements, the value
-  // of a submit, alt, option label, legend or caption.
-  function nativeName(el, tag) {
-    switch (tag) {
-      case 'input':
-        switch (el.type) {
-          case 'button': return el.value || labelsText(el);
-          case 'submit': return el.value || labelsText(el) || 'Submit';
-          case 'reset': return el.value || labelsText(el) || 'Reset';
-          case 'image': return el.alt || el.value || 'Submit';
-        }
-        return labelsText(el);
-      case 'button': case 'select': case 'textarea': case 'meter': case 'progress': case 'output':
-        return labelsText(el);
-      case 'img': case 'area': return el.getAttribute('alt') || '';
-      case 'option': case 'optgroup': return el.label;
-      case 'fieldset': case 'table': case 'figure': {
-        const sel = { fieldset: ':scope > legend', table: ':scope > caption', figure: ':scope > figcaption' }[tag];
-        const cap = el.querySelector(sel);
-        return cap ? ownText(cap) : '';
-      }
-      case 'iframe': return el.title || el.name || '';
-    }
-    return '';
-  }
-
-  function accessibleName(el) {
-    const tag = el.localName;
-    const name = ariaName(el) || norm(nativeName(el, tag));
-    if (name) return name;
-    if (tag !== 'input' && NAME_FROM_CONTENT.has(role(el))) {
-      const text = ownText(el);
-      if (text) return text;
-    }
-    return norm(el.getAttribute('title') || el.getAttribute('placeholder') || el.getAttribute('aria-placeholder'));
   }
 
   // ---- target resolution --------------------------------------------------

@@ -2,14 +2,15 @@
 // selector or aria ref, describing them (selector, role, name, box,
 // visibility, clickability), the in-page ref contract, and form fields.
 //
-// Go composes each operation as op(helpers(), args), so this factory runs
-// on every call and keeps nothing in the page except the refs it mints.
+// Go composes each operation as op(helpers(ariaRoles()), args), so this
+// factory runs on every call and keeps nothing in the page except the refs
+// it mints. R is aria/js/roles.js.
 //
 // The ref contract (shared with aria/ and dom/): window.__ariaRefs maps
 // ref -> Element, window.__ariaRefMeta ref -> {selector, role, name},
 // window.__ariaRefOf Element -> ref, and the counters
 // window.__ariaSnapshotId and window.__ariaElementId.
-function () {
+function (R) {
   const REF = /^s\d+e\d+$/;
 
   function norm(s) {
@@ -120,67 +121,16 @@ function () {
     return '';
   }
 
-  // role is the explicit role, else the implicit one of common HTML.
+  // role and accessibleName are aria/js/roles.js's, the rules snapshots
+  // record refs with, so that dom/ re-resolves a ref minted here.
   function role(el) {
-    const explicit = norm(el.getAttribute('role')).split(' ')[0];
-    if (explicit) return explicit.toLowerCase();
-    const tag = el.localName;
-    switch (tag) {
-      case 'a': case 'area': return el.hasAttribute('href') ? 'link' : '';
-      case 'button': case 'summary': return 'button';
-      case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': return 'heading';
-      case 'img': return el.getAttribute('alt') === '' ? '' : 'img';
-      case 'input': return inputRole(el);
-      case 'select': return el.multiple || el.size > 1 ? 'listbox' : 'combobox';
-      case 'textarea': return 'textbox';
-      case 'li': return 'listitem';
-      case 'ul': case 'ol': case 'menu': return 'list';
-      case 'table': return 'table';
-      case 'tr': return 'row';
-      case 'td': return 'cell';
-      case 'th': return el.getAttribute('scope') === 'row' ? 'rowheader' : 'columnheader';
-      case 'nav': return 'navigation';
-      case 'main': return 'main';
-      case 'form': return 'form';
-      case 'dialog': return 'dialog';
-      case 'option': return 'option';
-      case 'p': return 'paragraph';
-    }
-    return '';
+    return R.roleOf(el) || '';
   }
 
-  function inputRole(el) {
-    switch (el.type) {
-      case 'button': case 'submit': case 'reset': case 'image': return 'button';
-      case 'checkbox': return 'checkbox';
-      case 'radio': return 'radio';
-      case 'range': return 'slider';
-      case 'number': return 'spinbutton';
-      case 'search': return 'searchbox';
-      case 'hidden': return '';
-    }
-    return 'textbox';
-  }
-
-  // name is the accessible name in its common forms, else the start of
-  // the element's text: for spatial questions the words matter more than
-  // the ARIA rules.
+  // name is the accessible name, else the start of the element's text:
+  // for spatial questions the words matter more than the ARIA rules.
   function name(el) {
-    const ids = norm(el.getAttribute('aria-labelledby'));
-    if (ids) {
-      const text = norm(ids.split(' ').map((id) => {
-        const l = document.getElementById(id);
-        return l ? l.textContent : '';
-      }).join(' '));
-      if (text) return clip(text, 80);
-    }
-    const direct = norm(el.getAttribute('aria-label')) || labelsText(el) ||
-      (el.localName === 'img' || el.localName === 'area' ? norm(el.getAttribute('alt')) : '') ||
-      (el.localName === 'input' && /^(submit|button|reset)$/.test(el.type) ? norm(el.value) : '');
-    if (direct) return clip(direct, 80);
-    const text = norm(el.innerText || el.textContent);
-    if (text) return clip(text, 80);
-    return clip(norm(el.getAttribute('title') || el.getAttribute('placeholder')), 80);
+    return clip(R.accessibleName(el) || norm(el.innerText || el.textContent), 80);
   }
 
   function labelsText(el) {
@@ -230,7 +180,7 @@ function () {
         if (have && w.__ariaRefs.get(have) === el) return { ref: have, existing: true };
         const ref = 's' + w.__ariaSnapshotId + 'e' + (++w.__ariaElementId);
         w.__ariaRefs.set(ref, el);
-        w.__ariaRefMeta.set(ref, { selector: selectorFor(el), role: role(el), name: name(el) });
+        w.__ariaRefMeta.set(ref, { selector: selectorFor(el), role: role(el), name: R.accessibleName(el) });
         w.__ariaRefOf.set(el, ref);
         minted = true;
         return { ref, existing: false };
