@@ -4,10 +4,14 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+
+	ariajs "github.com/cdpskill/cdpskill/aria/js"
 )
 
 //go:embed js/context.js
-var contextJS string
+var pageContextJS string
+
+var contextJS = ariajs.WithSelectors(pageContextJS)
 
 // Context is the page context reported after every call (SPEC 14.4).
 // Parts that do not apply are nil and vanish from the JSON.

@@ -19,6 +19,10 @@ var (
 	// elements (SPEC 7.1), with no other dependency.
 	//go:embed roles.js
 	Roles string
+	// Selectors is function cssSelectors(): the selectors shown to the
+	// agent for an element.
+	//go:embed selectors.js
+	Selectors string
 	//go:embed states.js
 	states string
 	//go:embed refs.js
@@ -59,12 +63,18 @@ func Compose(entry string, modules ...Module) string {
 }
 
 // Bind returns a one-argument function expression that calls op with the
-// helper object helpers builds from the roles module, and the argument:
-// the composition of packages dom and query, whose operations are
-// op(helpers(ariaRoles()), args).
+// helper object helpers builds from the roles and selectors modules, and
+// the argument: the composition of packages dom and query, whose
+// operations are op(helpers(ariaRoles(), cssSelectors()), args).
 func Bind(helpers, op string) string {
 	return "function (a) { return (" + strings.TrimSpace(op) + ")((" + strings.TrimSpace(helpers) +
-		")((" + strings.TrimSpace(Roles) + ")()), a); }"
+		")((" + strings.TrimSpace(Roles) + ")(), (" + strings.TrimSpace(Selectors) + ")()), a); }"
+}
+
+// WithSelectors returns a function expression that calls fn with the
+// selectors module.
+func WithSelectors(fn string) string {
+	return "function () { return (" + strings.TrimSpace(fn) + ")((" + strings.TrimSpace(Selectors) + ")()); }"
 }
 
 var all = []Module{

@@ -21,7 +21,7 @@ function (h, term) {
   });
   part('visibleButtons', () => pick(
     'button, input[type=button], input[type=submit], input[type=reset], [role=button]', 8,
-    (el) => withRef(el, { text: cut(textOf(el), 50), selector: selectorOf(el) })));
+    (el) => withRef(el, { text: cut(textOf(el), 50), selector: h.selectorFor(el) })));
   part('visibleLinks', () => pick('a[href]', 5,
     (el) => ({ text: cut(textOf(el), 50), href: cut(el.href, 100) })));
   part('visibleErrors', () => pick(
@@ -47,34 +47,6 @@ function (h, term) {
     const ref = refs instanceof WeakMap ? refs.get(el) : undefined;
     if (ref && window.__ariaRefs instanceof Map && window.__ariaRefs.get(ref) === el) o.ref = ref;
     return o;
-  }
-
-  // selectorOf is the best short CSS selector: a unique id, a unique
-  // test id, name or aria-label, else a :nth-of-type path up to an id.
-  function selectorOf(el) {
-    const unique = (sel) => { try { return document.querySelectorAll(sel).length === 1; } catch (e) { return false; } };
-    const tag = el.localName;
-    if (el.id && unique('#' + CSS.escape(el.id))) return '#' + CSS.escape(el.id);
-    for (const attr of ['data-testid', 'data-test', 'name', 'aria-label']) {
-      const v = el.getAttribute(attr);
-      const sel = v && tag + '[' + attr + '=' + JSON.stringify(v) + ']';
-      if (sel && unique(sel)) return sel;
-    }
-    const parts = [];
-    for (let cur = el; cur && cur.nodeType === 1; cur = cur.parentElement) {
-      if (cur !== el && cur.id && unique('#' + CSS.escape(cur.id))) {
-        parts.push('#' + CSS.escape(cur.id));
-        break;
-      }
-      const up = cur.parentElement;
-      if (!up || cur.localName === 'body') {
-        parts.push(cur.localName);
-        break;
-      }
-      const same = [...up.children].filter((c) => c.localName === cur.localName);
-      parts.push(cur.localName + (same.length > 1 ? ':nth-of-type(' + (same.indexOf(cur) + 1) + ')' : ''));
-    }
-    return parts.reverse().join(' > ');
   }
 
   // words turns a search term into what a user would read: a CSS
@@ -125,7 +97,7 @@ function (h, term) {
       if (!visible(el)) continue;
       const text = textOf(el) || h.norm(el.getAttribute('placeholder'));
       const s = text ? score(text, want) : 0;
-      if (s > 0) found.push(withRef(el, { text: cut(text, 50), selector: selectorOf(el), score: s }));
+      if (s > 0) found.push(withRef(el, { text: cut(text, 50), selector: h.selectorFor(el), score: s }));
     }
     found.sort((a, b) => b.score - a.score); // stable: document order within a score
     return found.slice(0, 5);

@@ -4,11 +4,12 @@
 // visibility, ARIA role, accessible name — plus the handle store that pins
 // a resolved element between the calls of one action.
 //
-// Go composes each operation as op(helpers(ariaRoles()), args), so this
-// factory runs on every call and keeps nothing in the page except the
-// handle store and, after a ref is re-resolved, the updated entry of
-// window.__ariaRefs. R is aria/js/roles.js.
-function (R) {
+// Go composes each operation as op(helpers(ariaRoles(), cssSelectors()),
+// args), so this factory runs on every call and keeps nothing in the page
+// except the handle store and, after a ref is re-resolved, the updated
+// entry of window.__ariaRefs. R is aria/js/roles.js, S
+// aria/js/selectors.js.
+function (R, S) {
   const HANDLES = Symbol.for('cdpskill.handles');
 
   // handles maps a token chosen by Go to {el, probe} for one action.
@@ -436,5 +437,6 @@ function (R) {
     return out;
   }
 
-  return { handles, resolve, hiddenReason, role, accessibleName, ownText, deepActiveElement, describe, label, styleOf, norm };
+  return { handles, resolve, hiddenReason, role, accessibleName, ownText, deepActiveElement, describe, label, styleOf, norm,
+    selectorFor: S.selectorFor };
 }

@@ -3,51 +3,15 @@
  * scroll, viewport, the focused element and an open modal dialog.
  *
  * It runs on every invocation, so it touches as little as it can: one
- * focused element, and one querySelectorAll for dialogs.
+ * focused element, and one querySelectorAll for dialogs. S is
+ * aria/js/selectors.js.
  */
-function pageContext() {
+function pageContext(S) {
   const MAX_VALUE = 200;
   const TEXT_INPUTS = new Set([
     'text', 'password', 'email', 'number', 'search', 'tel', 'url',
     'date', 'datetime-local', 'month', 'time', 'week',
   ]);
-
-  function unique(sel) {
-    try {
-      return document.querySelectorAll(sel).length === 1;
-    } catch (e) {
-      return false;
-    }
-  }
-
-  // A short selector that matches el alone: an id, a test id or name, or
-  // else the shortest path of nth-of-type steps that is unique, anchored
-  // at the nearest unique id when one is needed.
-  function selectorFor(el) {
-    if (el.id && unique('#' + CSS.escape(el.id))) return '#' + CSS.escape(el.id);
-    for (const attr of ['data-testid', 'data-test', 'name', 'aria-label']) {
-      const v = el.getAttribute(attr);
-      if (!v) continue;
-      const sel = `${el.localName}[${attr}="${CSS.escape(v)}"]`;
-      if (unique(sel)) return sel;
-    }
-    const parts = [];
-    for (let n = el; n && n.nodeType === 1 && n !== document.documentElement; n = n.parentElement) {
-      if (n !== el && n.id && unique('#' + CSS.escape(n.id))) {
-        parts.unshift('#' + CSS.escape(n.id));
-        break;
-      }
-      let part = n.localName;
-      const parent = n.parentElement;
-      if (parent) {
-        const same = Array.prototype.filter.call(parent.children, (c) => c.localName === n.localName);
-        if (same.length > 1) part += `:nth-of-type(${same.indexOf(n) + 1})`;
-      }
-      parts.unshift(part);
-      if (unique(parts.join(' > '))) break;
-    }
-    return parts.join(' > ');
-  }
 
   function isEditable(el) {
     if (el.isContentEditable) return true;
@@ -70,7 +34,7 @@ function pageContext() {
   function activeElement() {
     const el = document.activeElement;
     if (!el || el === document.body || el === document.documentElement) return undefined;
-    const info = { tag: el.localName, selector: selectorFor(el), box: box(el), editable: isEditable(el) };
+    const info = { tag: el.localName, selector: S.selectorFor(el), box: box(el), editable: isEditable(el) };
     if (el.localName === 'input' || el.localName === 'textarea') {
       if (el.localName === 'input') info.type = el.type;
       // Never echo a password, nor its length.
@@ -106,7 +70,7 @@ function pageContext() {
       'dialog[open], [role="dialog"][aria-modal="true"], [role="alertdialog"]');
     // The last visible one is the topmost in document order.
     for (let i = found.length - 1; i >= 0; i--) {
-      if (visible(found[i])) return { title: dialogTitle(found[i]), selector: selectorFor(found[i]) };
+      if (visible(found[i])) return { title: dialogTitle(found[i]), selector: S.selectorFor(found[i]) };
     }
     return undefined;
   }

@@ -2,15 +2,15 @@
 // selector or aria ref, describing them (selector, role, name, box,
 // visibility, clickability), the in-page ref contract, and form fields.
 //
-// Go composes each operation as op(helpers(ariaRoles()), args), so this
-// factory runs on every call and keeps nothing in the page except the refs
-// it mints. R is aria/js/roles.js.
+// Go composes each operation as op(helpers(ariaRoles(), cssSelectors()),
+// args), so this factory runs on every call and keeps nothing in the page
+// except the refs it mints. R is aria/js/roles.js, S aria/js/selectors.js.
 //
 // The ref contract (shared with aria/ and dom/): window.__ariaRefs maps
 // ref -> Element, window.__ariaRefMeta ref -> {selector, role, name},
 // window.__ariaRefOf Element -> ref, and the counters
 // window.__ariaSnapshotId and window.__ariaElementId.
-function (R) {
+function (R, S) {
   const REF = /^s\d+e\d+$/;
 
   function norm(s) {
@@ -70,42 +70,7 @@ function (R) {
 
   // ---- describing -----------------------------------------------------------
 
-  function unique(sel) {
-    try {
-      return document.querySelectorAll(sel).length === 1;
-    } catch (e) {
-      return false;
-    }
-  }
-
-  // selectorFor is a short selector that matches el alone: an id, a test
-  // id or name, or else the shortest unique nth-of-type path, anchored at
-  // the nearest uniquely-id'd ancestor when one is needed.
-  function selectorFor(el) {
-    if (el.id && unique('#' + CSS.escape(el.id))) return '#' + CSS.escape(el.id);
-    for (const attr of ['data-testid', 'data-test', 'name', 'aria-label']) {
-      const v = el.getAttribute(attr);
-      if (!v) continue;
-      const sel = el.localName + '[' + attr + '="' + CSS.escape(v) + '"]';
-      if (unique(sel)) return sel;
-    }
-    const parts = [];
-    for (let n = el; n && n.nodeType === 1; n = n.parentElement) {
-      if (n !== el && n.id && unique('#' + CSS.escape(n.id))) {
-        parts.unshift('#' + CSS.escape(n.id));
-        break;
-      }
-      let part = CSS.escape(n.localName);
-      const parent = n.parentElement;
-      if (parent) {
-        const same = Array.prototype.filter.call(parent.children, (c) => c.localName === n.localName);
-        if (same.length > 1) part += ':nth-of-type(' + (same.indexOf(n) + 1) + ')';
-      }
-      parts.unshift(part);
-      if (unique(parts.join(' > '))) break;
-    }
-    return parts.join(' > ');
-  }
+  const selectorFor = S.selectorFor;
 
   function box(el) {
     const r = el.getBoundingClientRect();
