@@ -262,6 +262,23 @@ type frameTree struct {
 // children: the tab's own frame tree plus out-of-process iframes, which
 // Page.getFrameTree leaves out, each attached and read in turn.
 func (p *Page) Frames(ctx context.Context) (*FrameList, error) {
+	return p.frames(ctx, "")
+}
+
+// FindFrame returns the frame with id. It reads only the out-of-process
+// iframes on the way to it when it can tell which they are, so a page
+// full of cross-site ads does not cost an attach each.
+func (p *Page) FindFrame(ctx context.Context, id string) (*Frame, error) {
+	list, err := p.frames(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return list.FindFrame(id)
+}
+
+// frames lists the tab's frames; with want set, only as far as it takes to
+// place that frame.
+func (p *Page) frames(ctx context.Context, want string) (*FrameList, error) {
 	fs := p.frameState()
 	var top frameTree
 	if err := p.S.Call(ctx, "Page.getFrameTree", nil, &struct {
@@ -269,58 +286,103 @@ func (p *Page) Frames(ctx context.Context) (*FrameList, error) {
 	}{&top}); err != nil {
 		return nil, fmt.Errorf("frame tree: %w", err)
 	}
-	oopifs, err := p.oopifTargets(ctx)
-	if err != nil {
-		return nil, err
+	var oopifs []oopifTarget
+	if want == "" || !top.has(want) {
+		var err error
+		if oopifs, err = p.oopifTargets(ctx); err != nil {
+			return nil, err
+		}
 	}
+	read := oopifsToRead(oopifs, want, &top)
 	byParent := map[string][]oopifTarget{}
 	for _, t := range oopifs {
-		byParent[t.ParentFrameID] = append(byParent[t.ParentFrameID], t)
+		if read == nil || read[t.TargetID] {
+			byParent[t.ParentFrameID] = append(byParent[t.ParentFrameID], t)
+		}
 	}
 	list := &FrameList{MainFrameID: top.Frame.ID, CurrentFrameID: top.Frame.ID}
 	if p.Frame != nil {
 		list.CurrentFrameID = p.Frame.ID
 	}
 	topOrigin := originOf(top.Frame.SecurityOrigin, top.Frame.URL, "")
-	var walk func(t frameTree, s *cdp.Session, parent *Frame, depth int) error
-	walk = func(t frameTree, s *cdp.Session, parent *Frame, depth int) error {
-		f := &Frame{ID: t.Frame.ID, URL: t.Frame.URL + t.Frame.URLFragment, Name: t.Frame.Name, Depth: depth, s: s}
-		if parent != nil {
-			f.ParentID = parent.ID
-			f.origin = originOf(t.Frame.SecurityOrigin, f.URL, parent.origin)
-			f.sealed = f.origin != parent.origin
-			f.root = s != parent.s
-			f.hops = append([]hop{{f.ID, parent.s}}, parent.rootHops...)
-			f.rootHops = parent.rootHops
-			if f.root {
-				f.rootHops = f.hops
-			}
-		} else {
-			f.origin = topOrigin
-			f.root = true
-		}
-		f.CrossOrigin = f.origin != topOrigin
+	var walk func(t frameTree, s *cdp.Session, parent *Frame, depth int)
+	walk = func(t frameTree, s *cdp.Session, parent *Frame, depth int) {
+		f := newFrame(t, s, parent, depth, topOrigin)
 		list.Frames = append(list.Frames, f)
 		for _, c := range t.ChildFrames {
-			if err := walk(c, s, f, depth+1); err != nil {
-				return err
-			}
+			walk(c, s, f, depth+1)
 		}
 		for _, o := range byParent[f.ID] {
 			sub, os, err := fs.oopifTree(ctx, o.TargetID)
 			if err != nil {
 				continue // the frame went away while we looked
 			}
-			if err := walk(*sub, os, f, depth+1); err != nil {
-				return err
-			}
+			walk(*sub, os, f, depth+1)
 		}
+	}
+	walk(top, p.S, nil, 0)
+	return list, nil
+}
+
+// oopifsToRead is the set of out-of-process iframes to read to place
+// want: none when it is in the tab's own tree, the chain of iframe
+// targets down to it when that chain starts in the tab's tree, else nil,
+// meaning all of them.
+func oopifsToRead(oopifs []oopifTarget, want string, top *frameTree) map[string]bool {
+	if want == "" {
 		return nil
 	}
-	if err := walk(top, p.S, nil, 0); err != nil {
-		return nil, err
+	read := map[string]bool{}
+	if top.has(want) {
+		return read
 	}
-	return list, nil
+	byID := map[string]oopifTarget{}
+	for _, t := range oopifs {
+		byID[t.TargetID] = t
+	}
+	for id := want; ; {
+		t, ok := byID[id]
+		if !ok {
+			if top.has(id) {
+				return read
+			}
+			return nil // want, or a frame above it, lives inside an iframe's process
+		}
+		read[id] = true
+		id = t.ParentFrameID
+	}
+}
+
+func (t *frameTree) has(id string) bool {
+	if t.Frame.ID == id {
+		return true
+	}
+	for i := range t.ChildFrames {
+		if t.ChildFrames[i].has(id) {
+			return true
+		}
+	}
+	return false
+}
+
+// newFrame describes node t, rendered by s, below parent (nil for the top).
+func newFrame(t frameTree, s *cdp.Session, parent *Frame, depth int, topOrigin string) *Frame {
+	f := &Frame{ID: t.Frame.ID, URL: t.Frame.URL + t.Frame.URLFragment, Name: t.Frame.Name, Depth: depth, s: s}
+	if parent == nil {
+		f.origin, f.root = topOrigin, true
+		return f
+	}
+	f.ParentID = parent.ID
+	f.origin = originOf(t.Frame.SecurityOrigin, f.URL, parent.origin)
+	f.sealed = f.origin != parent.origin
+	f.CrossOrigin = f.origin != topOrigin
+	f.root = s != parent.s
+	f.hops = append([]hop{{f.ID, parent.s}}, parent.rootHops...)
+	f.rootHops = parent.rootHops
+	if f.root {
+		f.rootHops = f.hops
+	}
+	return f
 }
 
 type oopifTarget struct {

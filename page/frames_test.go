@@ -2,7 +2,11 @@ package page_test
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -95,5 +99,45 @@ func TestFrameWithoutContextGetsIsolatedWorld(t *testing.T) {
 	}
 	if got[0] != "in the frame" || got[1] != "undefined" {
 		t.Errorf("in the isolated world: %v", got)
+	}
+}
+
+// A frame inside an out-of-process iframe: found by id, evaluated in
+// through the iframe's session, placed by two hops.
+func TestFrameInsideOutOfProcessFrame(t *testing.T) {
+	child := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/outer" {
+			fmt.Fprint(w, `<title>outer</title><body style="margin:0"><div style="height:30px"></div><iframe src="/inner" style="border:0;margin-left:40px"></iframe>`)
+			return
+		}
+		fmt.Fprint(w, `<title>inner</title><p>x</p>`)
+	}))
+	t.Cleanup(child.Close)
+	port := child.Listener.Addr().(*net.TCPAddr).Port
+	top := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `<body style="margin:0"><div style="height:50px"></div><iframe src="http://localhost:%d/outer" style="border:0;width:400px;height:200px;margin-left:10px"></iframe>`, port)
+	}))
+	t.Cleanup(top.Close)
+	s := browser.NewTab(t)
+	testbrowser.Navigate(t, s, top.URL)
+	p := page.New(s)
+	list := loadedFrames(t, p, 3)
+	inner := list.Frames[2]
+	if inner.Depth != 2 || !inner.CrossOrigin {
+		t.Fatalf("frames: %+v %+v %+v", *list.Frames[0], *list.Frames[1], *inner)
+	}
+	f, err := page.New(s).FindFrame(t.Context(), inner.ID)
+	if err != nil || f.ID != inner.ID {
+		t.Fatalf("FindFrame: %+v, %v", f, err)
+	}
+	fp := p.Top()
+	fp.Enter(f)
+	var title string
+	if err := fp.CallJS(t.Context(), "() => document.title", &title); err != nil || title != "inner" {
+		t.Errorf("title in the inner frame: %q, %v", title, err)
+	}
+	x, y, err := fp.FrameOffset(t.Context(), false)
+	if err != nil || math.Abs(x-50) > 1 || math.Abs(y-80) > 1 {
+		t.Errorf("offset (%v, %v), %v; want (50, 80)", x, y, err)
 	}
 }

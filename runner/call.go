@@ -142,13 +142,10 @@ func (c *Call) restoreFrame(ctx context.Context) {
 		return
 	}
 	c.savedFrame = e.Frame
-	list, err := c.page.Frames(ctx)
+	f, err := c.page.FindFrame(ctx, e.Frame)
 	if err == nil {
-		var f *page.Frame
-		if f, err = list.FindFrame(e.Frame); err == nil {
-			c.page.Enter(f)
-			return
-		}
+		c.page.Enter(f)
+		return
 	}
 	c.warn("the frame this tab was switched to is gone (%v); steps run in the top document", err)
 }

@@ -76,17 +76,16 @@ func runFrame(ctx context.Context, c *Call, p frameParams) (any, error) {
 	pg := c.page
 	if p.top {
 		pg.Enter(nil)
-		list, err := pg.Frames(ctx)
+		f, err := pg.FindFrame(ctx, pg.S.TargetID) // a tab's main frame id is its target id
 		if err != nil {
 			return nil, err
 		}
-		return frameOutput{FrameID: list.MainFrameID, URL: list.Frames[0].URL}, nil
+		return frameOutput{FrameID: f.ID, URL: f.URL}, nil
 	}
-	list, err := pg.Frames(ctx)
-	if err != nil || p.List {
-		return list, err
+	if p.List {
+		return pg.Frames(ctx)
 	}
-	f, err := findFrame(ctx, pg, list, p)
+	f, err := findFrame(ctx, pg, p)
 	if err != nil {
 		return nil, err
 	}
@@ -108,11 +107,15 @@ const (
 // findFrame resolves the step's frame. A selector or index names an
 // element of the current frame, waited for briefly; a name is looked for
 // among the current frame's children first, then anywhere in the tab.
-func findFrame(ctx context.Context, pg *page.Page, list *page.FrameList, p frameParams) (*page.Frame, error) {
+func findFrame(ctx context.Context, pg *page.Page, p frameParams) (*page.Frame, error) {
 	switch {
 	case p.FrameID != "":
-		return list.FindFrame(p.FrameID)
+		return pg.FindFrame(ctx, p.FrameID)
 	case p.Name != "":
+		list, err := pg.Frames(ctx)
+		if err != nil {
+			return nil, err
+		}
 		return frameByName(list, p.Name)
 	}
 	index := 0
@@ -120,10 +123,11 @@ func findFrame(ctx context.Context, pg *page.Page, list *page.FrameList, p frame
 		index = *p.Index
 	}
 	deadline := time.Now().Add(frameWait)
-	for attempt := 0; ; attempt++ {
+	for {
 		id, err := pg.ChildFrameID(ctx, p.Selector, index)
 		if err == nil {
-			if f, ferr := list.FindFrame(id); ferr == nil {
+			var f *page.Frame
+			if f, err = pg.FindFrame(ctx, id); err == nil {
 				return f, nil
 			}
 			err = &page.FrameError{Frame: id, Reason: "its document is not in the frame tree yet"}
@@ -136,9 +140,6 @@ func findFrame(ctx context.Context, pg *page.Page, list *page.FrameList, p frame
 		case <-ctx.Done():
 			return nil, err
 		case <-time.After(framePoll):
-		}
-		if list, err = pg.Frames(ctx); err != nil {
-			return nil, err
 		}
 	}
 }
