@@ -35,6 +35,9 @@ type Console struct {
 	buf []Message // grows to twice MaxMessages before old ones are cut
 }
 
+// Session is the session whose console c captures.
+func (c *Console) Session() *cdp.Session { return c.s }
+
 // StartConsole subscribes to the tab's console and enables the Runtime
 // domain, which replays the messages Chrome kept from before: those are in
 // the buffer when StartConsole returns. The replay happens only on a

@@ -26,8 +26,10 @@ type Call struct {
 	sess    *cdp.Session
 	page    *page.Page
 	console *capture.Console
-	alias   string
-	start   time.Time
+	// fconsole captures the out-of-process frame the tab is switched to.
+	fconsole *capture.Console
+	alias    string
+	start    time.Time
 
 	// startURL is the tab's URL when the call attached to it, for
 	// navigation detection; empty for a tab the call opened.
@@ -192,6 +194,9 @@ func (c *Call) detach() {
 	if c.console != nil {
 		c.console.Close()
 	}
+	if c.fconsole != nil {
+		c.fconsole.Close()
+	}
 	if c.page != nil {
 		c.page.Close()
 	}
@@ -201,7 +206,7 @@ func (c *Call) detach() {
 	if c.unlock != nil {
 		c.unlock()
 	}
-	c.sess, c.page, c.console, c.stopWatch, c.unlock, c.savedFrame = nil, nil, nil, nil, nil, ""
+	c.sess, c.page, c.console, c.fconsole, c.stopWatch, c.unlock, c.savedFrame = nil, nil, nil, nil, nil, nil, ""
 }
 
 // watchTab aborts the call when its tab crashes or is closed by someone

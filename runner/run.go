@@ -335,7 +335,8 @@ func (c *Call) finish(ctx context.Context, res *Result, ranVisual bool) {
 			cancel()
 		}
 		if c.console != nil {
-			res.Console = capture.NewReport(c.console.Since(c.start, "error", "warning"))
+			since := func(con *capture.Console) []capture.Message { return con.Since(c.start, "error", "warning") }
+			res.Console = capture.NewReport(c.withFrameConsole(cctx, since(c.console), since))
 		}
 		rep, err := c.finishNetwork()
 		if err != nil {

@@ -225,13 +225,19 @@ func runConsole(ctx context.Context, c *Call, p consoleParams) (any, error) {
 	if p.Since > 0 {
 		q.Since = msTime(p.Since)
 	}
-	view, err := capture.NewConsoleView(c.console.Messages(), q, capture.TabFile(c.alias, ".console.json"))
+	msgs := c.withFrameConsole(ctx, c.console.Messages(), (*capture.Console).Messages)
+	view, err := capture.NewConsoleView(msgs, q, capture.TabFile(c.alias, ".console.json"))
 	if err != nil {
 		return nil, err
 	}
 	if p.Clear {
 		if err := c.console.Discard(ctx); err != nil {
 			return view, err
+		}
+		if fc := c.frameConsole(ctx); fc != nil {
+			if err := fc.Discard(ctx); err != nil {
+				return view, err
+			}
 		}
 	}
 	return view, nil

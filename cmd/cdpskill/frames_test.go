@@ -15,6 +15,7 @@ const childPage = `<!doctype html><html><head><title>%s</title></head><body styl
 <button id="btn" onclick="this.textContent = 'clicked ' + (++window.clicks)">%s button</button>
 <label>Name <input id="name"></label>%s
 <ul id="items"><li>one</li><li>two</li></ul>
+<button id="err" onclick="console.error('oops from ' + location.hostname)">Err</button>
 <button id="ask" onclick="this.textContent = confirm('sure?') ? 'yes' : 'no'">Ask</button>
 <script>window.clicks = 0</script></body></html>`
 
@@ -329,5 +330,20 @@ func TestSnapshotSearchIncludeFrames(t *testing.T) {
 	}
 	if out := c.call(t, tab, `{"frame":"top"},{"snapshotSearch":"Inner button"}`)[1]; out["matchCount"] != 0.0 {
 		t.Errorf("without includeFrames: %v", out)
+	}
+}
+
+// What an out-of-process frame logs reaches the call's console report and
+// the console step, while the tab is switched to it.
+func TestFrameConsole(t *testing.T) {
+	c := newCLI(t)
+	tab := openFrames(t, c)
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"frame":"#oop"},{"click":"#err"}]}`, tab))
+	if code != 0 || !strings.Contains(fmt.Sprint(res["console"]), "oops from localhost") {
+		t.Errorf("console report: %v", res["console"])
+	}
+	out := c.call(t, tab, `{"console":{"level":"error"}}`)[0]
+	if !strings.Contains(fmt.Sprint(out), "oops from localhost") {
+		t.Errorf("console step in the frame: %v", out)
 	}
 }
