@@ -114,6 +114,7 @@ func (o ShotOptions) params() map[string]any {
 		// Capturing beyond the viewport resizes it for a moment, which
 		// can relayout the page; a viewport shot never needs it.
 		"captureBeyondViewport": false,
+		"optimizeForSpeed":      true,
 	}
 	if o.Quality > 0 && format != "png" {
 		p["quality"] = o.Quality
