@@ -34,6 +34,10 @@ type ActionRequest struct {
 	// Timeout bounds the waiting; DefaultTimeout when zero. ctx bounds it
 	// too.
 	Timeout time.Duration
+	// StableFrames, for a click, requires the element's box to stay the
+	// same across that many animation frames (SPEC 8.6). Zero checks two
+	// frames only while an animation or transition moves the element.
+	StableFrames int
 
 	probe bool // install the click-verification listener
 }
@@ -224,6 +228,7 @@ type checkArg struct {
 	Offset *Point    `json:"offset,omitempty"`
 	Token  string    `json:"token"`
 	Probe  bool      `json:"probe,omitempty"`
+	Stable int       `json:"stableFrames,omitempty"`
 }
 
 // checkResult is js/actionable.js's reply: a status and its details.
@@ -249,7 +254,7 @@ type checkResult struct {
 }
 
 func check(ctx context.Context, p *page.Page, req ActionRequest, token string, force bool) (*checkResult, error) {
-	arg := checkArg{Target: req.Target.arg(), Action: req.Action, Force: force, Offset: req.Offset, Token: token, Probe: req.probe}
+	arg := checkArg{Target: req.Target.arg(), Action: req.Action, Force: force, Offset: req.Offset, Token: token, Probe: req.probe, Stable: req.StableFrames}
 	var res checkResult
 	if err := p.CallJS(ctx, actionableFn, &res, arg); err != nil {
 		return nil, err

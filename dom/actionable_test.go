@@ -113,3 +113,40 @@ func TestInterceptorKinds(t *testing.T) {
 		})
 	}
 }
+
+// A script that moves an element every frame is not an animation the page
+// reports, so only an explicit stability check sees it (SPEC 8.6); a
+// still element passes that check.
+func TestStableFramesOnRequest(t *testing.T) {
+	p := openFixture(t, "click.html")
+	run(t, p, `(() => {
+		const b = document.createElement('button');
+		b.id = 'scripted';
+		b.textContent = 'Scripted';
+		b.style.position = 'relative';
+		document.body.prepend(b);
+		let x = 0;
+		const step = () => { b.style.left = (x = (x + 7) % 300) + 'px'; requestAnimationFrame(step); };
+		requestAnimationFrame(step);
+	})()`)
+	wait := func(sel string, frames int) *dom.Element {
+		t.Helper()
+		el, err := dom.WaitActionable(testCtx(t), p, dom.ActionRequest{Target: dom.ParseTarget(sel), Action: dom.ActionClick, Timeout: short, StableFrames: frames})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { el.Release(testCtx(t), p) })
+		return el
+	}
+	if el := wait("#scripted", 0); el.AutoForced {
+		t.Errorf("without a stability check: %+v", el.Forced)
+	}
+	el := wait("#scripted", 3)
+	var u *dom.UnstableError
+	if !el.AutoForced || !errors.As(el.Forced, &u) {
+		t.Errorf("with 3 frames: forced %v, %v", el.AutoForced, el.Forced)
+	}
+	if el := wait("#save", 3); el.AutoForced {
+		t.Errorf("a still button with 3 frames: %v", el.Forced)
+	}
+}

@@ -7,7 +7,8 @@ import (
 )
 
 // BenchmarkClick is one ready button clicked by selector: the checks
-// (two animation frames), three mouse events and the probe read.
+// (no animation frames for a still one), three mouse events, the probe
+// read and the wait for the effects (a frame and the grace).
 func BenchmarkClick(b *testing.B) {
 	p := openFixture(b, "click.html")
 	for b.Loop() {

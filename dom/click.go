@@ -53,6 +53,9 @@ type ClickRequest struct {
 	// SearchFrames looks for the target in the other frames of the tab
 	// when the current frame has none (SPEC 13.3).
 	SearchFrames bool
+	// Stable requires the target to hold still for that many animation
+	// frames before the click (SPEC 8.6); see ActionRequest.StableFrames.
+	Stable int
 }
 
 // ClickResult is what the click did. Field order is output order.
@@ -168,7 +171,7 @@ func clickOnce(ctx context.Context, p *page.Page, req ClickRequest, target *Targ
 		}
 		return &ClickResult{Clicked: true, Method: MethodCDP}, nil
 	}
-	ar := ActionRequest{Target: *target, Action: ActionClick, Force: req.Force, Timeout: req.Timeout, probe: !req.JSClick}
+	ar := ActionRequest{Target: *target, Action: ActionClick, Force: req.Force, Timeout: req.Timeout, StableFrames: req.Stable, probe: !req.JSClick}
 	if req.X != nil {
 		ar.Offset = &Point{*req.X, *req.Y}
 	}

@@ -16,14 +16,15 @@ import (
 
 // How long Collect waits. The grace is the spec's "short delay" for SPA
 // routers that commit a URL change after the click handler returns (SPEC
-// 9.1, 19.15); it starts once the page has run a task of its own, so a
-// loaded machine stretches it. Once a navigation or a new tab shows up,
-// the wait follows
-// it instead, each stage under its own cap, so a slow server cannot hold
-// a click for the whole step timeout.
+// 9.1, 19.15); it starts once the page has rendered a frame and run a task
+// after the action (js/yield.js), so it only covers what the page's
+// answers may still have on the wire, and a loaded machine stretches it.
+// Once a navigation or a new tab shows up, the wait follows it instead,
+// each stage under its own cap, so a slow server cannot hold a click for
+// the whole step timeout.
 const (
-	ClickGrace = 100 * time.Millisecond
-	FillGrace  = 50 * time.Millisecond
+	ClickGrace = 30 * time.Millisecond
+	FillGrace  = 30 * time.Millisecond
 
 	navCommitMax = 10 * time.Second // a started navigation to commit
 	domReadyMax  = 5 * time.Second  // the new document's DOMContentLoaded

@@ -16,7 +16,7 @@ import (
 
 // interactSteps act on elements.
 var interactSteps = []step{
-	define("click", `"selector" | "s1e4" | {selector|ref|text (+exact, withinSelector)|selectors: [...]|x,y, force, button, clickCount, doubleClick, jsClick, nativeOnly, timeout, waitAfter: true|{timeout, stable}, scrollUntilVisible: true|{direction, distance, maxAttempts}, searchFrames}`,
+	define("click", `"selector" | "s1e4" | {selector|ref|text (+exact, withinSelector)|selectors: [...]|x,y, force, button, clickCount, doubleClick, jsClick, nativeOnly, timeout, waitAfter: true|{timeout, stable}, scrollUntilVisible: true|{direction, distance, maxAttempts}, searchFrames, stable: true|frames}`,
 		"click an element once it is actionable; reports navigation and new tabs", needsTab|visual|hooks, decodeClick, runClick),
 	define("fill", `{selector|ref|label, value, clear, react, exact, force, timeout} | {"#a": "x", "s1e4": "y"} | {fields: {...}, react, clear, force, timeout} | "text" (focused field)`,
 		"replace a field's value, or several fields' values", needsTab|visual|hooks, decodeFill, runFill),
@@ -43,8 +43,10 @@ type clickParams struct {
 	WaitAfter          json.RawMessage `json:"waitAfter"`
 	ScrollUntilVisible json.RawMessage `json:"scrollUntilVisible"`
 	SearchFrames       bool            `json:"searchFrames"`
+	Stable             json.RawMessage `json:"stable"`
 
 	settle *dom.Settle
+	stable int
 	scroll *dom.ScrollSearch
 }
 
@@ -79,10 +81,34 @@ func decodeClick(raw json.RawMessage) (clickParams, error) {
 	if p.scroll, err = decodeScrollUntilVisible(p.ScrollUntilVisible); err != nil {
 		return p, err
 	}
+	if p.stable, err = decodeStable(p.Stable); err != nil {
+		return p, err
+	}
 	if p.scroll != nil && p.Selector == "" && p.Ref == "" && p.Text == "" && len(p.Selectors) == 0 {
 		return p, paramErrorf(`"scrollUntilVisible" needs an element to look for (selector, ref, text or selectors), not coordinates`)
 	}
 	return p, nil
+}
+
+// defaultStableFrames is stable: true's frame count (SPEC 8.6).
+const defaultStableFrames = 3
+
+// decodeStable reads stable: true (3 frames), false, or a frame count.
+func decodeStable(raw json.RawMessage) (int, error) {
+	if len(raw) == 0 {
+		return 0, nil
+	}
+	if b, ok := asBool(raw); ok {
+		if b {
+			return defaultStableFrames, nil
+		}
+		return 0, nil
+	}
+	var n int
+	if err := json.Unmarshal(raw, &n); err != nil || n < 1 || n > 60 {
+		return 0, paramErrorf(`"stable" must be true or a number of animation frames from 1 to 60, got %s`, raw)
+	}
+	return n, nil
 }
 
 // checkTarget requires exactly one way of naming the element (x and y
@@ -187,7 +213,7 @@ func runClick(ctx context.Context, c *Call, p clickParams) (any, error) {
 		Selectors: p.Selectors, X: p.X, Y: p.Y, Force: p.Force,
 		Button: p.Button, ClickCount: p.ClickCount, DoubleClick: p.DoubleClick,
 		JSClick: p.JSClick, NativeOnly: p.NativeOnly, Timeout: ms(p.Timeout),
-		ScrollUntilVisible: p.scroll, WaitAfter: p.settle, SearchFrames: p.SearchFrames,
+		ScrollUntilVisible: p.scroll, WaitAfter: p.settle, SearchFrames: p.SearchFrames, Stable: p.stable,
 	})
 	if err != nil {
 		return nil, err

@@ -32,6 +32,9 @@ func TestDecodeClick(t *testing.T) {
 		{`{"selector":"#a","scrollUntilVisible":{"direction":"up","distance":300,"maxAttempts":5}}`, func(p clickParams) bool {
 			return *p.scroll == dom.ScrollSearch{Direction: "up", Distance: 300, MaxAttempts: 5}
 		}},
+		{`{"selector":"#a","stable":true}`, func(p clickParams) bool { return p.stable == 3 }},
+		{`{"selector":"#a","stable":5}`, func(p clickParams) bool { return p.stable == 5 }},
+		{`{"selector":"#a","stable":false,"searchFrames":true}`, func(p clickParams) bool { return p.stable == 0 && p.SearchFrames }},
 	}
 	for _, c := range ok {
 		p, err := decodeClick(json.RawMessage(c.in))
@@ -56,6 +59,8 @@ func TestDecodeClick(t *testing.T) {
 		{`{"selector":"#a","scrollUntilVisible":{"direction":"sideways"}}`, "down, up, right or left"},
 		{`{"x":1,"y":2,"scrollUntilVisible":true}`, "needs an element"},
 		{`{"selecter":"#a"}`, `did you mean "selector"`},
+		{`{"selector":"#a","stable":0}`, `"stable" must be true or a number`},
+		{`{"selector":"#a","stable":"yes"}`, `"stable" must be true or a number`},
 	}
 	for _, c := range bad {
 		_, err := decodeClick(json.RawMessage(c.in))

@@ -1,7 +1,7 @@
 // One actionability attempt (SPEC 8): resolve the target, then check it in
 // the order that lets permanent failures surface first — editable (fill),
-// visible, scrolled into view, box stable across two frames (click),
-// pointer-events, and the hit test at the action point. The first failing
+// visible, scrolled into view, box stable across frames (click: when asked,
+// or while an animation moves it), pointer-events, and the hit test at the action point. The first failing
 // check is returned as {status, ...detail}; Go decides whether to retry.
 //
 // On success the element is pinned under req.token in the handle store and,
@@ -30,11 +30,15 @@ async function (h, req) {
 
   scrollIntoViewIfNeeded(el);
   if (!req.force && req.action === 'click') {
-    const before = boxOf(el);
-    await nextFrame(view);
-    await nextFrame(view);
-    const after = boxOf(el);
-    if (!sameBox(before, after)) return reply('unstable', {});
+    // Stability costs animation frames, so it is checked when asked for,
+    // or when an animation is moving the element (SPEC 8.6).
+    const frames = req.stableFrames || (animating(el) ? 2 : 0);
+    for (let i = 0, before = boxOf(el); i < frames; i++) {
+      await nextFrame(view);
+      const after = boxOf(el);
+      if (!sameBox(before, after)) return reply('unstable', {});
+      before = after;
+    }
     const pe = pointerEventsNoneOrigin(el);
     if (pe) return reply('pointerEventsNone', { on: h.label(pe) });
   }
@@ -166,6 +170,18 @@ async function (h, req) {
       top += o.y; bottom += o.y; left += o.x; right += o.x;
       win = fe.ownerDocument.defaultView;
     }
+  }
+
+  // animating reports whether a running animation or transition targets el
+  // or an element around it: then a click aimed now may miss.
+  function animating(el) {
+    const doc = el.ownerDocument;
+    if (!doc.getAnimations) return false;
+    for (const a of doc.getAnimations()) {
+      const t = a.playState === 'running' && a.effect && a.effect.target;
+      if (t && (t === el || t.contains(el))) return true;
+    }
+    return false;
   }
 
   // nextFrame resolves on the next animation frame; a background tab may
