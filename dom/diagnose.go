@@ -19,6 +19,10 @@ type Diagnostics struct {
 	// NearMatches are visible elements whose text is close to the search
 	// term, best first.
 	NearMatches []ElementHint `json:"nearMatches,omitempty"`
+	// InFrame is another frame of the tab that has the element the step
+	// looked for: switch to it with the frame step, or click with
+	// searchFrames.
+	InFrame *page.CurrentFrame `json:"inFrame,omitempty"`
 }
 
 // ScrollPosition is where the page is scrolled to; PercentY is 0 at the
@@ -56,4 +60,19 @@ func FailureContext(ctx context.Context, p *page.Page, searchTerm string) (*Diag
 		return nil, err
 	}
 	return &fc, nil
+}
+
+// FrameWith finds another frame of the tab where t is, for the failure
+// context of a search that came up empty in the current one; nil when no
+// frame has it. Refs are left out: a step on a ref already runs in the
+// frame that issued it.
+func FrameWith(ctx context.Context, p *page.Page, t Target) *page.CurrentFrame {
+	if t.Ref != "" {
+		return nil
+	}
+	f, ok, err := searchFrames(ctx, p, func(fp *page.Page) (bool, error) { return present(ctx, fp, t) })
+	if err != nil || !ok {
+		return nil
+	}
+	return &page.CurrentFrame{ID: f.ID, URL: f.URL, Name: f.Name, CrossOrigin: f.CrossOrigin}
 }

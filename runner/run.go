@@ -398,5 +398,9 @@ func (c *Call) failureContext(ctx context.Context, err error) any {
 	if ferr != nil {
 		return nil
 	}
+	var nf *dom.NotFoundError
+	if errors.As(err, &nf) {
+		d.InFrame = dom.FrameWith(fctx, c.page, nf.Target)
+	}
 	return emptyToNil(d)
 }

@@ -347,3 +347,16 @@ func TestFrameConsole(t *testing.T) {
 		t.Errorf("console step in the frame: %v", out)
 	}
 }
+
+// A search that fails in the current frame says which frame has the
+// element.
+func TestNotFoundNamesTheFrame(t *testing.T) {
+	c := newCLI(t)
+	tab := openFrames(t, c)
+	res, _ := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":{"text":"Outer button","timeout":300}}]}`, tab))
+	step := stepOutputs(t, res)[0]
+	ctx, _ := step["context"].(map[string]any)
+	if f, _ := ctx["inFrame"].(map[string]any); f == nil || f["name"] != "xo" {
+		t.Errorf("failure context: %v", step)
+	}
+}
