@@ -176,8 +176,25 @@ func freePort(t *testing.T) int {
 }
 
 // useTempDir points os.TempDir, and so every profile, at a test directory.
+// Its removal is retried for a moment: a Chrome helper of another
+// session (crashpad) may still be closing a file in the profile.
 func useTempDir(t *testing.T) string {
-	dir := t.TempDir()
+	dir, err := os.MkdirTemp("", "cdp-launch-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			err := os.RemoveAll(dir)
+			if err == nil {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("remove the test's TMPDIR: %v", err)
+				return
+			}
+		}
+	})
 	t.Setenv("TMPDIR", dir)
 	return dir
 }
