@@ -89,17 +89,20 @@ type contexts struct {
 	s       *cdp.Session
 	l       *cdp.Listener
 	enabled bool
-	byFrame map[string]int // frame id → default context id
-	world   map[string]int // frame id → isolated world made for it
+	byFrame map[string]int  // frame id → default context id
+	world   map[string]int  // frame id → isolated world made for it
+	removed map[string]bool // frames detached from the page for good
 }
 
 func newContexts(s *cdp.Session, enabled bool) *contexts {
 	return &contexts{
-		s:       s,
-		l:       s.Listen("Runtime.executionContextCreated", "Runtime.executionContextDestroyed", "Runtime.executionContextsCleared"),
+		s: s,
+		l: s.Listen("Runtime.executionContextCreated", "Runtime.executionContextDestroyed",
+			"Runtime.executionContextsCleared", "Page.frameDetached"),
 		enabled: enabled,
 		byFrame: map[string]int{},
 		world:   map[string]int{},
+		removed: map[string]bool{},
 	}
 }
 
@@ -123,8 +126,21 @@ func (c *contexts) apply(ev cdp.Event) {
 			}
 		}
 	case "Runtime.executionContextsCleared":
+		// The session's own document was replaced: the frames that had
+		// contexts belonged to the old one.
+		for f := range c.byFrame {
+			c.removed[f] = true
+		}
+		for f := range c.world {
+			c.removed[f] = true
+		}
 		clear(c.byFrame)
 		clear(c.world)
+	case "Page.frameDetached":
+		// "swap" is a frame moving to another process; it lives on there.
+		if gjson.GetBytes(ev.Params, "reason").String() == "remove" {
+			c.removed[gjson.GetBytes(ev.Params, "frameId").String()] = true
+		}
 	}
 }
 
@@ -150,12 +166,15 @@ func (c *contexts) of(ctx context.Context, frameID string) (int, error) {
 	}
 	wctx, cancel := context.WithTimeout(ctx, contextWait)
 	defer cancel()
-	for c.byFrame[frameID] == 0 {
+	for c.byFrame[frameID] == 0 && !c.removed[frameID] {
 		ev, err := c.l.Next(wctx)
 		if err != nil {
 			break
 		}
 		c.apply(ev)
+	}
+	if c.removed[frameID] {
+		return 0, &FrameError{Frame: frameID, Reason: "it was removed from the page", Gone: true}
 	}
 	if id := c.byFrame[frameID]; id != 0 {
 		return id, nil

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -139,5 +140,26 @@ func TestFrameInsideOutOfProcessFrame(t *testing.T) {
 	x, y, err := fp.FrameOffset(t.Context(), false)
 	if err != nil || math.Abs(x-50) > 1 || math.Abs(y-80) > 1 {
 		t.Errorf("offset (%v, %v), %v; want (50, 80)", x, y, err)
+	}
+}
+
+// A frame that moves to a new document keeps being the frame evaluations
+// run in: its new context is found, even by the first evaluation after.
+func TestFrameNavigatesItself(t *testing.T) {
+	p, url := evalPage(t, "frames-offset.html")
+	fp := p.Top()
+	fp.Enter(loadedFrames(t, p, 2).Frames[1])
+	next := strings.TrimSuffix(url, "frames-offset.html") + "nav-a.html"
+	if err := fp.CallJS(t.Context(), "(u) => { location.href = u; }", nil, next); err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	for deadline := time.Now().Add(5 * time.Second); got != next && time.Now().Before(deadline); {
+		if err := fp.CallJS(t.Context(), "() => location.href", &got); err != nil {
+			t.Fatalf("after the frame navigated: %v", err)
+		}
+	}
+	if got != next {
+		t.Errorf("the frame is at %q, want %q", got, next)
 	}
 }

@@ -6,6 +6,7 @@ package page
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -134,21 +135,39 @@ type EvalResult struct {
 // params map is sent as given plus the context id; an exception comes
 // back as *JSError.
 func (p *Page) Evaluate(ctx context.Context, params map[string]any) (*RemoteObject, error) {
-	s, id, err := p.target(ctx)
+	res, id, err := p.evaluate(ctx, params)
+	if id != 0 && cdp.IsContextDestroyed(err) {
+		// The frame moved to a new document since its context was looked
+		// up; nothing ran, so asking again in the new one is safe. A frame
+		// that is gone keeps the first answer.
+		var fe *FrameError
+		if again, _, aerr := p.evaluate(ctx, params); !errors.As(aerr, &fe) {
+			res, err = again, aerr
+		}
+	}
 	if err != nil {
-		return nil, err
-	}
-	if id != 0 {
-		params["contextId"] = id
-	}
-	var res EvalResult
-	if err := s.Call(ctx, "Runtime.evaluate", params, &res); err != nil {
 		return nil, err
 	}
 	if res.ExceptionDetails != nil {
 		return nil, NewJSError(res.ExceptionDetails)
 	}
 	return &res.Result, nil
+}
+
+// evaluate sends Runtime.evaluate to where the current frame's evaluations
+// go; id is the context id it named (0: the session's main frame).
+func (p *Page) evaluate(ctx context.Context, params map[string]any) (*EvalResult, int, error) {
+	s, id, err := p.target(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	delete(params, "contextId")
+	if id != 0 {
+		params["contextId"] = id
+	}
+	var res EvalResult
+	err = s.Call(ctx, "Runtime.evaluate", params, &res)
+	return &res, id, err
 }
 
 // CallJS applies fn, the source of a JavaScript function (usually an
