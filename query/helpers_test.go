@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
-	"time"
 
+	"github.com/cdpskill/cdpskill/internal/pagetest"
 	"github.com/cdpskill/cdpskill/internal/testbrowser"
 	"github.com/cdpskill/cdpskill/page"
 )
@@ -22,26 +22,12 @@ func openFixture(t testing.TB, file string) (*page.Page, string) {
 }
 
 // testCtx bounds one test's browser work.
-func testCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
+func testCtx(t *testing.T) context.Context { return pagetest.Ctx(t) }
 
 // eval evaluates a short fixture expression and decodes its value.
 func eval[T any](t *testing.T, p *page.Page, expr string) T {
 	t.Helper()
-	obj, err := p.Evaluate(testCtx(t), map[string]any{"expression": expr, "returnByValue": true, "awaitPromise": true})
-	if err != nil {
-		t.Fatalf("eval %s: %v", expr, err)
-	}
-	var v T
-	if len(obj.Value) > 0 {
-		if err := json.Unmarshal(obj.Value, &v); err != nil {
-			t.Fatalf("eval %s: decode %s: %v", expr, obj.Value, err)
-		}
-	}
-	return v
+	return pagetest.Eval[T](t, p, expr)
 }
 
 // jsonOf is v as compact JSON.
