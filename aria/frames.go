@@ -101,7 +101,6 @@ func addFrames(ctx context.Context, p *page.Page, opts Options, out *snapshotOut
 // with maxDepth, and returns out's YAML with them in place. path leads
 // from the top document to p's.
 func (w *frameWalk) expand(ctx context.Context, p *page.Page, out *snapshotOut, maxDepth int, path []string) (string, error) {
-	defer releaseFrameObjects(ctx, p)
 	docs := make([]*snapshotOut, len(out.XFrames))
 	for i, xf := range out.XFrames {
 		doc, err := w.frame(ctx, p, i, xf, maxDepth, path)
@@ -197,28 +196,11 @@ func (w *frameWalk) take(ctx context.Context, fp *page.Page, doc *snapshotOut, d
 // enter returns a page evaluating in the frame that the i-th element of
 // window.__ariaXFrames in p's document holds.
 func (w *frameWalk) enter(ctx context.Context, p *page.Page, i int) (*page.Page, error) {
-	obj, err := p.Evaluate(ctx, map[string]any{
-		"expression":  "window.__ariaXFrames[" + strconv.Itoa(i) + "]",
-		"objectGroup": xframeGroup,
-	})
+	id, err := p.ElementFrameID(ctx, "window.__ariaXFrames["+strconv.Itoa(i)+"]", strconv.Itoa(i))
 	if err != nil {
 		return nil, err
 	}
-	if obj.ObjectID == "" {
-		return nil, &page.FrameError{Frame: strconv.Itoa(i), Reason: "its element is gone"}
-	}
-	var node struct {
-		Node struct {
-			FrameID string `json:"frameId"`
-		} `json:"node"`
-	}
-	if err := p.EvalSession().Call(ctx, "DOM.describeNode", map[string]any{"objectId": obj.ObjectID}, &node); err != nil {
-		return nil, err
-	}
-	if node.Node.FrameID == "" {
-		return nil, &page.FrameError{Frame: strconv.Itoa(i), Reason: "its element holds no document"}
-	}
-	f, err := w.find(ctx, p, node.Node.FrameID)
+	f, err := w.find(ctx, p, id)
 	if err != nil {
 		return nil, err
 	}
@@ -243,16 +225,6 @@ func (w *frameWalk) find(ctx context.Context, p *page.Page, id string) (*page.Fr
 			return f, err
 		}
 	}
-}
-
-const xframeGroup = "cdpskill-aria-frames"
-
-// releaseFrameObjects lets p's document forget the frame elements handed
-// to Go, even after ctx ended; it is cleanup, so failure is not reported.
-func releaseFrameObjects(ctx context.Context, p *page.Page) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
-	defer cancel()
-	_ = p.EvalSession().Call(ctx, "Runtime.releaseObjectGroup", map[string]any{"objectGroup": xframeGroup}, nil)
 }
 
 // splice replaces the marked lines of yaml with the frames' snapshots

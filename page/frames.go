@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -569,25 +570,40 @@ func (p *Page) ChildFrameID(ctx context.Context, selector string, index int) (st
 	if err != nil {
 		return "", err
 	}
-	expr := "(" + strings.TrimSpace(frameOwnerJS) + ")(..." + string(args) + ")"
-	obj, err := p.Evaluate(ctx, map[string]any{"expression": expr, "objectGroup": "cdpskill-frame"})
+	name := selector
+	if name == "" {
+		name = fmt.Sprintf("index %d", index)
+	}
+	id, err := p.ElementFrameID(ctx, "("+strings.TrimSpace(frameOwnerJS)+")(..."+string(args)+")", name)
+	var fe *FrameError
+	if errors.As(err, &fe) {
+		if reason, ok := strings.CutPrefix(fe.Reason, "invalid selector: "); ok {
+			return "", &SelectorError{Selector: selector, Reason: reason}
+		}
+	}
+	return id, err
+}
+
+// ElementFrameID evaluates expr in the current frame, where it names a
+// frame element (<iframe>, <frame>), and returns the id of the frame that
+// element holds. An expr that yields a string instead says why there is
+// no such element; that, like nothing at all, is a FrameError about what.
+func (p *Page) ElementFrameID(ctx context.Context, expr, what string) (string, error) {
+	const group = "cdpskill-frame"
+	obj, err := p.Evaluate(ctx, map[string]any{"expression": expr, "objectGroup": group})
 	if err != nil {
 		return "", err
 	}
-	if obj.Type == "string" {
+	s := p.EvalSession()
+	defer releaseGroup(ctx, s, group)
+	switch {
+	case obj.Type == "string":
 		var why string
 		_ = json.Unmarshal(obj.Value, &why)
-		if reason, ok := strings.CutPrefix(why, "invalid selector: "); ok {
-			return "", &SelectorError{Selector: selector, Reason: reason}
-		}
-		name := selector
-		if name == "" {
-			name = fmt.Sprintf("index %d", index)
-		}
-		return "", &FrameError{Frame: name, Reason: why}
+		return "", &FrameError{Frame: what, Reason: why}
+	case obj.ObjectID == "":
+		return "", &FrameError{Frame: what, Reason: "its element is gone"}
 	}
-	s := p.EvalSession()
-	defer releaseGroup(ctx, s, "cdpskill-frame")
 	var node struct {
 		Node struct {
 			FrameID string `json:"frameId"`
@@ -597,7 +613,7 @@ func (p *Page) ChildFrameID(ctx context.Context, selector string, index int) (st
 		return "", fmt.Errorf("frame element: %w", err)
 	}
 	if node.Node.FrameID == "" {
-		return "", &FrameError{Frame: selector, Reason: "the frame element holds no document yet"}
+		return "", &FrameError{Frame: what, Reason: "the frame element holds no document yet"}
 	}
 	return node.Node.FrameID, nil
 }
