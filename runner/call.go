@@ -93,8 +93,9 @@ func (c *Call) connect(ctx context.Context, ep cdp.Endpoint, headless *bool, aut
 	return b, nil
 }
 
-// attach makes targetID the call's tab.
-func (c *Call) attach(ctx context.Context, alias, targetID string) error {
+// attach makes targetID the call's tab, in frame when an earlier call
+// switched it there (the frame id its registry entry holds).
+func (c *Call) attach(ctx context.Context, alias, targetID, frame string) error {
 	c.detach()
 	unlock, err := cdp.LockTarget(targetID, c.lockWait)
 	if err != nil {
@@ -131,20 +132,19 @@ func (c *Call) attach(ctx context.Context, alias, targetID string) error {
 	}
 	// Emulation ends with each session; what the agent set is re-applied.
 	c.restoreEmulation(ctx)
-	c.restoreFrame(ctx)
+	c.restoreFrame(ctx, frame)
 	return nil
 }
 
 // restoreFrame enters the frame an earlier call switched the tab to. A
 // frame that is gone (the page navigated, the iframe was removed) leaves
 // the call in the top document, with a warning.
-func (c *Call) restoreFrame(ctx context.Context) {
-	_, e, found, err := c.tabs.Resolve(c.alias)
-	if err != nil || !found || e.Frame == "" {
+func (c *Call) restoreFrame(ctx context.Context, id string) {
+	if id == "" {
 		return
 	}
-	c.savedFrame = e.Frame
-	f, err := c.page.FindFrame(ctx, e.Frame)
+	c.savedFrame = id
+	f, err := c.page.FindFrame(ctx, id)
 	if err == nil {
 		c.page.Enter(f)
 		return
@@ -164,10 +164,9 @@ func (c *Call) saveFrame() {
 	if id == c.savedFrame {
 		return
 	}
-	if _, _, found, _ := c.tabs.Resolve(c.alias); !found {
-		return // a closed tab or an unregistered target id
-	}
-	if err := c.tabs.Update(c.alias, func(t *cdp.TabEntry) { t.Frame = id }); err != nil {
+	err := c.tabs.Update(c.alias, func(t *cdp.TabEntry) { t.Frame = id })
+	var gone *cdp.UnknownAliasError // a closed tab, or a bare target id
+	if err != nil && !errors.As(err, &gone) {
 		c.warn("tab registry: %v", err)
 	}
 }
@@ -275,7 +274,7 @@ func (c *Call) attachAlias(ctx context.Context, tab string) error {
 		}
 		return err
 	}
-	if err := c.attach(ctx, alias, entry.TargetID); err != nil {
+	if err := c.attach(ctx, alias, entry.TargetID, entry.Frame); err != nil {
 		return err
 	}
 	if found {

@@ -116,7 +116,7 @@ func runOpenTab(ctx context.Context, c *Call, p openTabParams) (any, error) {
 	if err != nil {
 		return nil, &Error{Type: Connection, Message: "tab registry: " + err.Error(), Err: err}
 	}
-	if err := c.attach(ctx, alias, created.TargetID); err != nil {
+	if err := c.attach(ctx, alias, created.TargetID, ""); err != nil {
 		return nil, err
 	}
 	c.rememberBrowser(alias, cdp.TabEntry{})
@@ -248,10 +248,11 @@ func runConnectTab(ctx context.Context, c *Call, p connectTabParams) (any, error
 	if err != nil {
 		return nil, err
 	}
-	if err := c.attach(ctx, alias, targetID); err != nil {
+	e, known := entryOf(c.tabs, alias)
+	if err := c.attach(ctx, alias, targetID, e.Frame); err != nil {
 		return nil, err
 	}
-	if e, ok := entryOf(c.tabs, alias); ok {
+	if known {
 		c.rememberBrowser(alias, e)
 	}
 	c.startURL = t.URL
