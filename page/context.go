@@ -87,6 +87,11 @@ func GetContext(ctx context.Context, p *Page) (*Context, error) {
 	}
 	if f := p.Frame; f != nil {
 		c.Frame = &CurrentFrame{ID: f.ID, URL: f.URL, Name: f.Name, CrossOrigin: f.CrossOrigin}
+		// The frame may have moved on since it was entered.
+		var now string
+		if p.CallJS(ctx, "() => location.href", &now) == nil && now != "" {
+			c.Frame.URL = now
+		}
 	}
 	return &c, nil
 }

@@ -360,3 +360,18 @@ func TestNotFoundNamesTheFrame(t *testing.T) {
 		t.Errorf("failure context: %v", step)
 	}
 }
+
+// When the frame the tab is switched to moves to another document, steps
+// follow it there and context reports where it is now.
+func TestFrameNavigatesBetweenCalls(t *testing.T) {
+	c := newCLI(t)
+	tab := openFrames(t, c)
+	c.call(t, tab, `{"frame":"#xo"},{"pageFunction":"location.href = '/inner.html?moved'"}`)
+	c.call(t, tab, `{"wait":{"text":"Inner button"}}`)
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"document.title"}]}`, tab))
+	f, _ := res["context"].(map[string]any)["frame"].(map[string]any)
+	if code != 0 || stepOutputs(t, res)[0]["output"].(map[string]any)["value"] != "inner" ||
+		f == nil || !strings.HasSuffix(fmt.Sprint(f["url"]), "/inner.html?moved") {
+		t.Errorf("after the frame navigated: %v", res)
+	}
+}
