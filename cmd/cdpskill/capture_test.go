@@ -16,22 +16,6 @@ import (
 // step sees what the page logged before the call, the network log
 // carries requests from one call to the next.
 
-// captureOutputs runs steps on tab and returns each step's output; any
-// failure is fatal.
-func (c *cli) captureOutputs(t *testing.T, tab, steps string) []map[string]any {
-	t.Helper()
-	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[%s]}`, tab, steps))
-	if code != 0 {
-		t.Fatalf("%s: exit %d: %v", steps, code, res)
-	}
-	var outs []map[string]any
-	for _, s := range stepOutputs(t, res) {
-		o, _ := s["output"].(map[string]any)
-		outs = append(outs, o)
-	}
-	return outs
-}
-
 func num(v any) int {
 	f, _ := v.(float64)
 	return int(f)
@@ -42,7 +26,7 @@ func TestScreenshotStepEndToEnd(t *testing.T) {
 	tab := c.openTab(fixture.URL + "/capture-long.html")
 	dir := filepath.Join(c.tmp, "cdp-skill")
 
-	outs := c.captureOutputs(t, tab, `{"screenshot":true},{"screenshot":true},{"pageFunction":"[innerWidth, innerHeight]"}`)
+	outs := c.call(t, tab, `{"screenshot":true},{"screenshot":true},{"pageFunction":"[innerWidth, innerHeight]"}`)
 	first, second := outs[0], outs[1]
 	if first["path"] != filepath.Join(dir, tab+".shot1.png") || second["path"] != filepath.Join(dir, tab+".shot2.png") {
 		t.Errorf("default paths %v, %v", first["path"], second["path"])
@@ -61,7 +45,7 @@ func TestScreenshotStepEndToEnd(t *testing.T) {
 		t.Errorf("file: %v %+v", err, cfg)
 	}
 
-	outs = c.captureOutputs(t, tab, `{"screenshot":{"fullPage":true,"path":"full.jpg","quality":60}},
+	outs = c.call(t, tab, `{"screenshot":{"fullPage":true,"path":"full.jpg","quality":60}},
 		{"screenshot":{"selector":"#target","padding":4,"format":"webp"}}`)
 	if full := outs[0]; full["path"] != filepath.Join(dir, "full.jpg") || full["format"] != "jpeg" || num(full["height"]) != 3000 {
 		t.Errorf("full page: %v", full)
@@ -80,7 +64,7 @@ func TestScreenshotStepEndToEnd(t *testing.T) {
 func TestPDFStepEndToEnd(t *testing.T) {
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/capture-print.html")
-	outs := c.captureOutputs(t, tab, `{"pdf":"doc"},{"pdf":{"landscape":true,"pageRanges":"2-3"}}`)
+	outs := c.call(t, tab, `{"pdf":"doc"},{"pdf":{"landscape":true,"pageRanges":"2-3"}}`)
 	doc, some := outs[0], outs[1]
 	if doc["path"] != filepath.Join(c.tmp, "cdp-skill", "doc.pdf") || num(doc["pages"]) != 3 || doc["valid"] != true {
 		t.Errorf("doc: %v", doc)
@@ -104,7 +88,7 @@ func TestConsoleStepAcrossCalls(t *testing.T) {
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/capture-console.html")
 
-	out := c.captureOutputs(t, tab, `{"console":true}`)[0]
+	out := c.call(t, tab, `{"console":true}`)[0]
 	var texts []string
 	for _, m := range out["messages"].([]any) {
 		texts = append(texts, m.(map[string]any)["text"].(string))
@@ -114,7 +98,7 @@ func TestConsoleStepAcrossCalls(t *testing.T) {
 		t.Errorf("replayed messages %q, want %q", texts, want)
 	}
 
-	outs := c.captureOutputs(t, tab, `{"pageFunction":"console.error('now')"},{"console":{"level":"error","stackTrace":true}}`)
+	outs := c.call(t, tab, `{"pageFunction":"console.error('now')"},{"console":{"level":"error","stackTrace":true}}`)
 	errs := outs[1]["messages"].([]any)
 	if len(errs) != 2 || errs[1].(map[string]any)["text"] != "now" {
 		t.Errorf("errors: %v", errs)
@@ -123,12 +107,12 @@ func TestConsoleStepAcrossCalls(t *testing.T) {
 		t.Errorf("no stack with stackTrace: %v", errs[0])
 	}
 
-	c.captureOutputs(t, tab, `{"console":{"clear":true}}`)
-	if out := c.captureOutputs(t, tab, `{"console":true}`)[0]; num(out["total"]) != 0 {
+	c.call(t, tab, `{"console":{"clear":true}}`)
+	if out := c.call(t, tab, `{"console":true}`)[0]; num(out["total"]) != 0 {
 		t.Errorf("after clear, the next call sees %v", out)
 	}
 
-	out = c.captureOutputs(t, tab, `{"pageFunction":"flood(30)"},{"console":true}`)[1]
+	out = c.call(t, tab, `{"pageFunction":"flood(30)"},{"console":true}`)[1]
 	file, _ := out["file"].(string)
 	if file != filepath.Join(c.tmp, "cdp-skill", tab+".console.json") || num(out["showing"]) != 30 {
 		t.Fatalf("no spill: %v", out)
@@ -153,19 +137,19 @@ func TestNetworkStepEndToEnd(t *testing.T) {
 	l.Close()
 
 	fetches := fmt.Sprintf(`Promise.all(['/hello.html', '/missing.json', %q].map(u => fetch(u).then(r => r.text(), e => String(e))))`, dead)
-	outs := c.captureOutputs(t, tab, fmt.Sprintf(`{"network":{"clear":true}},{"pageFunction":%q},{"network":{"failed":true}}`, fetches))
+	outs := c.call(t, tab, fmt.Sprintf(`{"network":{"clear":true}},{"pageFunction":%q},{"network":{"failed":true}}`, fetches))
 	failed := outs[2]["requests"].([]any)
 	if len(failed) != 2 || !strings.HasSuffix(failed[0].(map[string]any)["url"].(string), "/missing.json") ||
 		num(failed[0].(map[string]any)["status"]) != 404 || !strings.Contains(failed[1].(map[string]any)["error"].(string), "CONNECTION_REFUSED") {
 		t.Errorf("failed requests: %v", failed)
 	}
 
-	out := c.captureOutputs(t, tab, `{"network":{"filter":"/hello.html","type":"fetch"}}`)[0]
+	out := c.call(t, tab, `{"network":{"filter":"/hello.html","type":"fetch"}}`)[0]
 	if reqs := out["requests"].([]any); len(reqs) != 1 || num(reqs[0].(map[string]any)["status"]) != 200 {
 		t.Errorf("the next call's listing: %v", out)
 	}
 
-	outs = c.captureOutputs(t, tab, `{"network":{"offline":true}},
+	outs = c.call(t, tab, `{"network":{"offline":true}},
 		{"pageFunction":"fetch('/hello.html?' + Math.random()).then(r => 'online', e => 'offline')"},
 		{"network":{"offline":false}},
 		{"pageFunction":"fetch('/hello.html?' + Math.random()).then(r => 'online', e => 'offline')"}`)
@@ -180,7 +164,7 @@ func TestNetworkStepEndToEnd(t *testing.T) {
 func TestViewportCookiesStorageEndToEnd(t *testing.T) {
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
-	outs := c.captureOutputs(t, tab, `{"viewport":"iphone-se"},{"pageFunction":"[screen.width, devicePixelRatio, navigator.maxTouchPoints > 0]"},
+	outs := c.call(t, tab, `{"viewport":"iphone-se"},{"pageFunction":"[screen.width, devicePixelRatio, navigator.maxTouchPoints > 0]"},
 		{"cookies":{"set":[{"name":"sid","value":"abc","expires":"1d"}]}},{"cookies":true},
 		{"storage":{"local":{"set":{"k":"v"},"get":true}}},
 		{"viewport":"reset"}`)
@@ -197,7 +181,7 @@ func TestViewportCookiesStorageEndToEnd(t *testing.T) {
 	if local := outs[4]["local"].(map[string]any); num(local["count"]) != 1 || local["items"].(map[string]any)["k"] != "v" {
 		t.Errorf("storage: %v", outs[4])
 	}
-	c.captureOutputs(t, tab, `{"cookies":{"clear":true}}`)
+	c.call(t, tab, `{"cookies":{"clear":true}}`)
 }
 
 // Emulation lasts across calls: the next call's session applies again what
@@ -205,13 +189,13 @@ func TestViewportCookiesStorageEndToEnd(t *testing.T) {
 func TestEmulationLastsAcrossCalls(t *testing.T) {
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
-	c.captureOutputs(t, tab, `{"viewport":"pixel-7"},{"network":{"offline":true}}`)
-	outs := c.captureOutputs(t, tab, `{"pageFunction":"[screen.width, navigator.onLine]"}`)
+	c.call(t, tab, `{"viewport":"pixel-7"},{"network":{"offline":true}}`)
+	outs := c.call(t, tab, `{"pageFunction":"[screen.width, navigator.onLine]"}`)
 	if v := fmt.Sprint(outs[0]["value"]); v != "[412 false]" {
 		t.Errorf("the next call sees %s", v)
 	}
-	c.captureOutputs(t, tab, `{"viewport":"reset"},{"network":{"offline":false}}`)
-	outs = c.captureOutputs(t, tab, `{"pageFunction":"[screen.width === 412, navigator.onLine]"}`)
+	c.call(t, tab, `{"viewport":"reset"},{"network":{"offline":false}}`)
+	outs = c.call(t, tab, `{"pageFunction":"[screen.width === 412, navigator.onLine]"}`)
 	if v := fmt.Sprint(outs[0]["value"]); v != "[false true]" {
 		t.Errorf("after reset the next call sees %s", v)
 	}
