@@ -131,8 +131,14 @@ func TestEmulationEndsWithSessionAndReapplies(t *testing.T) {
 		t.Fatal(err)
 	}
 	p2 := page.New(s2)
-	if s := readScreen(t, p2); s.Width == iphone.Width {
-		t.Fatalf("the viewport outlived its session: %+v", s)
+	// The renderer learns of the cleared override asynchronously: the
+	// screen's orientation may flip back a moment before its width does.
+	deadline := time.Now().Add(3 * time.Second)
+	for s := readScreen(t, p2); s.Width == iphone.Width; s = readScreen(t, p2) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the viewport outlived its session: %+v", s)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	if err := e.Apply(ctx, p2); err != nil {
 		t.Fatal(err)
