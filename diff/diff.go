@@ -1,0 +1,315 @@
+package diff
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Change is one changed field of an element that is in both snapshots:
+// by ref, or by role for an element without one (a status line, a
+// heading). From or To is nil when the field is absent on that side.
+type Change struct {
+	Ref   string `json:"ref,omitempty"`
+	Role  string `json:"role,omitempty"`
+	Field string `json:"field"`
+	From  any    `json:"from"`
+	To    any    `json:"to"`
+}
+
+// Diff is everything that differs between two snapshots, in document
+// order: added lines as in the later one, removed lines as in the earlier.
+type Diff struct {
+	Added   []Node
+	Removed []Node
+	Changed []Change
+}
+
+// Empty says nothing differs.
+func (d *Diff) Empty() bool {
+	return len(d.Added) == 0 && len(d.Removed) == 0 && len(d.Changed) == 0
+}
+
+// Compare diffs two snapshots' lines.
+func Compare(before, after []Node) *Diff {
+	d := &Diff{}
+	var added, removed []int
+	var changed []indexed
+	byRef := map[string]int{}
+	for i := range before {
+		if r := before[i].Ref; r != "" {
+			if _, dup := byRef[r]; !dup {
+				byRef[r] = i
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for i := range after {
+		a := &after[i]
+		if a.Ref == "" || seen[a.Ref] {
+			continue
+		}
+		seen[a.Ref] = true
+		if b, ok := byRef[a.Ref]; ok {
+			changed = append(changed, indexed{i, fields(&before[b], a, a.Ref, "")})
+		} else {
+			added = append(added, i)
+		}
+	}
+	for r, i := range byRef {
+		if !seen[r] {
+			removed = append(removed, i)
+		}
+	}
+	rm, ad, ch := compareUnnamed(before, after)
+	added, removed, changed = append(added, ad...), append(removed, rm...), append(changed, ch...)
+	slices.SortStableFunc(changed, func(x, y indexed) int { return x.at - y.at })
+	for _, c := range changed {
+		d.Changed = append(d.Changed, c.changes...)
+	}
+	slices.Sort(added)
+	slices.Sort(removed)
+	for _, i := range added {
+		d.Added = append(d.Added, after[i])
+	}
+	for _, i := range removed {
+		d.Removed = append(d.Removed, before[i])
+	}
+	return d
+}
+
+// indexed are an element's changes and its place in the later snapshot.
+type indexed struct {
+	at      int
+	changes []Change
+}
+
+// compareUnnamed aligns the lines without refs group by group (same
+// place, same role): it returns the indexes of the lines left over on
+// each side and the changes of the lines it paired.
+func compareUnnamed(before, after []Node) (removed, added []int, changed []indexed) {
+	bg, bOrder := groups(before)
+	ag, aOrder := groups(after)
+	for _, key := range aOrder {
+		rm, ad, pairs := align(before, after, bg[key], ag[key])
+		removed, added = append(removed, rm...), append(added, ad...)
+		for _, p := range pairs {
+			changed = append(changed, indexed{p[1], fields(&before[p[0]], &after[p[1]], "", after[p[1]].Role)})
+		}
+	}
+	for _, key := range bOrder {
+		if _, both := ag[key]; !both {
+			removed = append(removed, bg[key]...)
+		}
+	}
+	return removed, added, changed
+}
+
+// groups indexes the lines without refs by place and role, and lists the
+// keys in the order they first appear.
+func groups(nodes []Node) (map[string][]int, []string) {
+	paths := make([]string, len(nodes))
+	out := map[string][]int{}
+	var order []string
+	for i := range nodes {
+		n := &nodes[i]
+		parent := ""
+		if p := n.Parent; p >= 0 {
+			if nodes[p].Ref != "" {
+				parent = "@" + nodes[p].Ref
+			} else {
+				parent = paths[p]
+			}
+		}
+		paths[i] = parent + "/" + n.Role
+		if n.Ref != "" {
+			continue
+		}
+		if _, ok := out[paths[i]]; !ok {
+			order = append(order, paths[i])
+		}
+		out[paths[i]] = append(out[paths[i]], i)
+	}
+	return out, order
+}
+
+// maxAlign bounds the quadratic alignment; longer runs that differ are
+// reported as removed and added whole.
+const maxAlign = 1 << 20
+
+// align matches two groups' lines by content, in order (a longest common
+// subsequence after trimming the common ends). Between two matched lines,
+// as many unmatched lines on each side are pairs whose content changed;
+// the rest were removed or added.
+func align(before, after []Node, b, a []int) (removed, added []int, pairs [][2]int) {
+	same := func(i, j int) bool { return before[b[i]].Line == after[a[j]].Line }
+	lo := 0
+	for lo < len(b) && lo < len(a) && same(lo, lo) {
+		lo++
+	}
+	hb, ha := len(b), len(a)
+	for hb > lo && ha > lo && same(hb-1, ha-1) {
+		hb, ha = hb-1, ha-1
+	}
+	mb, ma := b[lo:hb], a[lo:ha]
+	if len(mb)*len(ma) > maxAlign {
+		return mb, ma, nil
+	}
+	matches := lcs(len(mb), len(ma), func(i, j int) bool { return same(lo+i, lo+j) })
+	i, j := 0, 0
+	for _, m := range append(matches, [2]int{len(mb), len(ma)}) {
+		gb, ga := mb[i:m[0]], ma[j:m[1]]
+		if len(gb) == len(ga) {
+			for k := range gb {
+				pairs = append(pairs, [2]int{gb[k], ga[k]})
+			}
+		} else {
+			removed, added = append(removed, gb...), append(added, ga...)
+		}
+		i, j = m[0]+1, m[1]+1
+	}
+	return removed, added, pairs
+}
+
+// lcs returns the index pairs of a longest common subsequence.
+func lcs(n, m int, same func(i, j int) bool) [][2]int {
+	if n == 0 || m == 0 {
+		return nil
+	}
+	t := make([]int32, (n+1)*(m+1))
+	at := func(i, j int) *int32 { return &t[i*(m+1)+j] }
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			switch {
+			case same(i, j):
+				*at(i, j) = *at(i+1, j+1) + 1
+			case *at(i+1, j) >= *at(i, j+1):
+				*at(i, j) = *at(i+1, j)
+			default:
+				*at(i, j) = *at(i, j+1)
+			}
+		}
+	}
+	var out [][2]int
+	for i, j := 0, 0; i < n && j < m; {
+		switch {
+		case same(i, j):
+			out = append(out, [2]int{i, j})
+			i, j = i+1, j+1
+		case *at(i+1, j) >= *at(i, j+1):
+			i++
+		default:
+			j++
+		}
+	}
+	return out
+}
+
+// valued roles show a value after the colon; the others show text.
+var valued = map[string]bool{"textbox": true, "searchbox": true, "combobox": true, "spinbutton": true,
+	"slider": true, "progressbar": true, "meter": true, "scrollbar": true}
+
+// fields lists what differs between two versions of one element.
+func fields(b, a *Node, ref, role string) []Change {
+	var out []Change
+	add := func(field string, from, to any) {
+		out = append(out, Change{Ref: ref, Role: role, Field: field, From: from, To: to})
+	}
+	if b.Role != a.Role {
+		add("role", b.Role, a.Role)
+	}
+	if b.Name != a.Name {
+		add("name", orNil(b.Name), orNil(a.Name))
+	}
+	if b.Text != a.Text || b.HasText != a.HasText {
+		field := "text"
+		if valued[a.Role] {
+			field = "value"
+		}
+		add(field, textOf(b), textOf(a))
+	}
+	bs, as := attrs(b), attrs(a)
+	for _, k := range attrOrder(b, a) {
+		from, to := bs[k], as[k]
+		if from == nil {
+			from = absent(k)
+		}
+		if to == nil {
+			to = absent(k)
+		}
+		if from != to {
+			add(k, from, to)
+		}
+	}
+	return out
+}
+
+func attrs(n *Node) map[string]any {
+	m := make(map[string]any, len(n.Attrs))
+	for _, a := range n.Attrs {
+		k, v := attr(a)
+		m[k] = v
+	}
+	return m
+}
+
+// attrOrder is the fields of both lines' attributes, in line order.
+func attrOrder(b, a *Node) []string {
+	var keys []string
+	for _, n := range []*Node{a, b} {
+		for _, s := range n.Attrs {
+			if k, _ := attr(s); !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	return keys
+}
+
+// flags are attributes whose absence means false.
+var flags = map[string]bool{"checked": true, "disabled": true, "selected": true, "pressed": true,
+	"required": true, "invalid": true, "cross-origin": true}
+
+func absent(field string) any {
+	if flags[field] {
+		return false
+	}
+	return nil
+}
+
+func orNil(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func textOf(n *Node) any {
+	if !n.HasText {
+		return nil
+	}
+	return n.Text
+}
+
+// label names a line in a summary: its ref, else its role.
+func (n *Node) label() string {
+	if n.Ref != "" {
+		return n.Ref
+	}
+	return n.Role
+}
+
+// String is a short description for debugging and test failures.
+func (d *Diff) String() string {
+	var b strings.Builder
+	for _, n := range d.Added {
+		fmt.Fprintf(&b, "+ %s\n", n.Line)
+	}
+	for _, n := range d.Removed {
+		fmt.Fprintf(&b, "- %s\n", n.Line)
+	}
+	for _, c := range d.Changed {
+		fmt.Fprintf(&b, "~ %s%s %s: %v -> %v\n", c.Ref, c.Role, c.Field, c.From, c.To)
+	}
+	return b.String()
+}

@@ -1,0 +1,131 @@
+package diff
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParseLine(t *testing.T) {
+	nodes := Parse(strings.Join([]string{
+		`# scoped to main`,
+		`- main:`,
+		`  - heading "Todos (2)" [level=1]`,
+		`  - textbox "New [item]" [name="a b]"] [ref=s1e1]: "Buy \"bread\""`,
+		`  - list:`,
+		`    - listitem: "Buy milk"`,
+		`  - button "Menu" [collapsed] [ref=s1e3]`,
+		`  - text: "x: y"`,
+		`not a line`,
+		`- button "unterminated`,
+	}, "\n"))
+	want := []Node{
+		{Depth: 0, Role: "main", Parent: -1, Line: "main"},
+		{Depth: 1, Role: "heading", Name: "Todos (2)", Attrs: []string{"level=1"}, Parent: 0, Line: `heading "Todos (2)" [level=1]`},
+		{Depth: 1, Role: "textbox", Name: "New [item]", Ref: "s1e1", Attrs: []string{`name="a b]"`}, Text: `Buy "bread"`, HasText: true, Parent: 0,
+			Line: `textbox "New [item]" [name="a b]"] [ref=s1e1]: "Buy \"bread\""`},
+		{Depth: 1, Role: "list", Parent: 0, Line: "list"},
+		{Depth: 2, Role: "listitem", Text: "Buy milk", HasText: true, Parent: 3, Line: `listitem: "Buy milk"`},
+		{Depth: 1, Role: "button", Name: "Menu", Ref: "s1e3", Attrs: []string{"collapsed"}, Parent: 0, Line: `button "Menu" [collapsed] [ref=s1e3]`},
+		{Depth: 1, Role: "text", Text: "x: y", HasText: true, Parent: 0, Line: `text: "x: y"`},
+	}
+	if !reflect.DeepEqual(nodes, want) {
+		t.Fatalf("got\n%+v\nwant\n%+v", nodes, want)
+	}
+}
+
+func changesOf(t *testing.T, before, after string) *Changes {
+	t.Helper()
+	return Compare(Parse(before), Parse(after)).Report("Clicked", 10)
+}
+
+func asJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func TestCompare(t *testing.T) {
+	cases := []struct {
+		name, before, after string
+		want                string // the Changes as JSON, "null" for none
+	}{
+		{"nothing", "- button \"A\" [ref=s1e1]", "- button \"A\" [ref=s1e1]", "null"},
+		{"menu expands",
+			`- button "Menu" [collapsed] [ref=s1e3]`,
+			"- button \"Menu\" [expanded] [ref=s1e3]\n- menu:\n  - menuitem \"Edit\" [ref=s1e5]\n  - menuitem \"Delete\" [ref=s1e6]",
+			`{"summary":"Clicked. 3 added (s1e5, s1e6, menu). 1 expanded (s1e3).","added":["menu","menuitem \"Edit\" [ref=s1e5]","menuitem \"Delete\" [ref=s1e6]"],"changed":[{"ref":"s1e3","field":"expanded","from":false,"to":true}]}`},
+		{"checkbox",
+			`- checkbox "Done" [ref=s1e4]`, `- checkbox "Done" [checked] [ref=s1e4]`,
+			`{"summary":"Clicked. 1 checked (s1e4).","changed":[{"ref":"s1e4","field":"checked","from":false,"to":true}]}`},
+		{"list grows, heading and status change",
+			"- heading \"Todos (2)\" [level=1]\n- list:\n  - listitem: \"Buy milk\"\n  - listitem: \"Walk dog\"\n- status: \"Nothing saved\"",
+			"- heading \"Todos (3)\" [level=1]\n- list:\n  - listitem: \"Buy milk\"\n  - listitem: \"Walk dog\"\n  - listitem: \"Buy bread\"\n- status: \"Saved Buy bread\"",
+			`{"summary":"Clicked. 1 added (listitem). 2 text changed (heading, status).","added":["listitem: \"Buy bread\""],"changed":[{"role":"heading","field":"name","from":"Todos (2)","to":"Todos (3)"},{"role":"status","field":"text","from":"Nothing saved","to":"Saved Buy bread"}]}`},
+		{"field rewritten by a script",
+			`- textbox "Phone" [ref=s1e2]: "5551234"`, `- textbox "Phone" [ref=s1e2]: "(555) 1234"`,
+			`{"summary":"Clicked. 1 value changed (s1e2).","changed":[{"ref":"s1e2","field":"value","from":"5551234","to":"(555) 1234"}]}`},
+		{"alert appears",
+			`- button "Save" [ref=s1e1]`, "- button \"Save\" [ref=s1e1]\n- alert: \"Email is required\"",
+			`{"summary":"Clicked. 1 added (alert).","added":["alert: \"Email is required\""]}`},
+		{"scroll: lines leave and arrive, nothing pairs up",
+			"- paragraph: \"p1\"\n- paragraph: \"p2\"\n- paragraph: \"p3\"\n- link \"a\" [ref=s1e1]",
+			"- paragraph: \"p3\"\n- paragraph: \"p4\"\n- paragraph: \"p5\"\n- link \"b\" [ref=s1e2]",
+			`{"summary":"Clicked. 3 added (s1e2, paragraph). 3 removed (s1e1, paragraph).","added":["paragraph: \"p4\"","paragraph: \"p5\"","link \"b\" [ref=s1e2]"],"removed":["paragraph: \"p1\"","paragraph: \"p2\"","link \"a\" [ref=s1e1]"]}`},
+		{"element replaced by a re-render gets a new ref",
+			`- button "Save" [ref=s1e1]`, `- button "Save" [ref=s1e7]`,
+			`{"summary":"Clicked. 1 added (s1e7). 1 removed (s1e1).","added":["button \"Save\" [ref=s1e7]"],"removed":["button \"Save\" [ref=s1e1]"]}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := asJSON(changesOf(t, tc.before, tc.after)); got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// The summary counts everything; the lists stop at the limit.
+func TestReportLimit(t *testing.T) {
+	var b, a strings.Builder
+	for i := range 15 {
+		a.WriteString("- link \"l\" [ref=s1e" + string(rune('a'+i)) + "]\n")
+	}
+	c := Compare(Parse(b.String()), Parse(a.String())).Report("Scrolled", 10)
+	if len(c.Added) != 10 || !strings.HasPrefix(c.Summary, "Scrolled. 15 added (s1ea, s1eb, s1ec, s1ed, s1ee, …).") {
+		t.Errorf("got %d added, summary %q", len(c.Added), c.Summary)
+	}
+}
+
+// A long run of changed lines is not aligned pairwise forever.
+func TestAlignIsBounded(t *testing.T) {
+	var b, a strings.Builder
+	for i := range 1500 {
+		b.WriteString("- listitem: \"old " + strings.Repeat("x", i%7) + "\"\n")
+		a.WriteString("- listitem: \"new " + strings.Repeat("y", i%5) + "\"\n")
+	}
+	d := Compare(Parse(b.String()), Parse(a.String()))
+	if len(d.Added) != 1500 || len(d.Removed) != 1500 {
+		t.Errorf("got %d added, %d removed", len(d.Added), len(d.Removed))
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"- button \"A\" [ref=s1e1]",
+		"- main:\n  - textbox \"x\" [name=\"a]\"] [ref=s2e3]: \"v\"",
+		"  - text: \"\\u00e9\"\n- link [url=\"/a b\"]",
+		"- a [\"",
+	} {
+		f.Add(s, "- button \"B\" [ref=s1e1]")
+	}
+	f.Fuzz(func(t *testing.T, before, after string) {
+		b, a := Parse(before), Parse(after)
+		for i, n := range append(b, a...) {
+			if n.Parent >= i && n.Parent != -1 {
+				t.Fatalf("line %d has parent %d after it", i, n.Parent)
+			}
+		}
+		_ = Compare(b, a).Report("Clicked", 10)
+	})
+}

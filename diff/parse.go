@@ -1,0 +1,173 @@
+// Package diff compares two ARIA snapshots (SPEC 14.1-14.2): what an
+// agent's action added to the screen, removed from it and changed on it.
+// It reads the snapshots' YAML lines, so it compares any two snapshots
+// of one document: the report's viewport before and after a call, or a
+// snapshot and the one it is asked to be compared with (since).
+//
+// Elements with refs are matched by ref. Lines without one (headings,
+// status lines, list items, text) are matched by their place: their
+// nearest ancestor with a ref or their chain of ancestor roles, and their
+// role; within such a group the lines are aligned in order, so a status
+// line whose text changed is one change, not a removal and an addition.
+package diff
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Node is one line of a snapshot.
+type Node struct {
+	Depth int
+	Role  string
+	Name  string
+	Ref   string
+	// Attrs are the bracketed attributes as written, the ref excepted.
+	Attrs []string
+	// Text is what follows ": ": a field's value or an element's only
+	// text; HasText tells "" from nothing.
+	Text    string
+	HasText bool
+	// Parent is the index of the enclosing line, -1 at the top.
+	Parent int
+	// Line is the line as the agent reads it in a change list: no indent,
+	// no dash, no trailing colon.
+	Line string
+}
+
+// Parse reads a snapshot's YAML into its lines. Comments and lines it
+// cannot read are skipped: a diff is a courtesy, never a failure.
+func Parse(yaml string) []Node {
+	var nodes []Node
+	var stack []int // the open line at each depth
+	for raw := range strings.SplitSeq(yaml, "\n") {
+		n, ok := parseLine(raw)
+		if !ok {
+			continue
+		}
+		stack = stack[:min(len(stack), n.Depth)]
+		n.Parent = -1
+		if len(stack) > 0 {
+			n.Parent = stack[len(stack)-1]
+		}
+		for len(stack) < n.Depth {
+			stack = append(stack, n.Parent) // a skipped level keeps its parent
+		}
+		stack = append(stack, len(nodes))
+		nodes = append(nodes, n)
+	}
+	return nodes
+}
+
+// parseLine reads `  - role "name" [attr] [ref=s1e2]: "text"`.
+func parseLine(raw string) (Node, bool) {
+	trimmed := strings.TrimLeft(raw, " ")
+	if !strings.HasPrefix(trimmed, "- ") {
+		return Node{}, false
+	}
+	n := Node{Depth: (len(raw) - len(trimmed)) / 2}
+	s := trimmed[2:]
+	end := strings.IndexAny(s, " :")
+	if end < 0 {
+		end = len(s)
+	}
+	n.Role, s = s[:end], s[end:]
+	if n.Role == "" {
+		return Node{}, false
+	}
+	for {
+		s = strings.TrimLeft(s, " ")
+		switch {
+		case s == "" || s == ":":
+			n.Line = lineOf(trimmed)
+			return n, true
+		case s[0] == '"':
+			str, rest, ok := quoted(s)
+			if !ok {
+				return Node{}, false
+			}
+			n.Name, s = str, rest
+		case s[0] == '[':
+			attr, rest, ok := bracketed(s)
+			if !ok {
+				return Node{}, false
+			}
+			if ref, isRef := strings.CutPrefix(attr, "ref="); isRef {
+				n.Ref = ref
+			} else {
+				n.Attrs = append(n.Attrs, attr)
+			}
+			s = rest
+		case strings.HasPrefix(s, ": "):
+			str, rest, ok := quoted(s[2:])
+			if !ok || strings.TrimSpace(rest) != "" {
+				return Node{}, false
+			}
+			n.Text, n.HasText = str, true
+			n.Line = lineOf(trimmed)
+			return n, true
+		default:
+			return Node{}, false
+		}
+	}
+}
+
+// lineOf is a line as a change list shows it.
+func lineOf(trimmed string) string {
+	return strings.TrimSuffix(trimmed[2:], ":")
+}
+
+// quoted reads the JSON string s starts with.
+func quoted(s string) (string, string, bool) {
+	if s == "" || s[0] != '"' {
+		return "", s, false
+	}
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '"':
+			var out string
+			if json.Unmarshal([]byte(s[:i+1]), &out) != nil {
+				return "", s, false
+			}
+			return out, s[i+1:], true
+		}
+	}
+	return "", s, false
+}
+
+// bracketed reads "[key]" or "[key=value]", where value may be a JSON
+// string holding "]".
+func bracketed(s string) (string, string, bool) {
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case ']':
+			return s[1:i], s[i+1:], true
+		case '"':
+			_, rest, ok := quoted(s[i:])
+			if !ok || !strings.HasPrefix(rest, "]") {
+				return "", s, false
+			}
+			return s[1 : len(s)-len(rest)], rest[1:], true
+		}
+	}
+	return "", s, false
+}
+
+// attr is one bracketed attribute as a field and its value: flags are
+// true, "collapsed" is expanded=false, quoted values are unquoted.
+func attr(a string) (field string, value any) {
+	key, v, hasValue := strings.Cut(a, "=")
+	switch {
+	case key == "collapsed":
+		return "expanded", false
+	case !hasValue:
+		return key, true
+	case strings.HasPrefix(v, `"`):
+		if s, _, ok := quoted(v); ok {
+			return key, s
+		}
+	}
+	return key, v
+}
