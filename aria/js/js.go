@@ -3,7 +3,7 @@
 //
 // Modules are factories (roles.js, states.js, refs.js, walk.js, render.js,
 // hash.js);
-// entry points (snapshot.js, search.js, query.js) take a lib object of
+// entry points (snapshot.js, search.js, query.js, report.js) take a lib object of
 // those factories as their first argument. The package imports nothing,
 // so package dom may use Roles, the role and accessible-name module, with
 // Compose for its own entry points.
@@ -40,6 +40,8 @@ var (
 	search string
 	//go:embed query.js
 	query string
+	//go:embed report.js
+	report string
 )
 
 // Module is one factory as an entry point sees it: lib[Name].
@@ -86,4 +88,5 @@ var (
 	Snapshot = Compose(snapshot, all...)
 	Search   = Compose(search, all...)
 	Query    = Compose(query, all...)
+	Report   = Compose(report, all...)
 )

@@ -132,6 +132,21 @@ function ariaRefs(opts) {
     return k ? ':nth-of-type(' + k + ')' : '';
   }
 
+  // assign gives refs in reading order to the interactive nodes of a
+  // walk's tree and lists them in acc. An unnamed element is recorded
+  // under its text: re-resolution matches on the name. W is the walk.
+  function assign(list, acc, W) {
+    for (const n of list) {
+      if (n.text !== undefined) continue;
+      if (n.interactive) {
+        n.ref = refFor(n.el, n.role, n.name || W.cut(W.contentText(n.children)), n.scope);
+        acc.push(n.ref);
+      }
+      assign(n.children, acc, W);
+    }
+    return acc;
+  }
+
   // table is {ref: meta} for the refs given, for a refs map file.
   function table(refs) {
     const out = {};
@@ -142,6 +157,7 @@ function ariaRefs(opts) {
   return {
     snapId,
     refFor,
+    assign,
     selectorFor,
     table,
     counters: () => ({ lastSnapshot: w.__ariaSnapshotId, lastElement: w.__ariaElementId }),

@@ -36,6 +36,53 @@ function ariaRender(cfg) {
     return out;
   }
 
+  // lean is the report's view of the screen (the call's
+  // viewportSnapshot): what an agent acts on and what a person reads
+  // first. It keeps interactive elements with their own text, headings,
+  // live messages (alert, status, log) and dialogs with their text, and
+  // notice text (walk's markNotices); menus, lists of options and other
+  // groups stay around their items, and any element stays with its text
+  // when that text is all that tells an unnamed control apart (a to-do
+  // item's checkbox). Landmarks and wrappers are flattened; link URLs
+  // and field names are left out.
+  function lean(nodes) {
+    const out = [];
+    for (const n of nodes) {
+      if (n.text !== undefined) {
+        if (n.notice) out.push(n);
+      } else if (n.interactive || READ.has(n.role)) {
+        out.push(slim(n, leanKids(n, true)));
+      } else if (n.role === 'heading') {
+        out.push(slim(n, leanKids(n, false)));
+      } else {
+        const kids = lean(n.children);
+        if (kids.length && GROUPS.has(n.role)) out.push(slim(n, kids));
+        else if (kids.some(k => k.interactive && !k.name)) out.push(slim(n, leanKids(n, true)));
+        else append(out, kids);
+      }
+    }
+    return out;
+  }
+  const READ = new Set(['alert', 'status', 'log', 'dialog', 'alertdialog']);
+  const GROUPS = new Set(['menu', 'menubar', 'listbox', 'tablist', 'radiogroup', 'tree', 'grid', 'toolbar']);
+
+  function leanKids(n, withText) {
+    const kids = [];
+    for (const c of n.children) {
+      if (c.text !== undefined) {
+        if (withText || c.notice) kids.push(c);
+      } else {
+        append(kids, lean([c]));
+      }
+    }
+    return kids;
+  }
+
+  function slim(n, children) {
+    const attrs = n.attrs.filter(a => !a.startsWith('url=') && !a.startsWith('name='));
+    return Object.assign({}, n, { children, attrs });
+  }
+
   function render(nodes, indent, lines) {
     indent = indent || '';
     lines = lines || [];
@@ -120,5 +167,5 @@ function ariaRender(cfg) {
     for (const x of src) dst.push(x);
   }
 
-  return { render, onlyInteractive, summary, LANDMARKS };
+  return { render, onlyInteractive, lean, summary, LANDMARKS };
 }

@@ -48,7 +48,7 @@ function snapshot(lib, opts) {
     fresh: (opts.preserveRefs === false && !opts.internal) || opts.freshFrame === true,
   }) : null;
   const given = [];
-  if (withRefs) assignRefs(nodes, given);
+  if (withRefs) refs.assign(nodes, given, W);
   if (H) {
     for (const r of W.roots) H.watch(r);
     if (!opts.internal) H.remember('s' + refs.snapId, hash);
@@ -86,20 +86,6 @@ function snapshot(lib, opts) {
     const info = { depth: x.depth, name: x.name, origin: x.origin, clip: x.clip };
     if (refs) info.path = x.scope.frames.concat([x.el]).map(refs.selectorFor);
     return info;
-  }
-
-  // assignRefs gives refs in reading order to the interactive nodes. An
-  // unnamed element is recorded under its text: re-resolution matches on
-  // the name.
-  function assignRefs(list, acc) {
-    for (const n of list) {
-      if (n.text !== undefined) continue;
-      if (n.interactive) {
-        n.ref = refs.refFor(n.el, n.role, n.name || W.cut(W.contentText(n.children)), n.scope);
-        acc.push(n.ref);
-      }
-      assignRefs(n.children, acc);
-    }
   }
 
   // ---- scope ----------------------------------------------------------

@@ -10,7 +10,9 @@
 // hosts and frames lead to it: {root, hosts, frames, parent, offX, offY}.
 //
 // R is ariaRoles(), S ariaStates(R); cfg: {maxDepth, maxElements, maxNameLength,
-// viewportOnly, pierceShadow, includeFrames, frameMark, origin, clip}.
+// viewportOnly, pierceShadow, includeFrames, frameMark, origin, clip,
+// markNotices}. markNotices marks the text of notices (isNotice) for the
+// report's lean view.
 //
 // With frameMark, each frame the page may not read (cross-origin) is
 // listed in xframes and its node carries the attribute frameMark=<index>,
@@ -96,9 +98,12 @@ function ariaWalk(R, S, cfg) {
 
     if (!role && !active) {
       const block = !display.startsWith('inline') && display !== 'contents';
-      if (block) closeText(out);
+      const notice = cfg.markNotices && shown && !leaf && isNotice(el);
+      if (block || notice) closeText(out);
+      const start = out.length;
       if (!leaf) walkChildren(el, depth, domDepth, cursor, out, shown, null);
-      if (block) closeText(out);
+      if (notice) keepText(out, start);
+      if (block || notice) closeText(out);
       return;
     }
     if (depth >= maxDepth) return;
@@ -259,6 +264,24 @@ function ariaWalk(R, S, cfg) {
       origin: { x, y },
       clip: { x: x0, y: y0, width: Math.max(0, x1 - x0), height: Math.max(0, y1 - y0) },
     });
+  }
+
+  // ---- notices --------------------------------------------------------
+
+  // isNotice: an element without a role that shows a message a person
+  // reads first: a live region, or an error, warning or flash message by
+  // its class or id. Long ones are containers that merely say so.
+  function isNotice(el) {
+    const live = el.getAttribute('aria-live');
+    if (live === 'polite' || live === 'assertive') return el.textContent.length < 400;
+    const cls = typeof el.className === 'string' ? el.className : '';
+    return NOTICE.test(cls + ' ' + el.id) && el.textContent.length < 400;
+  }
+  const NOTICE = /error|invalid|danger|warn|alert|toast|flash|notif|feedback/i;
+
+  // keepText marks the text runs from start on as a notice's.
+  function keepText(out, start) {
+    for (let i = start; i < out.length; i++) if (out[i].text !== undefined) out[i].notice = true;
   }
 
   // ---- text -----------------------------------------------------------

@@ -1,0 +1,46 @@
+package aria
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cdpskill/cdpskill/aria/js"
+	"github.com/cdpskill/cdpskill/page"
+)
+
+// ReportOptions ask for the snapshots of a call's report.
+type ReportOptions struct {
+	// Full adds the whole page's snapshot.
+	Full bool `json:"full,omitempty"`
+	// SnapshotFloor and ElementFloor are the tab's ref counters (see
+	// Options).
+	SnapshotFloor int `json:"snapshotFloor,omitempty"`
+	ElementFloor  int `json:"elementFloor,omitempty"`
+}
+
+// Report is what a call's report shows of the page (SPEC 14): internal
+// snapshots of the current document's body that keep every earlier ref
+// and start no new snapshot number.
+type Report struct {
+	// Viewport is what is on screen at full detail, for the diff.
+	Viewport string `json:"viewport"`
+	// Lean is the same screen as the agent reads it inline: interactive
+	// elements, headings, messages and notices (render.js, lean).
+	Lean string `json:"lean"`
+	// Full is the whole page, with ReportOptions.Full.
+	Full string `json:"full"`
+	// Refs counts the refs on screen.
+	Refs         int `json:"refCount"`
+	LastSnapshot int `json:"lastSnapshot"`
+	LastElement  int `json:"lastElement"`
+}
+
+// TakeReport snapshots the screen, and the whole page when asked, in one
+// evaluation.
+func TakeReport(ctx context.Context, p *page.Page, opts ReportOptions) (*Report, error) {
+	var r Report
+	if err := p.CallJS(ctx, js.Report, &r, opts); err != nil {
+		return nil, fmt.Errorf("aria: report snapshot: %w", err)
+	}
+	return &r, nil
+}

@@ -1,0 +1,47 @@
+package aria_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cdpskill/cdpskill/aria"
+	"github.com/cdpskill/cdpskill/page"
+)
+
+func takeReport(t *testing.T, p *page.Page, opts aria.ReportOptions) *aria.Report {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	r, err := aria.TakeReport(ctx, p, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// The report's lean view keeps what an agent acts on and what a person
+// reads first, on screen only; the full view has the whole page; all
+// three share refs and start no snapshot number.
+func TestReportViews(t *testing.T) {
+	p := open(t, "report.html")
+	r := takeReport(t, p, aria.ReportOptions{Full: true})
+	golden(t, "report_lean", r.Lean)
+	golden(t, "report_viewport", r.Viewport)
+	if strings.Contains(r.Lean, "Archive") || !strings.Contains(r.Full, `heading "Archive"`) {
+		t.Errorf("the lean view must hold only the screen, the full one the page:\n%s", r.Full)
+	}
+	for _, line := range strings.Split(r.Lean, "\n") {
+		if i := strings.Index(line, "[ref="); i >= 0 && !strings.Contains(r.Full, line[i:]) {
+			t.Errorf("ref of %q is not in the full view", line)
+		}
+	}
+	again := takeReport(t, p, aria.ReportOptions{})
+	if again.Lean != r.Lean || again.Full != "" {
+		t.Errorf("a second report changed the refs:\n%s", again.Lean)
+	}
+	if s := snap(t, p, aria.Options{}); s.SnapshotID != "s1" {
+		t.Errorf("the first agent snapshot after reports is %s, want s1", s.SnapshotID)
+	}
+}
