@@ -10,8 +10,9 @@ import (
 
 // ReportOptions ask for the snapshots of a call's report.
 type ReportOptions struct {
-	// Full adds the whole page's snapshot.
-	Full bool `json:"full,omitempty"`
+	// Viewport asks for what is on screen, Full for the whole page.
+	Viewport bool `json:"viewport,omitempty"`
+	Full     bool `json:"full,omitempty"`
 	// SnapshotFloor and ElementFloor are the tab's ref counters (see
 	// Options).
 	SnapshotFloor int `json:"snapshotFloor,omitempty"`
@@ -27,15 +28,18 @@ type Report struct {
 	// Lean is the same screen as the agent reads it inline: interactive
 	// elements, headings, messages and notices (render.js, lean).
 	Lean string `json:"lean"`
-	// Full is the whole page, with ReportOptions.Full.
+	// Full is the whole page.
 	Full string `json:"full"`
 	// Refs counts the refs on screen.
-	Refs         int `json:"refCount"`
-	LastSnapshot int `json:"lastSnapshot"`
-	LastElement  int `json:"lastElement"`
+	Refs int `json:"refCount"`
+	// Doc tells this document from the next one its frame loads (its
+	// time origin).
+	Doc          float64 `json:"doc"`
+	LastSnapshot int     `json:"lastSnapshot"`
+	LastElement  int     `json:"lastElement"`
 }
 
-// TakeReport snapshots the screen, and the whole page when asked, in one
+// TakeReport snapshots the screen, the whole page or both, in one
 // evaluation.
 func TakeReport(ctx context.Context, p *page.Page, opts ReportOptions) (*Report, error) {
 	var r Report

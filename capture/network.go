@@ -34,6 +34,7 @@ type Request struct {
 	Pending bool `json:"pending,omitempty"`
 
 	id        string
+	seq       int     // the order it began in, from 1
 	startMono float64 // Chrome's monotonic seconds, for the durations
 	canceled  bool    // stopped by the page (navigation, AbortController)
 	saved     bool    // already in the tab's network log
@@ -55,6 +56,8 @@ type Network struct {
 	// from is where listings start: Clear moves it; the failure report of
 	// the call still sees everything.
 	from int
+	// seq counts the requests begun.
+	seq int
 }
 
 const (
@@ -118,6 +121,41 @@ func (n *Network) Close() {
 	defer n.mu.Unlock()
 	n.pump()
 	n.l.Close()
+}
+
+// Mark is where the requests of an action about to start will begin:
+// pass it to Busy after the action.
+func (n *Network) Mark() int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.pump()
+	return n.seq
+}
+
+// lingering are request types that may stay open for as long as the
+// page lives: waiting for them to finish would wait for nothing.
+var lingering = map[string]bool{"EventSource": true, "WebSocket": true, "Media": true, "Ping": true,
+	"CSPViolationReport": true, "Manifest": true, "Prefetch": true}
+
+// Busy returns the requests begun since mark that are still pending
+// (long-lived streams aside), and whether any request began since.
+func (n *Network) Busy(mark int) (pending []Request, began bool) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.pump()
+	for i := len(n.reqs) - 1; i >= 0 && n.reqs[i].seq > mark; i-- {
+		r := n.reqs[i]
+		began = true
+		if r.Pending && !lingering[r.Type] {
+			pending = append(pending, *r)
+		}
+	}
+	return pending, began || n.seq > mark
+}
+
+// WaitEvent waits for the next network event, or for ctx to end.
+func (n *Network) WaitEvent(ctx context.Context) error {
+	return n.l.Wait(ctx)
 }
 
 func copyRequests(rs []*Request) []Request {
@@ -205,8 +243,9 @@ func (n *Network) begin(e *netEvent) {
 	if strings.HasPrefix(e.Request.URL, "data:") {
 		return
 	}
+	n.seq++
 	r := &Request{
-		URL: e.Request.URL, Method: e.Request.Method, Type: e.Type, Pending: true,
+		URL: e.Request.URL, Method: e.Request.Method, Type: e.Type, Pending: true, seq: n.seq,
 		Start: int64(math.Round(e.WallTime * 1000)), id: e.RequestID, startMono: e.Timestamp,
 	}
 	n.byID[e.RequestID] = r

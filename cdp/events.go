@@ -85,6 +85,26 @@ func (l *Listener) Next(ctx context.Context) (Event, error) {
 	}
 }
 
+// Wait returns once an event is queued, without taking it, or when ctx
+// ends or the connection closes.
+func (l *Listener) Wait(ctx context.Context) error {
+	for {
+		l.mu.Lock()
+		n := len(l.queue)
+		l.mu.Unlock()
+		if n > 0 {
+			return nil
+		}
+		select {
+		case <-l.signal:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-l.conn.done:
+			return l.conn.Err()
+		}
+	}
+}
+
 // Drain returns every queued event without waiting.
 func (l *Listener) Drain() []Event {
 	l.mu.Lock()

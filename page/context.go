@@ -24,6 +24,9 @@ type Context struct {
 	Modal         *Modal         `json:"modal,omitempty"`
 	// Frame is the frame steps run in, when it is not the top document.
 	Frame *CurrentFrame `json:"frame,omitempty"`
+	// Doc tells documents apart: the top document's time origin, which a
+	// new document (a reload too) changes and a fragment link does not.
+	Doc float64 `json:"-"`
 }
 
 // CurrentFrame names the frame a tab was switched to.
@@ -80,11 +83,16 @@ type Modal struct {
 // GetContext reads the page context from the main frame in one
 // evaluation, wherever p's evaluations currently run.
 func GetContext(ctx context.Context, p *Page) (*Context, error) {
-	var c Context
+	var read struct {
+		Context
+		TimeOrigin float64 `json:"timeOrigin"`
+	}
 	main := p.Top()
-	if err := main.CallJS(ctx, contextJS, &c); err != nil {
+	if err := main.CallJS(ctx, contextJS, &read); err != nil {
 		return nil, fmt.Errorf("page context: %w", err)
 	}
+	c := read.Context
+	c.Doc = read.TimeOrigin
 	if f := p.Frame; f != nil {
 		c.Frame = &CurrentFrame{ID: f.ID, URL: f.URL, Name: f.Name, CrossOrigin: f.CrossOrigin}
 		// The frame may have moved on since it was entered.

@@ -12,6 +12,7 @@ import (
 	"github.com/tidwall/gjson"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/cdpskill/cdpskill/aria"
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/page"
@@ -34,10 +35,15 @@ type Call struct {
 	// startURL is the tab's URL when the call attached to it, for
 	// navigation detection; empty for a tab the call opened.
 	startURL string
-	// attachURL is the tab's URL as attach found it.
+	// attachURL is the tab's URL as attach found it, attachDoc its
+	// document; startDoc is attachDoc for a tab the call did not open.
 	attachURL string
-	warnings  []string
-	warnMu    sync.Mutex
+	attachDoc float64
+	startDoc  float64
+	// before is the screen before the steps, for the diff.
+	before   *aria.Report
+	warnings []string
+	warnMu   sync.Mutex
 	// savedFrame is the frame the registry holds for the tab.
 	savedFrame string
 
@@ -126,7 +132,7 @@ func (c *Call) attach(ctx context.Context, alias, targetID, frame string) error 
 	})
 	g.Go(func() error { return sess.Call(ctx, "Inspector.enable", nil, nil) })
 	g.Go(func() error { return c.startNetwork(ctx) })
-	g.Go(func() error { c.bringToFrontIfHidden(ctx); return nil })
+	g.Go(func() error { c.readDocument(ctx); return nil })
 	if err := g.Wait(); err != nil {
 		return classify(err)
 	}
@@ -171,13 +177,21 @@ func (c *Call) saveFrame() {
 	}
 }
 
-// bringToFrontIfHidden activates a tab that is hidden behind another in
-// its window (a tab opened by a click shares its opener's window):
-// headless Chrome does not render hidden tabs, so screenshots would hang.
-// Visible tabs are left alone; activating one fires a resize in the page.
-func (c *Call) bringToFrontIfHidden(ctx context.Context) {
-	var state string
-	if err := c.page.CallJS(ctx, "() => document.visibilityState", &state); err != nil || state != "hidden" {
+// readDocument notes the tab's document (see page.Context.Doc) and
+// activates a tab that is hidden behind another in its window (a tab
+// opened by a click shares its opener's window): headless Chrome does not
+// render hidden tabs, so screenshots would hang. Visible tabs are left
+// alone; activating one fires a resize in the page.
+func (c *Call) readDocument(ctx context.Context) {
+	var st struct {
+		State string  `json:"state"`
+		Doc   float64 `json:"doc"`
+	}
+	if err := c.page.CallJS(ctx, "() => ({state: document.visibilityState, doc: performance.timeOrigin})", &st); err != nil {
+		return
+	}
+	c.attachDoc = st.Doc
+	if st.State != "hidden" {
 		return
 	}
 	if err := c.browser.Call(ctx, "", "Target.activateTarget", map[string]any{"targetId": c.sess.TargetID}, nil); err != nil {
@@ -280,7 +294,7 @@ func (c *Call) attachAlias(ctx context.Context, tab string) error {
 	if found {
 		c.rememberBrowser(alias, entry)
 	}
-	c.startURL = c.attachURL
+	c.startURL, c.startDoc = c.attachURL, c.attachDoc
 	return nil
 }
 

@@ -149,7 +149,8 @@ func extrasRejected(def *step, fields map[string]json.RawMessage) error {
 const hookPollInterval = 100 * time.Millisecond
 
 // runHooked runs one step's action between its hooks (SPEC 10.1), all
-// under ctx, the step's deadline. The observation and any settledWhen
+// under ctx, the step's deadline; an action on a tab settles before its
+// settledWhen and observe, and before any later look at the page. The observation and any settledWhen
 // warning go into sr.
 func (c *Call) runHooked(ctx context.Context, ps plannedStep, sr *StepResult) (any, error) {
 	h := ps.hooks
@@ -158,7 +159,16 @@ func (c *Call) runHooked(ctx context.Context, ps plannedStep, sr *StepResult) (a
 			return nil, err
 		}
 	}
+	var mark settleMark
+	if settles(ps.def) {
+		mark = c.armSettle(ctx)
+	}
 	out, err := ps.def.run(ctx, c, ps.params)
+	if err == nil && settles(ps.def) {
+		if w := c.settle(ctx, mark); w != "" {
+			sr.addWarning(w)
+		}
+	}
 	if err != nil || h.empty() {
 		return out, err
 	}

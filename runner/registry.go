@@ -29,11 +29,19 @@ type step struct {
 	usage   string // the accepted forms, for --help and SKILL.md
 	summary string
 	flags   flags
-	decode  func(raw json.RawMessage) (any, error)
-	run     func(ctx context.Context, c *Call, params any) (any, error)
+	// verb is what the action did, for the changes summary ("Clicked").
+	verb   string
+	decode func(raw json.RawMessage) (any, error)
+	run    func(ctx context.Context, c *Call, params any) (any, error)
 }
 
 func (s *step) has(f flags) bool { return s.flags&f != 0 }
+
+// did sets the verb a changes summary starts with after this step.
+func (s step) did(verb string) step {
+	s.verb = verb
+	return s
+}
 
 // define builds a registry entry with typed params.
 func define[P any](name, usage, summary string, f flags,

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/cdpskill/cdpskill/capture"
+	"github.com/cdpskill/cdpskill/diff"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -16,6 +17,7 @@ type Result struct {
 	Tab              string                 `json:"tab,omitempty"`
 	Error            *errorJSON             `json:"error,omitempty"`
 	Navigated        bool                   `json:"navigated,omitempty"`
+	Changes          *diff.Changes          `json:"changes,omitempty"`
 	FullSnapshot     string                 `json:"fullSnapshot,omitempty"`
 	Screenshot       string                 `json:"screenshot,omitempty"`
 	Context          *page.Context          `json:"context,omitempty"`

@@ -65,9 +65,10 @@ func Run(ctx context.Context, input []byte, opts Options) *Result {
 		}
 	}
 	res := &Result{Status: "ok"}
-	ranVisual := c.runSteps(ctx, req, res, dialogs)
+	c.takeBefore(ctx, req)
+	r := c.runSteps(ctx, req, res, dialogs)
 	c.followDialogs(ctx, dialogs) // the captures must not meet an open dialog either
-	c.finish(ctx, res, ranVisual)
+	c.finish(ctx, res, r)
 	dialogs.close()
 	lateDialogs(res, dialogs)
 	return res
@@ -90,9 +91,9 @@ func checkTabPlan(req *request) *Error {
 }
 
 // runSteps runs the steps in order, stopping at the first failure that is
-// not optional. It reports whether any visual step ran.
-func (c *Call) runSteps(ctx context.Context, req *request, res *Result, dialogs *dialogWatch) bool {
-	ranVisual := false
+// not optional. It reports what ran, for the report.
+func (c *Call) runSteps(ctx context.Context, req *request, res *Result, dialogs *dialogWatch) *ran {
+	r := &ran{}
 	for _, ps := range req.steps {
 		if ctx.Err() != nil {
 			break
@@ -112,9 +113,7 @@ func (c *Call) runSteps(ctx context.Context, req *request, res *Result, dialogs 
 		if err != nil && errors.As(context.Cause(ctx), &died) {
 			err = died // the tab died: that, not the interrupted call, is the news
 		}
-		if ps.def.has(visual) {
-			ranVisual = true
-		}
+		r.step(ps.def, err == nil)
 		if err != nil {
 			c.recordFailure(ctx, ps, &sr, res, err)
 		}
@@ -123,7 +122,7 @@ func (c *Call) runSteps(ctx context.Context, req *request, res *Result, dialogs 
 			break
 		}
 	}
-	return ranVisual
+	return r
 }
 
 // recordFailure fills in a failed step's result and, unless the step was
@@ -301,9 +300,10 @@ func lateDialogs(res *Result, dialogs *dialogWatch) {
 }
 
 // finish adds what every call reports about the tab: context, console
-// errors and, after visual steps, a screenshot. They run concurrently,
-// each under its own short deadline, and a failure only drops its field.
-func (c *Call) finish(ctx context.Context, res *Result, ranVisual bool) {
+// errors and, after visual steps, a screenshot and the report's snapshots.
+// They run concurrently, each under its own short deadline, and a failure
+// only drops its field.
+func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 	res.Warnings = c.warnings
 	if c.page == nil || c.dead.Load() {
 		return
@@ -311,6 +311,7 @@ func (c *Call) finish(ctx context.Context, res *Result, ranVisual bool) {
 	res.Tab = c.alias
 	p := c.page
 	var endURL string
+	var scr *screen
 	var g errgroup.Group
 	if c.startURL != "" {
 		g.Go(func() error {
@@ -347,7 +348,8 @@ func (c *Call) finish(ctx context.Context, res *Result, ranVisual bool) {
 		}
 		return nil
 	})
-	if ranVisual {
+	if r.visual {
+		g.Go(func() error { scr = c.takeAfter(ctx); return nil })
 		g.Go(func() error {
 			sctx, cancel := context.WithTimeout(ctx, screenshotBudget)
 			defer cancel()
@@ -363,6 +365,10 @@ func (c *Call) finish(ctx context.Context, res *Result, ranVisual bool) {
 	if endURL != "" {
 		res.Navigated = navigated(c.startURL, endURL)
 	}
+	if res.Context != nil && c.startDoc != 0 && res.Context.Doc != c.startDoc {
+		res.Navigated = true // a new document at the same address: a reload, a form posted to itself
+	}
+	c.report(res, r, scr)
 }
 
 // navigated compares origin, path and query; a fragment change is not a

@@ -32,7 +32,7 @@ var querySteps = []step{
 	define("validate", `"selector" | {selector|ref}`,
 		"HTML5 validity of a field (or of every field of a form)", needsTab, decodeTargetStep("validate", "a field or form"), runValidate),
 	define("submit", `"form or button selector" | {selector|ref}`,
-		"submit a form like its submit button; invalid fields stop it with their messages", needsTab|visual, decodeTargetStep("submit", "a form or its submit button"), runSubmit),
+		"submit a form like its submit button; invalid fields stop it with their messages", needsTab|visual, decodeTargetStep("submit", "a form or its submit button"), runSubmit).did("Submitted"),
 	define("assert", `{url: {contains|equals|startsWith|endsWith|matches}} | {text, selector, caseSensitive}`,
 		"check the URL or the text now; a failure stops the batch with the actual values", needsTab, decodeAssert, runAssert),
 	define("pipeline", `[{find, fill|click|type|check|select} | {waitFor, timeout} | {sleep} | {return}, …] | {steps, timeout}`,

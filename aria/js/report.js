@@ -5,8 +5,9 @@
 // for new elements under the current snapshot number and keep every
 // earlier ref (SPEC 7.9). lib holds the module factories.
 //
-// opts: {full, snapshotFloor, elementFloor}
-// returns {viewport, lean, full?, refCount, lastSnapshot, lastElement}
+// opts: {viewport, full, snapshotFloor, elementFloor}
+// returns {viewport?, lean?, refCount, full?, doc, lastSnapshot, lastElement}
+// where doc tells this document from the next one the frame loads.
 function report(lib, opts) {
   'use strict';
   opts = opts || {};
@@ -16,19 +17,20 @@ function report(lib, opts) {
   const refs = lib.refs({ snapshotFloor: opts.snapshotFloor, elementFloor: opts.elementFloor, bump: false });
   const body = document.body || document.documentElement;
 
-  const W = lib.walk(R, S, { viewportOnly: true, markNotices: true });
-  const nodes = W.tree(body);
-  const given = refs.assign(nodes, [], W);
-  const res = {
-    viewport: out.render(nodes).join('\n'),
-    lean: out.render(out.lean(nodes)).join('\n'),
-    refCount: given.length,
-  };
+  const res = {};
+  if (opts.viewport) {
+    const W = lib.walk(R, S, { viewportOnly: true, markNotices: true });
+    const nodes = W.tree(body);
+    res.refCount = refs.assign(nodes, [], W).length;
+    res.viewport = out.render(nodes).join('\n');
+    res.lean = out.render(out.lean(nodes)).join('\n');
+  }
   if (opts.full) {
     const FW = lib.walk(R, S, {});
     const all = FW.tree(body);
     refs.assign(all, [], FW);
     res.full = out.render(all).join('\n');
   }
+  res.doc = performance.timeOrigin;
   return Object.assign(res, refs.counters());
 }

@@ -23,7 +23,7 @@ var (
 func normalize(c *cli, tab string, out []byte) string {
 	s := string(out)
 	s = strings.ReplaceAll(s, `"`+tab+`"`, `"$TAB"`)
-	s = strings.ReplaceAll(s, "/"+tab+".after.png", "/$TAB.after.png")
+	s = strings.ReplaceAll(s, "/"+tab+".", "/$TAB.")
 	s = strings.ReplaceAll(s, fixture.URL, "http://fixture")
 	s = strings.ReplaceAll(s, c.tmp, "$TMPDIR")
 	s = hexID.ReplaceAllString(s, "<targetId>")

@@ -85,5 +85,6 @@ function pageContext(S) {
     viewport: { width: window.innerWidth, height: window.innerHeight },
     activeElement: activeElement(),
     modal: modal(),
+    timeOrigin: performance.timeOrigin,
   };
 }

@@ -1,0 +1,141 @@
+package runner
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/cdpskill/cdpskill/aria"
+	"github.com/cdpskill/cdpskill/capture"
+	"github.com/cdpskill/cdpskill/diff"
+)
+
+// The after-action report (SPEC 14): the screen before the steps, the
+// screen and the page after them, and what changed between the two.
+const (
+	beforeBudget = time.Second
+	afterBudget  = 2500 * time.Millisecond
+	// changeListLimit caps each list of changes (SPEC 14.2).
+	changeListLimit = 10
+	// viewportInlineLimit is the most of the lean view printed inline.
+	viewportInlineLimit = defaultInlineLimit
+)
+
+// ran is what the steps of a call did, for the report.
+type ran struct {
+	// visual: a step changed what is on screen.
+	visual bool
+	// verbs are the actions that ran, in order, once each.
+	verbs []string
+	// looked: a snapshot step ran after the last visual step, so the
+	// agent already holds the screen.
+	looked bool
+}
+
+func (r *ran) step(s *step, ok bool) {
+	if s.has(visual) {
+		r.visual, r.looked = true, false
+		if s.verb != "" && !contains(r.verbs, s.verb) {
+			r.verbs = append(r.verbs, s.verb)
+		}
+	}
+	if s.name == "snapshot" && ok && r.visual {
+		r.looked = true
+	}
+}
+
+// action is the summary's opening: "Filled, pressed".
+func (r *ran) action() string {
+	if len(r.verbs) == 0 {
+		return "Done"
+	}
+	rest := make([]string, len(r.verbs)-1)
+	for i, v := range r.verbs[1:] {
+		rest[i] = strings.ToLower(v[:1]) + v[1:]
+	}
+	return strings.Join(append([]string{r.verbs[0]}, rest...), ", ")
+}
+
+// takeBefore snapshots the screen before a batch that acts on the tab;
+// the diff needs it, nothing else does. A failure only costs the diff.
+func (c *Call) takeBefore(ctx context.Context, req *request) {
+	if c.page == nil || c.dead.Load() || !acts(req) {
+		return
+	}
+	bctx, cancel := context.WithTimeout(ctx, beforeBudget)
+	defer cancel()
+	s, e := c.refFloors()
+	r, err := aria.TakeReport(bctx, c.page, aria.ReportOptions{Viewport: true, SnapshotFloor: s, ElementFloor: e})
+	if err == nil {
+		c.before = r
+	}
+}
+
+// acts says whether a batch has a step that settles, i.e. acts on the tab.
+func acts(req *request) bool {
+	for _, ps := range req.steps {
+		if settles(ps.def) {
+			return true
+		}
+	}
+	return false
+}
+
+// screen is the report's after-snapshots.
+type screen struct {
+	now      *aria.Report
+	fullPath string
+}
+
+// takeAfter snapshots the screen and then the whole page, which goes to
+// $TMPDIR/cdp-skill/{alias}.after.yaml; finish runs it beside the other
+// captures. The screen comes first, so a page too large to walk in time
+// still shows what is on it.
+func (c *Call) takeAfter(ctx context.Context) *screen {
+	actx, cancel := context.WithTimeout(ctx, afterBudget)
+	defer cancel()
+	s, e := c.refFloors()
+	opts := aria.ReportOptions{Viewport: true, SnapshotFloor: s, ElementFloor: e}
+	now, err := aria.TakeReport(actx, c.page, opts)
+	if err != nil {
+		return nil
+	}
+	out := &screen{now: now}
+	opts.Viewport, opts.Full = false, true
+	if full, err := aria.TakeReport(actx, c.page, opts); err == nil {
+		now.LastSnapshot, now.LastElement = full.LastSnapshot, full.LastElement
+		out.fullPath = c.writeArtifact(capture.TabFile(c.alias, ".after.yaml"), []byte(full.Full+"\n"))
+	}
+	c.saveRefCounters(now.LastSnapshot, now.LastElement)
+	return out
+}
+
+// report puts the screen into the result: the changes since the screen
+// before, unless the page navigated or the document was replaced (a
+// comparison across documents means nothing); the lean view inline,
+// unless the agent's own snapshot came last; the full snapshot's path.
+// Chrome's page for a failed navigation gets none of it.
+func (c *Call) report(res *Result, r *ran, s *screen) {
+	if s == nil || res.Context != nil && strings.HasPrefix(res.Context.URL, "chrome-error:") {
+		return // Chrome's error page says nothing the error does not
+	}
+	res.FullSnapshot = s.fullPath
+	if b := c.before; b != nil && !res.Navigated && b.Doc == s.now.Doc {
+		res.Changes = diff.Compare(diff.Parse(b.Viewport), diff.Parse(s.now.Viewport)).Report(r.action(), changeListLimit)
+	}
+	if !r.looked {
+		res.ViewportSnapshot, res.Truncated = cutInline(s.now.Lean, viewportInlineLimit)
+	}
+}
+
+// cutInline cuts a snapshot at the last whole line within limit.
+func cutInline(yaml string, limit int) (string, bool) {
+	if len(yaml) <= limit {
+		return yaml, false
+	}
+	cut := strings.LastIndexByte(yaml[:limit], '\n')
+	if cut < 0 {
+		cut = 0
+	}
+	return yaml[:cut] + "\n# … cut here: fullSnapshot has the whole page", true
+}

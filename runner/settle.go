@@ -1,0 +1,115 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/page"
+)
+
+// The settle after an action (SPEC 17.4, 18.3): the page's DOM and the
+// requests the action started must go quiet before a later step or the
+// call's report looks at the page. It never fails a step.
+const (
+	settleMax    = 2 * time.Second
+	settleWindow = 100 * time.Millisecond
+)
+
+// settleMark is where an action's own activity starts.
+type settleMark struct {
+	net   int  // the network capture's mark
+	armed bool // the DOM observer is counting
+}
+
+// settles: actions on a tab, whose effects a later look must not miss.
+func settles(s *step) bool { return s.has(needsTab) && s.has(visual) }
+
+// armSettle marks the network and arms the DOM observer, just before the
+// action.
+func (c *Call) armSettle(ctx context.Context) settleMark {
+	var m settleMark
+	if nc := c.network(); nc != nil {
+		m.net = nc.n.Mark()
+	}
+	m.armed = page.ArmSettle(ctx, c.page) == nil
+	return m
+}
+
+// settle waits, bounded by settleMax and the step's time, until the DOM
+// has been quiet for settleWindow and the requests the action started
+// have finished; not at all when the action changed nothing and started
+// nothing. A navigation the action started is followed into the new
+// document. It returns a warning when the action's requests outlived the
+// wait.
+func (c *Call) settle(ctx context.Context, m settleMark) string {
+	if !m.armed || c.page == nil {
+		return ""
+	}
+	deadline := time.Now().Add(settleMax)
+	if dl, ok := ctx.Deadline(); ok && dl.Before(deadline) {
+		deadline = dl
+	}
+	sctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	nc := c.network()
+	busy := func() ([]string, bool) {
+		if nc == nil {
+			return nil, false
+		}
+		reqs, began := nc.n.Busy(m.net)
+		urls := make([]string, len(reqs))
+		for i, r := range reqs {
+			urls[i] = r.URL
+		}
+		return urls, began
+	}
+	fresh := false
+	for first := true; ; first = false {
+		q, err := page.AwaitQuiet(sctx, c.page, settleWindow, time.Until(deadline), fresh)
+		pending, began := busy()
+		switch {
+		case sctx.Err() != nil:
+			return stillLoading(pending)
+		case err != nil && !cdp.IsContextDestroyed(err):
+			return "" // the page cannot say; the report will show what it can
+		case err == nil && first && !q.Moved && !began:
+			return ""
+		case err == nil && !q.Settled:
+			return stillLoading(pending)
+		case err == nil && len(pending) == 0:
+			return ""
+		}
+		// Requests are under way, or the document is being replaced:
+		// wait for the network to finish, then for a quiet DOM again.
+		for len(pending) > 0 {
+			if nc.n.WaitEvent(sctx) != nil {
+				return stillLoading(pending)
+			}
+			pending, _ = busy()
+		}
+		fresh = true
+	}
+}
+
+// stillLoading is the warning for requests an action started that had not
+// finished when the settle gave up.
+func stillLoading(urls []string) string {
+	if len(urls) == 0 {
+		return ""
+	}
+	shown := urls[:min(2, len(urls))]
+	for i, u := range shown {
+		if len(u) > 80 {
+			shown[i] = u[:79] + "…"
+		}
+	}
+	more := ""
+	if len(urls) > len(shown) {
+		more = fmt.Sprintf(" and %d more", len(urls)-len(shown))
+	}
+	return fmt.Sprintf("%d request(s) the action started were still loading after %d ms (%s%s); the report shows the page as it was then",
+		len(urls), settleMax.Milliseconds(), strings.Join(shown, ", "), more)
+}
