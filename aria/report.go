@@ -23,7 +23,8 @@ type ReportOptions struct {
 // snapshots of the current document's body that keep every earlier ref
 // and start no new snapshot number.
 type Report struct {
-	// Viewport is what is on screen at full detail, for the diff.
+	// Viewport is what is on screen at full detail, for the diff: the
+	// elements without refs carry [uid=N] there.
 	Viewport string `json:"viewport"`
 	// Lean is the same screen as the agent reads it inline: interactive
 	// elements, headings, messages and notices (render.js, lean).
@@ -34,9 +35,11 @@ type Report struct {
 	Refs int `json:"refCount"`
 	// Doc tells this document from the next one its frame loads (its
 	// time origin).
-	Doc          float64 `json:"doc"`
-	LastSnapshot int     `json:"lastSnapshot"`
-	LastElement  int     `json:"lastElement"`
+	Doc float64 `json:"doc"`
+	// Scroll is the window's scroll position, [x, y].
+	Scroll       [2]int `json:"scroll"`
+	LastSnapshot int    `json:"lastSnapshot"`
+	LastElement  int    `json:"lastElement"`
 }
 
 // TakeReport snapshots the screen, the whole page or both, in one

@@ -30,38 +30,47 @@ func (d *Diff) Empty() bool {
 	return len(d.Added) == 0 && len(d.Removed) == 0 && len(d.Changed) == 0
 }
 
+// Options say how two snapshots relate.
+type Options struct {
+	// Scrolled: the view moved between them, so lines with no identity
+	// (no ref, no uid) that take one another's place are different lines,
+	// not one line that changed.
+	Scrolled bool
+}
+
 // Compare diffs two snapshots' lines.
-func Compare(before, after []Node) *Diff {
+func Compare(before, after []Node, opts Options) *Diff {
 	d := &Diff{}
 	var added, removed []int
 	var changed []indexed
-	byRef := map[string]int{}
+	known := map[string]int{}
 	for i := range before {
-		if r := before[i].Ref; r != "" {
-			if _, dup := byRef[r]; !dup {
-				byRef[r] = i
+		if id := before[i].id(); id != "" {
+			if _, dup := known[id]; !dup {
+				known[id] = i
 			}
 		}
 	}
 	seen := map[string]bool{}
 	for i := range after {
 		a := &after[i]
-		if a.Ref == "" || seen[a.Ref] {
+		id := a.id()
+		if id == "" || seen[id] {
 			continue
 		}
-		seen[a.Ref] = true
-		if b, ok := byRef[a.Ref]; ok {
-			changed = append(changed, indexed{i, fields(&before[b], a, a.Ref, "")})
+		seen[id] = true
+		if b, ok := known[id]; ok {
+			changed = append(changed, indexed{i, fields(&before[b], a)})
 		} else {
 			added = append(added, i)
 		}
 	}
-	for r, i := range byRef {
-		if !seen[r] {
+	for id, i := range known {
+		if !seen[id] {
 			removed = append(removed, i)
 		}
 	}
-	rm, ad, ch := compareUnnamed(before, after)
+	rm, ad, ch := compareUnnamed(before, after, !opts.Scrolled)
 	added, removed, changed = append(added, ad...), append(removed, rm...), append(changed, ch...)
 	slices.SortStableFunc(changed, func(x, y indexed) int { return x.at - y.at })
 	for _, c := range changed {
@@ -78,6 +87,17 @@ func Compare(before, after []Node) *Diff {
 	return d
 }
 
+// id is a line's identity across snapshots: its ref, else its uid.
+func (n *Node) id() string {
+	switch {
+	case n.Ref != "":
+		return n.Ref
+	case n.UID != "":
+		return "#" + n.UID
+	}
+	return ""
+}
+
 // indexed are an element's changes and its place in the later snapshot.
 type indexed struct {
 	at      int
@@ -87,14 +107,14 @@ type indexed struct {
 // compareUnnamed aligns the lines without refs group by group (same
 // place, same role): it returns the indexes of the lines left over on
 // each side and the changes of the lines it paired.
-func compareUnnamed(before, after []Node) (removed, added []int, changed []indexed) {
+func compareUnnamed(before, after []Node, pair bool) (removed, added []int, changed []indexed) {
 	bg, bOrder := groups(before)
 	ag, aOrder := groups(after)
 	for _, key := range aOrder {
-		rm, ad, pairs := align(before, after, bg[key], ag[key])
+		rm, ad, pairs := align(before, after, bg[key], ag[key], pair)
 		removed, added = append(removed, rm...), append(added, ad...)
 		for _, p := range pairs {
-			changed = append(changed, indexed{p[1], fields(&before[p[0]], &after[p[1]], "", after[p[1]].Role)})
+			changed = append(changed, indexed{p[1], fields(&before[p[0]], &after[p[1]])})
 		}
 	}
 	for _, key := range bOrder {
@@ -115,14 +135,14 @@ func groups(nodes []Node) (map[string][]int, []string) {
 		n := &nodes[i]
 		parent := ""
 		if p := n.Parent; p >= 0 {
-			if nodes[p].Ref != "" {
-				parent = "@" + nodes[p].Ref
+			if id := nodes[p].id(); id != "" {
+				parent = "@" + id
 			} else {
 				parent = paths[p]
 			}
 		}
 		paths[i] = parent + "/" + n.Role
-		if n.Ref != "" {
+		if n.id() != "" {
 			continue
 		}
 		if _, ok := out[paths[i]]; !ok {
@@ -139,9 +159,9 @@ const maxAlign = 1 << 20
 
 // align matches two groups' lines by content, in order (a longest common
 // subsequence after trimming the common ends). Between two matched lines,
-// as many unmatched lines on each side are pairs whose content changed;
-// the rest were removed or added.
-func align(before, after []Node, b, a []int) (removed, added []int, pairs [][2]int) {
+// as many unmatched lines on each side are pairs whose content changed,
+// when pair allows; the rest were removed or added.
+func align(before, after []Node, b, a []int, pair bool) (removed, added []int, pairs [][2]int) {
 	same := func(i, j int) bool { return before[b[i]].Line == after[a[j]].Line }
 	lo := 0
 	for lo < len(b) && lo < len(a) && same(lo, lo) {
@@ -159,7 +179,7 @@ func align(before, after []Node, b, a []int) (removed, added []int, pairs [][2]i
 	i, j := 0, 0
 	for _, m := range append(matches, [2]int{len(mb), len(ma)}) {
 		gb, ga := mb[i:m[0]], ma[j:m[1]]
-		if len(gb) == len(ga) {
+		if pair && len(gb) == len(ga) {
 			for k := range gb {
 				pairs = append(pairs, [2]int{gb[k], ga[k]})
 			}
@@ -209,11 +229,16 @@ func lcs(n, m int, same func(i, j int) bool) [][2]int {
 var valued = map[string]bool{"textbox": true, "searchbox": true, "combobox": true, "spinbutton": true,
 	"slider": true, "progressbar": true, "meter": true, "scrollbar": true}
 
-// fields lists what differs between two versions of one element.
-func fields(b, a *Node, ref, role string) []Change {
+// fields lists what differs between two versions of one element, named
+// by its ref or, without one, by its role.
+func fields(b, a *Node) []Change {
 	var out []Change
+	role := ""
+	if a.Ref == "" {
+		role = a.Role
+	}
 	add := func(field string, from, to any) {
-		out = append(out, Change{Ref: ref, Role: role, Field: field, From: from, To: to})
+		out = append(out, Change{Ref: a.Ref, Role: role, Field: field, From: from, To: to})
 	}
 	if b.Role != a.Role {
 		add("role", b.Role, a.Role)

@@ -37,7 +37,7 @@ func TestParseLine(t *testing.T) {
 
 func changesOf(t *testing.T, before, after string) *Changes {
 	t.Helper()
-	return Compare(Parse(before), Parse(after)).Report("Clicked", 10)
+	return Compare(Parse(before), Parse(after), Options{}).Report("Clicked", 10)
 }
 
 func asJSON(v any) string {
@@ -72,6 +72,10 @@ func TestCompare(t *testing.T) {
 			"- paragraph: \"p1\"\n- paragraph: \"p2\"\n- paragraph: \"p3\"\n- link \"a\" [ref=s1e1]",
 			"- paragraph: \"p3\"\n- paragraph: \"p4\"\n- paragraph: \"p5\"\n- link \"b\" [ref=s1e2]",
 			`{"summary":"Clicked. 3 added (s1e2, paragraph). 3 removed (s1e1, paragraph).","added":["paragraph: \"p4\"","paragraph: \"p5\"","link \"b\" [ref=s1e2]"],"removed":["paragraph: \"p1\"","paragraph: \"p2\"","link \"a\" [ref=s1e1]"]}`},
+		{"elements known by uid: one scrolled away, one changed in place",
+			"- heading \"Shopping list\" [level=1] [uid=3]\n- status [uid=4]: \"Nothing loaded\"",
+			"- status [uid=4]: \"Loaded\"\n- heading \"Details\" [level=2] [uid=9]",
+			`{"summary":"Clicked. 1 added (heading). 1 removed (heading). 1 text changed (status).","added":["heading \"Details\" [level=2]"],"removed":["heading \"Shopping list\" [level=1]"],"changed":[{"role":"status","field":"text","from":"Nothing loaded","to":"Loaded"}]}`},
 		{"element replaced by a re-render gets a new ref",
 			`- button "Save" [ref=s1e1]`, `- button "Save" [ref=s1e7]`,
 			`{"summary":"Clicked. 1 added (s1e7). 1 removed (s1e1).","added":["button \"Save\" [ref=s1e7]"],"removed":["button \"Save\" [ref=s1e1]"]}`},
@@ -91,7 +95,7 @@ func TestReportLimit(t *testing.T) {
 	for i := range 15 {
 		a.WriteString("- link \"l\" [ref=s1e" + string(rune('a'+i)) + "]\n")
 	}
-	c := Compare(Parse(b.String()), Parse(a.String())).Report("Scrolled", 10)
+	c := Compare(Parse(b.String()), Parse(a.String()), Options{Scrolled: true}).Report("Scrolled", 10)
 	if len(c.Added) != 10 || !strings.HasPrefix(c.Summary, "Scrolled. 15 added (s1ea, s1eb, s1ec, s1ed, s1ee, …).") {
 		t.Errorf("got %d added, summary %q", len(c.Added), c.Summary)
 	}
@@ -104,7 +108,7 @@ func TestAlignIsBounded(t *testing.T) {
 		b.WriteString("- listitem: \"old " + strings.Repeat("x", i%7) + "\"\n")
 		a.WriteString("- listitem: \"new " + strings.Repeat("y", i%5) + "\"\n")
 	}
-	d := Compare(Parse(b.String()), Parse(a.String()))
+	d := Compare(Parse(b.String()), Parse(a.String()), Options{})
 	if len(d.Added) != 1500 || len(d.Removed) != 1500 {
 		t.Errorf("got %d added, %d removed", len(d.Added), len(d.Removed))
 	}
@@ -126,6 +130,20 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("line %d has parent %d after it", i, n.Parent)
 			}
 		}
-		_ = Compare(b, a).Report("Clicked", 10)
+		_ = Compare(b, a, Options{}).Report("Clicked", 10)
+		_ = Compare(b, a, Options{Scrolled: true})
 	})
+}
+
+// After a scroll, text lines that take one another's place are not one
+// line that changed.
+func TestScrolledTextIsNotPaired(t *testing.T) {
+	before := Parse("- main [uid=1]:\n  - text: \"first screen\"")
+	after := Parse("- main [uid=1]:\n  - text: \"second screen\"")
+	if d := Compare(before, after, Options{Scrolled: true}); len(d.Added) != 1 || len(d.Removed) != 1 || len(d.Changed) != 0 {
+		t.Errorf("scrolled:\n%s", d)
+	}
+	if d := Compare(before, after, Options{}); len(d.Changed) != 1 {
+		t.Errorf("in place:\n%s", d)
+	}
 }

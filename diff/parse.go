@@ -22,6 +22,9 @@ type Node struct {
 	Role  string
 	Name  string
 	Ref   string
+	// UID identifies an element without a ref in the report's snapshots
+	// ([uid=N]); it never shows in Line.
+	UID string
 	// Attrs are the bracketed attributes as written, the ref excepted.
 	Attrs []string
 	// Text is what follows ": ": a field's value or an element's only
@@ -79,7 +82,7 @@ func parseLine(raw string) (Node, bool) {
 		s = strings.TrimLeft(s, " ")
 		switch {
 		case s == "" || s == ":":
-			n.Line = lineOf(trimmed)
+			n.Line = lineOf(trimmed, n.UID)
 			return n, true
 		case s[0] == '"':
 			str, rest, ok := quoted(s)
@@ -94,6 +97,8 @@ func parseLine(raw string) (Node, bool) {
 			}
 			if ref, isRef := strings.CutPrefix(attr, "ref="); isRef {
 				n.Ref = ref
+			} else if uid, isUID := strings.CutPrefix(attr, "uid="); isUID {
+				n.UID = uid
 			} else {
 				n.Attrs = append(n.Attrs, attr)
 			}
@@ -104,7 +109,7 @@ func parseLine(raw string) (Node, bool) {
 				return Node{}, false
 			}
 			n.Text, n.HasText = str, true
-			n.Line = lineOf(trimmed)
+			n.Line = lineOf(trimmed, n.UID)
 			return n, true
 		default:
 			return Node{}, false
@@ -113,8 +118,12 @@ func parseLine(raw string) (Node, bool) {
 }
 
 // lineOf is a line as a change list shows it.
-func lineOf(trimmed string) string {
-	return strings.TrimSuffix(trimmed[2:], ":")
+func lineOf(trimmed, uid string) string {
+	line := trimmed[2:]
+	if uid != "" {
+		line = strings.Replace(line, " [uid="+uid+"]", "", 1)
+	}
+	return strings.TrimSuffix(line, ":")
 }
 
 // quoted reads the JSON string s starts with.

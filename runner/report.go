@@ -121,7 +121,8 @@ func (c *Call) report(res *Result, r *ran, s *screen) {
 	}
 	res.FullSnapshot = s.fullPath
 	if b := c.before; b != nil && !res.Navigated && b.Doc == s.now.Doc {
-		res.Changes = diff.Compare(diff.Parse(b.Viewport), diff.Parse(s.now.Viewport)).Report(r.action(), changeListLimit)
+		d := diff.Compare(diff.Parse(b.Viewport), diff.Parse(s.now.Viewport), diff.Options{Scrolled: b.Scroll != s.now.Scroll})
+		res.Changes = d.Report(r.action(), changeListLimit)
 	}
 	if !r.looked {
 		res.ViewportSnapshot, res.Truncated = cutInline(s.now.Lean, viewportInlineLimit)

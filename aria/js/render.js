@@ -1,8 +1,10 @@
 // ariaRender turns the walk's tree into the YAML-like text of SPEC 7.2, at
-// the detail levels of SPEC 7.3. cfg: {includeText}.
+// the detail levels of SPEC 7.3. cfg: {includeText, uids}: uids shows the
+// element identities of nodes without a ref (report.js), for the diff.
 function ariaRender(cfg) {
   'use strict';
   const includeText = cfg.includeText !== false;
+  const uids = cfg.uids === true;
   const LANDMARKS = new Set(['banner', 'complementary', 'contentinfo', 'form',
     'main', 'navigation', 'region', 'search']);
   // What the interactive level keeps around the controls it shows.
@@ -95,6 +97,7 @@ function ariaRender(cfg) {
       if (n.name) line += ' ' + JSON.stringify(n.name);
       for (const a of n.attrs) line += ' [' + a + ']';
       if (n.ref) line += ' [ref=' + n.ref + ']';
+      else if (uids && n.uid) line += ' [uid=' + n.uid + ']';
       // An interactive node's own text is its label: it stays.
       const kids = includeText || n.interactive ? n.children : n.children.filter(c => c.text === undefined);
       if (n.value !== undefined) {

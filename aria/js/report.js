@@ -6,14 +6,18 @@
 // earlier ref (SPEC 7.9). lib holds the module factories.
 //
 // opts: {viewport, full, snapshotFloor, elementFloor}
-// returns {viewport?, lean?, refCount, full?, doc, lastSnapshot, lastElement}
-// where doc tells this document from the next one the frame loads.
+// returns {viewport?, lean?, refCount, full?, doc, scroll, lastSnapshot,
+//          lastElement}
+// where doc tells this document from the next one the frame loads, and
+// scroll is the window's [x, y]. The viewport view marks the elements
+// without refs with [uid=N], which only the diff reads.
 function report(lib, opts) {
   'use strict';
   opts = opts || {};
   const R = lib.roles();
   const S = lib.states(R);
   const out = lib.render({});
+  const marked = lib.render({ uids: true });
   const refs = lib.refs({ snapshotFloor: opts.snapshotFloor, elementFloor: opts.elementFloor, bump: false });
   const body = document.body || document.documentElement;
 
@@ -22,7 +26,8 @@ function report(lib, opts) {
     const W = lib.walk(R, S, { viewportOnly: true, markNotices: true });
     const nodes = W.tree(body);
     res.refCount = refs.assign(nodes, [], W).length;
-    res.viewport = out.render(nodes).join('\n');
+    identify(nodes);
+    res.viewport = marked.render(nodes).join('\n');
     res.lean = out.render(out.lean(nodes)).join('\n');
   }
   if (opts.full) {
@@ -32,5 +37,25 @@ function report(lib, opts) {
     res.full = out.render(all).join('\n');
   }
   res.doc = performance.timeOrigin;
+  res.scroll = [Math.round(scrollX), Math.round(scrollY)];
   return Object.assign(res, refs.counters());
+
+  // identify gives the elements without a ref a number that lasts as long
+  // as the element (window.__ariaUids), so that the diff tells a heading
+  // whose text changed from another heading scrolled into view.
+  function identify(list) {
+    if (!(window.__ariaUids instanceof WeakMap)) {
+      window.__ariaUids = new WeakMap();
+      window.__ariaUidNext = 0;
+    }
+    for (const n of list) {
+      if (n.text !== undefined) continue;
+      if (!n.ref) {
+        let id = window.__ariaUids.get(n.el);
+        if (!id) window.__ariaUids.set(n.el, (id = ++window.__ariaUidNext));
+        n.uid = id;
+      }
+      identify(n.children);
+    }
+  }
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -37,10 +38,22 @@ func TestMain(m *testing.M) {
 	testbrowser.Main(m, &browser) // exits
 }
 
-// fixtureHandler serves testdata plus a page that never finishes loading.
+// fixtureHandler serves testdata, a slow API and a page that never
+// finishes loading.
 func fixtureHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/", http.FileServer(http.Dir("testdata")))
+	// A slow API: answers ["Apples","Pears"] after ms milliseconds.
+	mux.HandleFunc("/api/slow", func(w http.ResponseWriter, r *http.Request) {
+		ms, _ := strconv.Atoi(r.URL.Query().Get("ms"))
+		select {
+		case <-time.After(time.Duration(ms) * time.Millisecond):
+		case <-r.Context().Done():
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`["Apples","Pears"]`))
+	})
 	mux.HandleFunc("/never", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		w.Write([]byte("<html><body>loading forever"))

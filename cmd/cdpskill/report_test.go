@@ -1,0 +1,163 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// act runs steps on tab and returns the whole result, failing on an error.
+func (c *cli) act(t *testing.T, tab, steps string) map[string]any {
+	t.Helper()
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[%s]}`, tab, steps))
+	if code != 0 {
+		t.Fatalf("%s: %v", steps, res)
+	}
+	return res
+}
+
+func changesOf(res map[string]any) map[string]any {
+	ch, _ := res["changes"].(map[string]any)
+	return ch
+}
+
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// An action whose effects arrive over 300 ms of DOM updates and a slow
+// fetch has finished them before the next step of the batch looks, and
+// the call's report shows the finished page too.
+func TestSettledBeforeTheNextStepLooks(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/report.html")
+	res := c.act(t, tab, `{"click":"#load"},{"snapshot":true}`)
+	yaml := stepOutputs(t, res)[1]["output"].(map[string]any)["yaml"].(string)
+	for _, want := range []string{`status: "Loaded 2 suggestions"`, `listitem: "Apples"`, `listitem: "Pears"`} {
+		if !strings.Contains(yaml, want) {
+			t.Errorf("the snapshot after the click lacks %s:\n%s", want, yaml)
+		}
+	}
+	ch := changesOf(res)
+	if got := jsonText(ch); !strings.Contains(got, `"from":"Nothing loaded","role":"status","to":"Loaded 2 suggestions"`) || !strings.Contains(got, `listitem: \"Apples\"`) {
+		t.Errorf("changes: %s", got)
+	}
+	if _, ok := res["viewportSnapshot"]; ok {
+		t.Errorf("the batch ended with the agent's own snapshot; the report must not repeat it")
+	}
+}
+
+// Each kind of change an action makes comes back in changes, by ref with
+// the field that changed, or by role and text for lines without a ref.
+func TestChangesOfEachKind(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/report.html")
+	cases := []struct {
+		name, steps string
+		summary     string   // the summary starts so
+		has         []string // and the changes hold these JSON fragments (keys sorted)
+	}{
+		{"menu expands", `{"click":"#menu"}`, "Clicked. 3 added (",
+			[]string{`"field":"expanded","from":false,"ref":"`, `menuitem \"Rename\" [ref=`}},
+		{"checkbox toggles", `{"click":"#done"}`, "Clicked. 1 checked (",
+			[]string{`"field":"checked","from":false,"ref":"`}},
+		{"list grows, heading follows", `{"click":"#add"}`, "Clicked. 1 added (listitem). 1 text changed (heading).",
+			[]string{`"added":["listitem: \"Buy bread\""]`, `{"field":"name","from":"Shopping list (2)","role":"heading","to":"Shopping list (3)"}`}},
+		{"status text changes", `{"click":"#load"}`, "Clicked. 2 added (listitem). 1 text changed (status).",
+			[]string{`{"field":"text","from":"Nothing loaded","role":"status","to":"Loaded 2 suggestions"}`}},
+		{"a script rewrites a field", `{"click":"#normalize"}`, "Clicked. 1 value changed (",
+			[]string{`"field":"value","from":"555 0101","ref":"`, `"to":"+1 (555) 0101"`}},
+		{"nothing changes", `{"hover":"#title"}`, "", nil},
+		{"scroll", `{"scroll":"#details"}`, "Scrolled. ",
+			[]string{`"heading \"Details\" [level=2]"`, `"removed":["heading \"Shopping list (3)\" [level=1]"`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ch := changesOf(c.act(t, tab, tc.steps))
+			if tc.summary == "" {
+				if ch != nil {
+					t.Fatalf("changes for an action that changed nothing: %s", jsonText(ch))
+				}
+				return
+			}
+			got := jsonText(ch)
+			if s, _ := ch["summary"].(string); !strings.HasPrefix(s, tc.summary) {
+				t.Errorf("summary %q, want it to start %q", s, tc.summary)
+			}
+			for _, h := range tc.has {
+				if !strings.Contains(got, h) {
+					t.Errorf("changes lack %s:\n%s", h, got)
+				}
+			}
+		})
+	}
+}
+
+// Navigation is judged once, for the whole call, whatever step caused it:
+// a fragment is not one, a pushState route is, and so are a submitted
+// form, Enter in a form's field, a click whose script redirects after a
+// fetch, and a page that redirects itself. A navigation drops the diff.
+func TestNavigationFromEveryStepKind(t *testing.T) {
+	c := newCLI(t)
+	cases := []struct {
+		name, steps string
+		navigated   bool
+		url         string // the context URL ends so
+	}{
+		{"fragment link", `{"click":"#frag"}`, false, "/report.html#details"},
+		{"pushState route", `{"click":"#route"}`, true, "/cart"},
+		{"submit step", `{"fill":{"selector":"#q","value":"milk"}},{"submit":"#search"}`, true, "/report-results.html?q=milk"},
+		{"Enter in a field", `{"fill":{"selector":"#q","value":"eggs"}},{"press":"Enter"}`, true, "/report-results.html?q=eggs"},
+		{"script redirect after a fetch", `{"click":"#redirect"}`, true, "/report-results.html?from=checkout"},
+		{"page that redirects itself", fmt.Sprintf(`{"goto":%q}`, fixture.URL+"/report-redirect.html"), true, "/report-results.html?redirected"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tab := c.openTab(fixture.URL + "/report.html")
+			res := c.act(t, tab, tc.steps)
+			url := res["context"].(map[string]any)["url"].(string)
+			if res["navigated"] != nil != tc.navigated || !strings.HasSuffix(url, tc.url) {
+				t.Errorf("navigated %v at %s, want %v at …%s", res["navigated"], url, tc.navigated, tc.url)
+			}
+			if tc.navigated && res["changes"] != nil {
+				t.Errorf("a navigation must skip the diff: %s", jsonText(res["changes"]))
+			}
+			if res["viewportSnapshot"] == nil || res["fullSnapshot"] == nil {
+				t.Errorf("no snapshots after a visual call: %v", res)
+			}
+		})
+	}
+}
+
+// A click on a small page comes back with what it changed and what the
+// screen shows, in less than a kilobyte.
+func TestSmallPageClickResultUnderOneKB(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/small.html")
+	input := fmt.Sprintf(`{"tab":%q,"steps":[{"click":"#sub"}]}`, tab)
+	out, err := c.cmd(t.Context(), input).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := decode(t, out)
+	if len(out) >= 1024 || res["changes"] == nil || res["viewportSnapshot"] == nil {
+		t.Errorf("%d bytes:\n%s", len(out), out)
+	}
+	if !strings.Contains(res["viewportSnapshot"].(string), `status: "Thanks!"`) {
+		t.Errorf("viewportSnapshot: %s", res["viewportSnapshot"])
+	}
+}
+
+// A batch of reads takes no snapshots at all.
+func TestReadsTakeNoSnapshots(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/small.html")
+	res := c.act(t, tab, `{"pageFunction":"document.title"},{"getUrl":true}`)
+	for _, k := range []string{"changes", "viewportSnapshot", "fullSnapshot", "screenshot"} {
+		if res[k] != nil {
+			t.Errorf("%s after reads only: %v", k, res[k])
+		}
+	}
+}
