@@ -137,6 +137,10 @@ type Result struct {
 	// RefMap is {ref: meta} of the refs shown, when there are more than
 	// Options.RefMapAbove.
 	RefMap map[string]RefMeta `json:"-"`
+	// Previous is the YAML of the snapshot Options.Since named, when the
+	// page changed since then and that snapshot, taken with the same
+	// options, is still known to the document.
+	Previous string `json:"-"`
 }
 
 // RefMeta is what the page records about a ref, for re-resolution (SPEC
@@ -212,11 +216,12 @@ type snapshotOut struct {
 	Elements     int                `json:"elements"`
 	XFrames      []xframe           `json:"xframes"`
 	Title        string             `json:"title"`
+	Previous     string             `json:"previous"`
 }
 
 func (o *snapshotOut) result() *Result {
 	res := o.Result
-	res.LastSnapshot, res.LastElement, res.RefMap = o.LastSnapshot, o.LastElement, o.RefMap
+	res.LastSnapshot, res.LastElement, res.RefMap, res.Previous = o.LastSnapshot, o.LastElement, o.RefMap, o.Previous
 	return &res
 }
 

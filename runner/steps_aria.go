@@ -9,13 +9,14 @@ import (
 	"strings"
 
 	"github.com/cdpskill/cdpskill/aria"
+	"github.com/cdpskill/cdpskill/diff"
 	"github.com/cdpskill/cdpskill/query"
 )
 
 // ariaSteps show the page as the agent sees it.
 var ariaSteps = []step{
 	define("snapshot", `true | {root, detail: full|interactive|summary, mode: ai|plain, since: "s3", viewportOnly, pierceShadow, includeFrames, maxDepth, maxElements, maxNameLength, includeText, inlineLimit, preserveRefs}`,
-		"ARIA snapshot of the page as YAML, with refs (s1e4) for interactive elements; with since, {unchanged:true} when nothing changed", needsTab|sized, decodeSnapshot, runSnapshot),
+		"ARIA snapshot of the page as YAML, with refs (s1e4) for interactive elements; with since, {unchanged:true} or only what changed", needsTab|sized, decodeSnapshot, runSnapshot),
 	define("snapshotSearch", `"text" | {text, exact, pattern, role, near: {x, y, radius}, limit, context, pierceShadow, includeFrames}`,
 		"find elements in the whole page's accessibility tree, with refs, without a snapshot", needsTab, decodeSnapshotSearch, runSnapshotSearch),
 	define("query", `"selector" | {selector, limit, output, clean, metadata} | {role | roles: [...], name, nameExact, nameRegex, checked, disabled, level, countOnly, limit}`,
@@ -82,7 +83,37 @@ func runSnapshot(ctx context.Context, c *Call, p aria.Options) (any, error) {
 	if res.Unchanged {
 		return unchangedSnapshot{true, res.SnapshotID}, nil
 	}
+	if res.Previous != "" {
+		if out := sinceChanges(p.Since, res); out != nil {
+			return out, nil
+		}
+	}
 	return c.limitSnapshot(ctx, p, res), nil
+}
+
+// changedSnapshot answers since on a page that changed: what changed
+// since that snapshot, and the new snapshot's id for the next since.
+type changedSnapshot struct {
+	SnapshotID string        `json:"snapshotId"`
+	Since      string        `json:"since"`
+	Refs       int           `json:"refCount"`
+	Changes    *diff.Changes `json:"changes"`
+}
+
+// sinceChanges compares the snapshot with the one since named. Every
+// change is listed: the agent has nothing else to go by. When the
+// changes would take more than half the snapshot's bytes, the snapshot
+// itself is the better answer (nil). Identical text means unchanged.
+func sinceChanges(since string, res *aria.Result) any {
+	d := diff.Compare(diff.Parse(res.Previous), diff.Parse(res.YAML), diff.Options{})
+	if d.Empty() {
+		return unchangedSnapshot{true, since}
+	}
+	out := changedSnapshot{SnapshotID: res.SnapshotID, Since: since, Refs: res.Refs, Changes: d.Report("Since "+since, 0)}
+	if len(mustJSON(out.Changes)) > len(res.YAML)/2 {
+		return nil
+	}
+	return out
 }
 
 // limitSnapshot applies SPEC 7.6: more than refMapAbove refs also write

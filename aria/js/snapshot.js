@@ -7,7 +7,9 @@
 //        internal, snapshotFloor, elementFloor, refMapOver,
 //        frameMark, origin, clip, frame, freshFrame, refMapAll}
 // returns {yaml, snapshotId, refCount, truncated, lastSnapshot,
-//          lastElement, refMap?, elements?, xframes?, title?}
+//          lastElement, refMap?, elements?, xframes?, title?, previous?}
+//      where previous is the YAML of the snapshot since names, when the
+//         page changed since and that snapshot can be compared with
 //      or {unchanged: true, snapshotId} when since names a snapshot of an
 //         unchanged page
 //      or {error: 'invalidSelector'|'notFound', message}
@@ -72,6 +74,11 @@ function snapshot(lib, opts) {
     const over = opts.refMapOver > 0 && (given.length > opts.refMapOver || xframes.length > 0);
     if (opts.refMapAll || over) res.refMap = refs.table(given);
   }
+  if (ai && !opts.internal && !opts.frame && !xframes.length) {
+    const prev = opts.since ? stashed(opts.since) : undefined;
+    if (prev !== undefined) res.previous = prev;
+    stash(res.snapshotId, res.yaml);
+  }
   if (W.xframes) {
     window.__ariaXFrames = xframes.map(x => x.el);
     res.elements = W.stats.count;
@@ -86,6 +93,29 @@ function snapshot(lib, opts) {
     const info = { depth: x.depth, name: x.name, origin: x.origin, clip: x.clip };
     if (refs) info.path = x.scope.frames.concat([x.el]).map(refs.selectorFor);
     return info;
+  }
+
+  // ---- since ----------------------------------------------------------
+
+  // The YAML of the last few agent snapshots of this document, so that
+  // since can answer with what changed; a snapshot taken with other
+  // options cannot be compared with, nor one whose frames Go filled in.
+  function stash(id, yaml) {
+    if (!(window.__ariaSnapshotYaml instanceof Map)) window.__ariaSnapshotYaml = new Map();
+    const m = window.__ariaSnapshotYaml;
+    m.set(id, { key: optionsKey(), yaml });
+    while (m.size > 3) m.delete(m.keys().next().value);
+  }
+
+  function stashed(id) {
+    const m = window.__ariaSnapshotYaml;
+    const s = m instanceof Map ? m.get(id) : undefined;
+    return s && s.key === optionsKey() ? s.yaml : undefined;
+  }
+
+  function optionsKey() {
+    return JSON.stringify([opts.root || '', detail, opts.maxDepth | 0, opts.maxElements | 0, opts.maxNameLength | 0,
+      opts.includeText !== false, !!opts.viewportOnly, !!opts.pierceShadow, !!opts.includeFrames]);
   }
 
   // ---- scope ----------------------------------------------------------

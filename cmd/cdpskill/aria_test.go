@@ -95,9 +95,11 @@ func TestQueryRoleRefNextCall(t *testing.T) {
 	}
 }
 
+// since answers across calls: unchanged, only what changed, or, in a
+// new document, the whole snapshot.
 func TestSinceAcrossCalls(t *testing.T) {
 	c := newCLI(t)
-	tab := c.openTab(fixture.URL + "/form.html")
+	tab := c.openTab(fixture.URL + "/report.html")
 	if id := c.call(t, tab, `{"snapshot":true}`)[0]["snapshotId"]; id != "s1" {
 		t.Fatalf("first snapshot id %v", id)
 	}
@@ -105,10 +107,18 @@ func TestSinceAcrossCalls(t *testing.T) {
 	if len(out) != 2 || out["unchanged"] != true || out["snapshotId"] != "s1" {
 		t.Errorf("since s1 on an unchanged page: %v", out)
 	}
-	c.call(t, tab, `{"pageFunction":"document.getElementById('out').textContent = 'changed'"}`)
+	c.call(t, tab, `{"click":"#add"}`)
 	out = c.call(t, tab, `{"snapshot":{"since":"s1"}}`)[0]
-	if out["unchanged"] != nil || out["snapshotId"] != "s2" || !strings.Contains(out["yaml"].(string), "changed") {
+	got := jsonText(out["changes"])
+	if out["yaml"] != nil || out["snapshotId"] != "s2" || out["since"] != "s1" ||
+		!strings.Contains(got, `"added":["listitem: \"Buy bread\""]`) || !strings.Contains(got, `"to":"Shopping list (3)"`) ||
+		!strings.HasPrefix(out["changes"].(map[string]any)["summary"].(string), "Since s1. 1 added (listitem). 1 text changed (heading).") {
 		t.Errorf("since s1 after a change: %v", out)
+	}
+	c.call(t, tab, fmt.Sprintf(`{"goto":%q}`, fixture.URL+"/form.html"))
+	out = c.call(t, tab, `{"snapshot":{"since":"s2"}}`)[0]
+	if !strings.Contains(fmt.Sprint(out["yaml"]), `heading "Sign in"`) {
+		t.Errorf("since s2 in a new document must answer with the snapshot: %v", out)
 	}
 }
 
