@@ -14,8 +14,11 @@ type Diagnostics struct {
 	URL            string          `json:"url,omitempty"`
 	ScrollPosition *ScrollPosition `json:"scrollPosition,omitempty"`
 	VisibleButtons []ElementHint   `json:"visibleButtons,omitempty"`
-	VisibleLinks   []LinkHint      `json:"visibleLinks,omitempty"`
-	VisibleErrors  []string        `json:"visibleErrors,omitempty"`
+	// VisibleFields replace the buttons after a failed fill: the fields
+	// the agent could have meant.
+	VisibleFields []FieldHint `json:"visibleFields,omitempty"`
+	VisibleLinks  []LinkHint  `json:"visibleLinks,omitempty"`
+	VisibleErrors []string    `json:"visibleErrors,omitempty"`
 	// NearMatches are visible elements whose text is close to the search
 	// term, best first.
 	NearMatches []ElementHint `json:"nearMatches,omitempty"`
@@ -36,12 +39,22 @@ type ScrollPosition struct {
 
 // ElementHint is an element the agent could target instead. Score (0-100)
 // is set on near matches: 100 the same text, 80 text containing the term,
-// 70 text contained in it, 50 a shared word.
+// 70 text contained in it, 50 a shared word, or the text's similarity by
+// edit distance when higher (a misspelling).
 type ElementHint struct {
 	Text     string `json:"text"`
 	Selector string `json:"selector"`
 	Ref      string `json:"ref,omitempty"`
 	Score    int    `json:"score,omitempty"`
+}
+
+// FieldHint is a visible form field: its label (or placeholder, or
+// name), and its type when it is not a text field.
+type FieldHint struct {
+	Label    string `json:"label"`
+	Selector string `json:"selector"`
+	Type     string `json:"type,omitempty"`
+	Ref      string `json:"ref,omitempty"`
 }
 
 // LinkHint is a visible link.
@@ -52,11 +65,13 @@ type LinkHint struct {
 
 // FailureContext reads the failure context in one evaluation. searchTerm
 // is what the failed step looked for (see Searched); "" skips the near
-// matches. Callers bound ctx tightly: this is a courtesy after a failure,
+// matches. fields is for a step that wanted a field to type into: the
+// visible fields are listed instead of the buttons, and near matches are
+// fields. Callers bound ctx tightly: this is a courtesy after a failure,
 // and a dead page fails it.
-func FailureContext(ctx context.Context, p *page.Page, searchTerm string) (*Diagnostics, error) {
+func FailureContext(ctx context.Context, p *page.Page, searchTerm string, fields bool) (*Diagnostics, error) {
 	var fc Diagnostics
-	if err := p.CallJS(ctx, diagnoseFn, &fc, searchTerm); err != nil {
+	if err := p.CallJS(ctx, diagnoseFn, &fc, map[string]any{"term": searchTerm, "fields": fields}); err != nil {
 		return nil, err
 	}
 	return &fc, nil

@@ -9,12 +9,13 @@ import (
 
 // The failure context describes the page and scores near matches as SPEC
 // 16.3 says: 100 same text, 80 text containing the term, 70 text inside
-// the term, 50 a shared word; and 60 for a misspelling of the whole text.
+// the term, 50 a shared word; or the similarity by edit distance, when
+// higher, for a misspelling.
 func TestFailureContext(t *testing.T) {
 	p := openFixture(t, "text.html")
 	ref := eval[string](t, p, "makeRef(document.getElementById('save-draft'), 'button', 'Save draft', '#save-draft')")
 	run(t, p, "window.scrollTo(0, 0)")
-	fc, err := dom.FailureContext(testCtx(t), p, "save")
+	fc, err := dom.FailureContext(testCtx(t), p, "save", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,15 +59,16 @@ func TestFailureContextScores(t *testing.T) {
 		term, selector string
 		score          int
 	}{
-		{"Send message now", "#send", 70},     // the element's text is inside the term
-		{"please ship it", "#ship-role", 70},  // ... at any tier
+		{"please ship it", "#ship-role", 70},  // the element's text is inside the term
+		{"Send message now", "#send", 75},     // ... or more by edit distance
 		{"remove the cart", "#short-add", 50}, // a shared word
-		{"Add to crat", "#short-add", 60},     // a misspelling of the whole text
-		{"#email", "#email", 80},              // a selector's words against a placeholder
+		{"Add to crat", "#short-add", 82},     // a misspelling: 2 edits in 11
+		{"#email", "#email", 100},             // a selector's id
+		{".email-address", "#email", 100},     // a selector's words against a placeholder
 		{"documentation", "#docs", 100},       // a link, case-insensitive
 	}
 	for _, c := range cases {
-		fc, err := dom.FailureContext(testCtx(t), p, c.term)
+		fc, err := dom.FailureContext(testCtx(t), p, c.term, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,8 +82,54 @@ func TestFailureContextScores(t *testing.T) {
 			t.Errorf("%q: %s scored %d, want %d (%+v)", c.term, c.selector, got, c.score, fc.NearMatches)
 		}
 	}
-	fc, err := dom.FailureContext(testCtx(t), p, "")
+	fc, err := dom.FailureContext(testCtx(t), p, "", false)
 	if err != nil || len(fc.NearMatches) != 0 {
 		t.Errorf("no term: %+v, %v", fc, err)
+	}
+}
+
+// Typos find their target first: misspelt button text, a misspelt
+// list item's label (text that is no button or link), a misspelt id.
+func TestNearMatchesFindTyposFirst(t *testing.T) {
+	p := openFixture(t, "diagnose.html")
+	for _, c := range []struct{ term, first string }{
+		{"Sgin in", "#signin"},
+		{"Buy bred", "#bread"},
+		{"#submti", "#submit"},
+	} {
+		fc, err := dom.FailureContext(testCtx(t), p, c.term, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(fc.NearMatches) == 0 || fc.NearMatches[0].Selector != c.first {
+			t.Errorf("%q: near matches %+v, want %s first", c.term, fc.NearMatches, c.first)
+		}
+	}
+}
+
+// After a failed fill the context lists the fields, not the buttons, and
+// the near matches are fields; errors are only what says something went
+// wrong, a field's own error message included.
+func TestFailureContextForFields(t *testing.T) {
+	p := openFixture(t, "diagnose.html")
+	fc, err := dom.FailureContext(testCtx(t), p, "Emial", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fc.VisibleButtons) != 0 || len(fc.VisibleFields) != 5 {
+		t.Fatalf("fields %+v, buttons %+v", fc.VisibleFields, fc.VisibleButtons)
+	}
+	if f := fc.VisibleFields[2]; f.Label != "Email" || f.Selector != "#mail" || f.Type != "email" {
+		t.Errorf("email field %+v", f)
+	}
+	if f := fc.VisibleFields[3]; f.Label != "Postcode" || f.Type != "" {
+		t.Errorf("postcode field %+v", f)
+	}
+	if len(fc.NearMatches) == 0 || fc.NearMatches[0].Selector != "#mail" {
+		t.Errorf("near matches %+v", fc.NearMatches)
+	}
+	want := []string{"Enter an email address like ada@example.com", "Upload failed: the file is too large"}
+	if strings.Join(fc.VisibleErrors, "|") != "Email: "+want[0]+"|"+want[1] {
+		t.Errorf("errors %q", fc.VisibleErrors)
 	}
 }

@@ -20,6 +20,9 @@ const (
 	// sized: the step keeps its own output small (spilling to a file
 	// itself), so the runner's generic spill leaves it alone.
 	sized
+	// field: the step acts on a form field, so its failure context lists
+	// fields rather than buttons.
+	field
 )
 
 // step is one entry of the step registry. Validation, dispatch, the

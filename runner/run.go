@@ -145,7 +145,7 @@ func (c *Call) recordFailure(ctx context.Context, ps plannedStep, sr *StepResult
 	if e.Type == Execution && takesHooks(ps.def) && !strings.HasPrefix(e.Name, "Navigation") {
 		// After a failed navigation the page is Chrome's error page or the
 		// old one: describing it would not help.
-		sr.Context = c.failureContext(ctx, err)
+		sr.Context = c.failureContext(ctx, ps.def, err)
 	}
 }
 
@@ -389,7 +389,7 @@ const failureBudget = time.Second
 // failureContext describes the page after an action step failed (SPEC
 // 16.3): its state and, when the step looked for something, what nearly
 // matches it. Best effort and brief; nil when it cannot be read.
-func (c *Call) failureContext(ctx context.Context, err error) any {
+func (c *Call) failureContext(ctx context.Context, def *step, err error) any {
 	if c.page == nil || c.dead.Load() || ctx.Err() != nil {
 		return nil
 	}
@@ -400,7 +400,7 @@ func (c *Call) failureContext(ctx context.Context, err error) any {
 	}
 	fctx, cancel := context.WithTimeout(ctx, failureBudget)
 	defer cancel()
-	d, ferr := dom.FailureContext(fctx, c.page, term)
+	d, ferr := dom.FailureContext(fctx, c.page, term, def.has(field))
 	if ferr != nil {
 		return nil
 	}

@@ -11,7 +11,7 @@ import (
 // inputSteps drive the keyboard and the mouse beyond click and fill.
 var inputSteps = []step{
 	define("type", `"text" (focused element) | {selector|ref, text, delay, force, timeout}`,
-		"type text key by key, for fields that react to each keystroke", needsTab|visual|hooks, decodeType, runType).did("Typed"),
+		"type text key by key, for fields that react to each keystroke", needsTab|visual|hooks|field, decodeType, runType).did("Typed"),
 	define("press", `"Enter" | "Control+a" | "Meta+Shift+Enter" | {key, selector|ref, force, timeout}`,
 		"press a key or combination; an unknown key name is a warning", needsTab|visual|hooks, decodePress, runPress).did("Pressed"),
 	define("hover", `"selector" | "s1e4" | {selector|ref, duration, captureResult, force, timeout}`,
@@ -21,7 +21,7 @@ var inputSteps = []step{
 	define("scroll", `"top" | "bottom" | "up" | "down" | "selector" | "s1e4" | {selector|ref | to | deltaX,deltaY | x,y}`,
 		"scroll the page (or its scrolling container) or an element into view", needsTab|visual|hooks, decodeScroll, runScroll).did("Scrolled"),
 	define("selectOption", `{selector|ref, value|label|index|values, timeout}`,
-		"choose options of a select element; values replaces a multi-select's selection", needsTab|visual|hooks, decodeSelectOption, runSelectOption).did("Selected"),
+		"choose options of a select element; values replaces a multi-select's selection", needsTab|visual|hooks|field, decodeSelectOption, runSelectOption).did("Selected"),
 	define("selectText", `"selector" | "s1e4" | {selector|ref, start, end, timeout}`,
 		"select all or part of a field's or an element's text", needsTab|visual|hooks, decodeSelectText, runSelectText).did("Selected text"),
 }
