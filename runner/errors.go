@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
+	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
 )
@@ -63,6 +65,7 @@ func classify(err error) *Error {
 		out.Name = "TimeoutError"
 	case cdp.IsContextDestroyed(err):
 		out.Name = "ContextDestroyedError"
+		out.Message = "the document the step ran in went away under it (its frame was removed, or it navigated)"
 	case cdp.IsStaleObject(err):
 		out.Name = "StaleElementError"
 	}
@@ -82,4 +85,38 @@ type errorJSON struct {
 
 func (e *Error) json() *errorJSON {
 	return &errorJSON{Type: e.Type, Name: e.Name, Message: e.Message, Hint: e.Hint}
+}
+
+// tidyMessage makes an error message speak the agent's language: Go's
+// context phrases become what happened (the step's timeout of so many
+// ms ran out, or the call was interrupted), the step's own name is not
+// repeated in front of it (the result names the action), and a wrapped
+// error that repeats the words around it is said once.
+func tidyMessage(msg, action string, timeout time.Duration) string {
+	ms := timeout.Milliseconds()
+	parts := strings.Split(msg, ": ")
+	var kept []string
+	lostDeadline := false
+	for i, p := range parts {
+		switch {
+		case p == context.DeadlineExceeded.Error():
+			lostDeadline = true
+			continue
+		case p == context.Canceled.Error():
+			p = "the call was interrupted"
+		case len(kept) == 0 && p == action && i < len(parts)-1:
+			continue
+		case len(kept) > 0 && (kept[len(kept)-1] == p || strings.HasSuffix(kept[len(kept)-1], " "+p)):
+			continue
+		}
+		kept = append(kept, p)
+	}
+	out := strings.Join(kept, ": ")
+	if lostDeadline && !strings.Contains(out, "timed out") {
+		if out == "" {
+			return fmt.Sprintf("timed out after %d ms (the step's timeout)", ms)
+		}
+		out += fmt.Sprintf(" (timed out after %d ms, the step's timeout)", ms)
+	}
+	return out
 }

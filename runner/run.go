@@ -59,9 +59,9 @@ func Run(ctx context.Context, input []byte, opts Options) *Result {
 
 	if req.tab != "" {
 		if err := c.attachAlias(ctx, req.tab); err != nil {
-			res := errorResult(classify(err))
-			res.Tab = req.tab
-			return res
+			e := classify(err)
+			e.Message = tidyMessage(e.Message, "", req.timeout)
+			return errorResult(e)
 		}
 	}
 	res := &Result{Status: "ok"}
@@ -115,7 +115,7 @@ func (c *Call) runSteps(ctx context.Context, req *request, res *Result, dialogs 
 		}
 		r.step(ps.def, err == nil)
 		if err != nil {
-			c.recordFailure(ctx, ps, &sr, res, err)
+			c.recordFailure(ctx, ps, &sr, res, err, timeout)
 		}
 		res.Steps = append(res.Steps, sr)
 		if sr.Status == "error" {
@@ -127,8 +127,9 @@ func (c *Call) runSteps(ctx context.Context, req *request, res *Result, dialogs 
 
 // recordFailure fills in a failed step's result and, unless the step was
 // optional, the call's errors.
-func (c *Call) recordFailure(ctx context.Context, ps plannedStep, sr *StepResult, res *Result, err error) {
+func (c *Call) recordFailure(ctx context.Context, ps plannedStep, sr *StepResult, res *Result, err error, timeout time.Duration) {
 	e := classify(err)
+	e.Message = tidyMessage(e.Message, ps.def.name, timeout)
 	sr.Error = e.Error()
 	var js *page.JSError
 	if errors.As(err, &js) {

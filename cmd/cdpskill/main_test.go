@@ -22,6 +22,8 @@ var (
 	browser *testbrowser.Browser
 	binary  string // the built cdpskill, for tests that need real processes
 	fixture *httptest.Server
+	// slowHits hears of each request for a slow document.
+	slowHits = make(chan struct{}, 16)
 )
 
 func TestMain(m *testing.M) {
@@ -43,8 +45,15 @@ func TestMain(m *testing.M) {
 func fixtureHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/", http.FileServer(http.Dir("testdata")))
-	// A slow API: answers ["Apples","Pears"] after ms milliseconds.
+	// A slow API: answers ["Apples","Pears"] after ms milliseconds; a
+	// request with "doc" in its query is announced on slowHits.
 	mux.HandleFunc("/api/slow", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Has("doc") {
+			select {
+			case slowHits <- struct{}{}:
+			default:
+			}
+		}
 		ms, _ := strconv.Atoi(r.URL.Query().Get("ms"))
 		select {
 		case <-time.After(time.Duration(ms) * time.Millisecond):

@@ -10,7 +10,7 @@
     } catch (e) {
       return 'invalid selector: ' + e.message;
     }
-    if (!el) return 'no element matches ' + selector;
+    if (!el) return 'nothing on the page matches it';
   } else {
     const all = document.querySelectorAll('iframe, frame');
     if (index >= all.length) {
@@ -19,7 +19,7 @@
     el = all[index];
   }
   if (el.localName !== 'iframe' && el.localName !== 'frame') {
-    return selector + ' is a <' + el.localName + '>, not an <iframe> or <frame>';
+    return 'it is a <' + el.localName + '>, not an <iframe> or <frame>';
   }
   return el;
 }
