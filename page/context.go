@@ -4,12 +4,16 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"strings"
 
 	ariajs "github.com/cdpskill/cdpskill/aria/js"
 )
 
 //go:embed js/context.js
 var pageContextJS string
+
+//go:embed js/framework.js
+var frameworkJS string
 
 var contextJS = ariajs.WithSelectors(pageContextJS)
 
@@ -22,6 +26,8 @@ type Context struct {
 	Viewport      Viewport       `json:"viewport"`
 	ActiveElement *ActiveElement `json:"activeElement,omitempty"`
 	Modal         *Modal         `json:"modal,omitempty"`
+	// Framework is what the page runs on, when asked and known.
+	Framework string `json:"framework,omitempty"`
 	// Frame is the frame steps run in, when it is not the top document.
 	Frame *CurrentFrame `json:"frame,omitempty"`
 	// Doc tells documents apart: the top document's time origin, which a
@@ -81,14 +87,19 @@ type Modal struct {
 }
 
 // GetContext reads the page context from the main frame in one
-// evaluation, wherever p's evaluations currently run.
-func GetContext(ctx context.Context, p *Page) (*Context, error) {
+// evaluation, wherever p's evaluations currently run; with framework,
+// it also tells what the page runs on.
+func GetContext(ctx context.Context, p *Page, framework bool) (*Context, error) {
 	var read struct {
 		Context
 		TimeOrigin float64 `json:"timeOrigin"`
 	}
+	fw := "null"
+	if framework {
+		fw = strings.TrimSpace(frameworkJS)
+	}
 	main := p.Top()
-	if err := main.CallJS(ctx, contextJS, &read); err != nil {
+	if err := main.CallJS(ctx, "() => ("+contextJS+")("+fw+")", &read); err != nil {
 		return nil, fmt.Errorf("page context: %w", err)
 	}
 	c := read.Context

@@ -11,7 +11,7 @@ import (
 
 func ctxRead(t *testing.T, p *page.Page) *page.Context {
 	t.Helper()
-	c, err := page.GetContext(navCtx(t, 5*time.Second), p)
+	c, err := page.GetContext(navCtx(t, 5*time.Second), p, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,8 +127,41 @@ func BenchmarkContext(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := page.GetContext(b.Context(), p); err != nil {
+		if _, err := page.GetContext(b.Context(), p, false); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// After a navigation the context says what the page runs on.
+func TestContextFramework(t *testing.T) {
+	cases := map[string]string{
+		"next":      "Next.js 14.2.3, React",
+		"react":     "React",
+		"vue":       "Vue 3.4.21",
+		"nuxt":      "Nuxt, Vue 3.4.21",
+		"angular":   "Angular 17.3.0",
+		"angularjs": "AngularJS 1.8.3",
+		"svelte":    "Svelte",
+		"ember":     "Ember 5.6.0",
+		"backbone":  "Backbone 1.6.0, jQuery 3.7.1",
+		"wordpress": "WordPress 6.4.3",
+		"odd":       "jQuery 1.12.4",
+		"plain":     "",
+	}
+	srv := newNavServer(t)
+	p := navPage(t)
+	for stack, want := range cases {
+		navGoto(t, p, srv.URL+"/frameworks.html?"+stack, "")
+		c, err := page.GetContext(navCtx(t, 5*time.Second), p, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Framework != want {
+			t.Errorf("%s: framework %q, want %q", stack, c.Framework, want)
+		}
+		if ctxRead(t, p).Framework != "" {
+			t.Errorf("%s: framework told without being asked", stack)
 		}
 	}
 }

@@ -328,7 +328,7 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 	g.Go(func() error {
 		cctx, cancel := context.WithTimeout(ctx, contextBudget)
 		defer cancel()
-		pc, err := page.GetContext(cctx, p)
+		pc, err := page.GetContext(cctx, p, r.visual)
 		if err == nil {
 			res.Context = pc
 		} else if c.console != nil {
@@ -368,6 +368,9 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 	}
 	if res.Context != nil && c.startDoc != 0 && res.Context.Doc != c.startDoc {
 		res.Navigated = true // a new document at the same address: a reload, a form posted to itself
+	}
+	if res.Context != nil && !res.Navigated && c.startURL != "" {
+		res.Context.Framework = "" // told once, on arrival
 	}
 	c.report(res, r, scr)
 }

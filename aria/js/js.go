@@ -74,9 +74,9 @@ func Bind(helpers, op string) string {
 }
 
 // WithSelectors returns a function expression that calls fn with the
-// selectors module.
+// selectors module and then its own arguments.
 func WithSelectors(fn string) string {
-	return "function () { return (" + strings.TrimSpace(fn) + ")((" + strings.TrimSpace(Selectors) + ")()); }"
+	return "function () { return (" + strings.TrimSpace(fn) + ")((" + strings.TrimSpace(Selectors) + ")(), ...arguments); }"
 }
 
 var all = []Module{

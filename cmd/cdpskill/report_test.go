@@ -161,3 +161,23 @@ func TestReadsTakeNoSnapshots(t *testing.T) {
 		}
 	}
 }
+
+// The context names the page's framework on arrival, not on every call.
+func TestFrameworkOnArrival(t *testing.T) {
+	c := newCLI(t)
+	res, code := c.run(fmt.Sprintf(`{"steps":[{"openTab":{"url":%q,"host":%q,"port":%d}}]}`,
+		fixture.URL+"/app.html", browser.Endpoint.Host, browser.Endpoint.Port))
+	tab, _ := res["tab"].(string)
+	t.Cleanup(func() { c.run(fmt.Sprintf(`{"steps":[{"closeTab":%q}]}`, tab)) })
+	if code != 0 || res["context"].(map[string]any)["framework"] != "React" {
+		t.Fatalf("openTab: %v", res)
+	}
+	res = c.act(t, tab, `{"click":"#inc"}`)
+	if fw := res["context"].(map[string]any)["framework"]; fw != nil {
+		t.Errorf("framework %v repeated on a call that did not navigate", fw)
+	}
+	res = c.act(t, tab, fmt.Sprintf(`{"goto":%q}`, fixture.URL+"/app.html?again"))
+	if res["context"].(map[string]any)["framework"] != "React" {
+		t.Errorf("goto: %v", res["context"])
+	}
+}

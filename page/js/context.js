@@ -4,9 +4,10 @@
  *
  * It runs on every invocation, so it touches as little as it can: one
  * focused element, and one querySelectorAll for dialogs. S is
- * aria/js/selectors.js.
+ * aria/js/selectors.js; framework, when given, is js/framework.js, run
+ * after a navigation.
  */
-function pageContext(S) {
+function pageContext(S, framework) {
   const MAX_VALUE = 200;
   const TEXT_INPUTS = new Set([
     'text', 'password', 'email', 'number', 'search', 'tel', 'url',
@@ -85,6 +86,7 @@ function pageContext(S) {
     viewport: { width: window.innerWidth, height: window.innerHeight },
     activeElement: activeElement(),
     modal: modal(),
+    framework: framework ? framework() : undefined,
     timeOrigin: performance.timeOrigin,
   };
 }
