@@ -45,6 +45,10 @@ type TabEntry struct {
 	// Frame is the frame the agent switched the tab to (SPEC 13.2), so
 	// later calls run there too; empty is the top document.
 	Frame string `json:"frame,omitempty"`
+	// Sites are the domains whose site profile, or the request to write
+	// one, the tab's calls have reported (SPEC 15.3), space-separated:
+	// each is told once per tab.
+	Sites string `json:"sites,omitempty"`
 
 	// extra keeps, as a compact JSON object, the fields this build does
 	// not know, so a rewrite by an older cdpskill does not drop what a

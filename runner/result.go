@@ -16,6 +16,8 @@ type Result struct {
 	Status           string                 `json:"status"`
 	Tab              string                 `json:"tab,omitempty"`
 	Error            *errorJSON             `json:"error,omitempty"`
+	SiteProfile      string                 `json:"siteProfile,omitempty"`
+	ActionRequired   *ActionRequired        `json:"actionRequired,omitempty"`
 	Navigated        bool                   `json:"navigated,omitempty"`
 	Changes          *diff.Changes          `json:"changes,omitempty"`
 	FullSnapshot     string                 `json:"fullSnapshot,omitempty"`

@@ -369,9 +369,10 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 	if res.Context != nil && c.startDoc != 0 && res.Context.Doc != c.startDoc {
 		res.Navigated = true // a new document at the same address: a reload, a form posted to itself
 	}
-	if res.Context != nil && !res.Navigated && c.startURL != "" {
-		res.Context.Framework = "" // told once, on arrival
+	if pc := res.Context; pc != nil && (!res.Navigated && c.startURL != "" || strings.HasPrefix(pc.URL, "chrome-error:")) {
+		pc.Framework = "" // told once, on arrival at a page of the site's own
 	}
+	c.siteReport(res)
 	c.report(res, r, scr)
 }
 

@@ -25,6 +25,7 @@ func normalize(c *cli, tab string, out []byte) string {
 	s = strings.ReplaceAll(s, `"`+tab+`"`, `"$TAB"`)
 	s = strings.ReplaceAll(s, "/"+tab+".", "/$TAB.")
 	s = strings.ReplaceAll(s, fixture.URL, "http://fixture")
+	s = strings.ReplaceAll(s, strings.ReplaceAll(strings.TrimPrefix(fixture.URL, "http://"), ":", "_"), "fixture")
 	s = strings.ReplaceAll(s, c.tmp, "$TMPDIR")
 	s = hexID.ReplaceAllString(s, "<targetId>")
 	s = elapsed.ReplaceAllString(s, `"elapsed":0`)

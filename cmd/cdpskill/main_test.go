@@ -82,7 +82,7 @@ type cli struct {
 func newCLI(t testing.TB) *cli { return &cli{t: t, tmp: t.TempDir()} }
 
 func (c *cli) env() []string {
-	return append(os.Environ(), "TMPDIR="+c.tmp)
+	return append(os.Environ(), "TMPDIR="+c.tmp, "HOME="+c.tmp)
 }
 
 func (c *cli) cmd(ctx context.Context, input string) *exec.Cmd {

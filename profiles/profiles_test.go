@@ -1,0 +1,84 @@
+package profiles
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestNormalize(t *testing.T) {
+	good := map[string]string{
+		"github.com":                   "github.com",
+		"www.GitHub.com":               "github.com",
+		"https://www.github.com/a/b?q": "github.com",
+		"localhost:8080":               "localhost_8080",
+		"http://127.0.0.1:3000/":       "127.0.0.1_3000",
+		"xn--bcher-kva.example":        "xn--bcher-kva.example",
+		"bücher.example":               "b_cher.example",
+		" shop.example.co.uk ":         "shop.example.co.uk",
+	}
+	for in, want := range good {
+		if got, err := Normalize(in); err != nil || got != want {
+			t.Errorf("Normalize(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "  ", "../etc/passwd", "..", ".", "/etc/passwd", `C:\x`, "a\x00b", "___", "@@@", ".hidden", "a..b", "http://", strings.Repeat("a", 300)} {
+		var de *DomainError
+		if got, err := Normalize(bad); !errors.As(err, &de) {
+			t.Errorf("Normalize(%q) = %q, %v; want a DomainError", bad, got, err)
+		}
+	}
+}
+
+func TestDomainOf(t *testing.T) {
+	cases := map[string]string{
+		"https://www.example.com/x":     "example.com",
+		"http://localhost:5173/":        "localhost_5173",
+		"file:///tmp/a.html":            "",
+		"data:text/html,hi":             "",
+		"about:blank":                   "",
+		"chrome-error://chromewebdata/": "",
+	}
+	for in, want := range cases {
+		got, ok := DomainOf(in)
+		if got != want || ok != (want != "") {
+			t.Errorf("DomainOf(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+}
+
+func TestReadWrite(t *testing.T) {
+	s := Store{Dir: filepath.Join(t.TempDir(), "sites")}
+	if _, found, err := s.Read("example.com"); found || err != nil {
+		t.Fatalf("read before write: %v %v", found, err)
+	}
+	path, err := s.Write("example.com", "# example.com\n")
+	if err != nil || path != filepath.Join(s.Dir, "example.com.md") {
+		t.Fatalf("write: %q %v", path, err)
+	}
+	content, found, err := s.Read("example.com")
+	if !found || err != nil || content != "# example.com\n" {
+		t.Errorf("read: %q %v %v", content, found, err)
+	}
+	// Concurrent writers leave one whole profile and no temporary files.
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.Write("example.com", strings.Repeat(string(rune('a'+i)), 10000))
+		}()
+	}
+	wg.Wait()
+	content, _, _ = s.Read("example.com")
+	if len(content) != 10000 || strings.Count(content, content[:1]) != 10000 {
+		t.Errorf("a torn profile: %d bytes", len(content))
+	}
+	entries, _ := os.ReadDir(s.Dir)
+	if len(entries) != 1 {
+		t.Errorf("left behind: %v", entries)
+	}
+}
