@@ -20,6 +20,7 @@ vet:
 test: chromium vet
 	$(GO) test ./...
 	$(GO) test ./runner -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 10s
+	$(GO) test ./diff -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 5s
 
 demo: chromium build
 	@./scripts/demo.sh $(BIN) "$(DEMO)"
@@ -29,6 +30,7 @@ bench: chromium build
 
 fuzz:
 	$(GO) test ./runner -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 60s
+	$(GO) test ./diff -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 60s
 
 clean:
 	rm -rf bin log
