@@ -15,7 +15,7 @@ import (
 // call's report looks at the page. It never fails a step.
 const (
 	settleMax    = 2 * time.Second
-	settleWindow = 100 * time.Millisecond
+	settleWindow = 50 * time.Millisecond
 )
 
 // settleMark is where an action's own activity starts.

@@ -76,6 +76,10 @@ function ariaWalk(R, S, cfg) {
     if (tag === 'br') return addText(out, ' ');
     if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')) return;
     if (tag === 'input' && el.type === 'hidden') return;
+    // Off screen, an element with no element inside can add nothing to a
+    // viewport snapshot: its box is known before its style is read.
+    if (cfg.viewportOnly && !el.firstElementChild && !(cfg.pierceShadow && el.shadowRoot) &&
+      tag !== 'iframe' && tag !== 'frame' && !inViewport(el, '')) return;
     const style = el.ownerDocument.defaultView.getComputedStyle(el);
     const display = style.display;
     if (display === 'none') return;

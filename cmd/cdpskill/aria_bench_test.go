@@ -30,3 +30,11 @@ func BenchmarkCallQueryRoleWith6000Refs(b *testing.B) {
 		return fmt.Sprintf(`{"tab":%q,"steps":[{"query":{"role":"button","nameExact":"B5999"}}]}`, tab)
 	}, refsSetup)
 }
+
+// A click that changes nothing on the page of 6,000 refs: what the
+// report's snapshots cost on a large page.
+func BenchmarkCallClickWith6000Refs(b *testing.B) {
+	benchCall(b, func(tab string) string {
+		return fmt.Sprintf(`{"tab":%q,"steps":[{"click":"#small button"}]}`, tab)
+	}, refsSetup)
+}

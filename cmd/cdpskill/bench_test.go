@@ -53,3 +53,12 @@ func BenchmarkCallGoto(b *testing.B) {
 		return fmt.Sprintf(`{"tab":%q,"steps":[{"goto":%q}]}`, tab, fixture.URL+"/hello.html")
 	}, "")
 }
+
+// A click on a small page with the whole after-action report: settle,
+// the screen before and after, changes, lean view, full snapshot file,
+// screenshot. The click changes the page (a status line), as most do.
+func BenchmarkCallClickReport(b *testing.B) {
+	benchCall(b, func(tab string) string {
+		return fmt.Sprintf(`{"tab":%q,"steps":[{"click":"#sub"}]}`, tab)
+	}, fmt.Sprintf(`{"goto":%q}`, fixture.URL+"/small.html"))
+}
