@@ -40,18 +40,31 @@ func normalize(c *cli, tab string, out []byte) string {
 // Regenerate with: go test ./cmd/cdpskill -run TestGoldenResults -update
 func TestGoldenResults(t *testing.T) {
 	c := newCLI(t)
-	cases := []struct{ name, input string }{
-		{"validation", `{"steps":[{"gotoo":"x"},{"wait":{"selector":"#a","text":"b"}},{"sleep":1,"getUrl":true}]}`},
-		{"parse", `{"steps":[{"goto":"x"}`},
-		{"open_snapshot_fill_click", fmt.Sprintf(`{"tab":"$TAB","steps":[{"goto":%q},{"snapshot":true},{"fill":{"label":"User name","value":"ada"}},{"click":"#go"},{"wait":{"text":"Hi ada"}},{"getTitle":true}]}`, fixture.URL+"/form.html")},
-		{"goto_404", fmt.Sprintf(`{"tab":"$TAB","steps":[{"goto":%q}]}`, fixture.URL+"/missing.html")},
-		{"navigation_error", `{"tab":"$TAB","steps":[{"goto":"http://no-such-host.invalid/"}]}`},
-		{"page_function_types", `{"tab":"$TAB","steps":[{"pageFunction":"1+1"},{"pageFunction":"undefined"},{"pageFunction":"({a: [1, NaN], d: new Date(0)})"},{"pageFunction":"() => { throw new TypeError('bad') }"}]}`},
-		{"history_and_optional", fmt.Sprintf(`{"tab":"$TAB","steps":[{"goto":%q},{"back":true},{"forward":true},{"forward":true},{"wait":{"selector":"#never","timeout":300},"optional":true},{"getUrl":true}]}`, fixture.URL+"/hello.html")},
+	report := fmt.Sprintf(`{"tab":"$TAB","steps":[{"goto":%q}]}`, fixture.URL+"/report.html")
+	cases := []struct{ name, input, setup string }{
+		{"validation", `{"steps":[{"gotoo":"x"},{"wait":{"selector":"#a","text":"b"}},{"sleep":1,"getUrl":true}]}`, ""},
+		{"parse", `{"steps":[{"goto":"x"}`, ""},
+		{"open_snapshot_fill_click", fmt.Sprintf(`{"tab":"$TAB","steps":[{"goto":%q},{"snapshot":true},{"fill":{"label":"User name","value":"ada"}},{"click":"#go"},{"wait":{"text":"Hi ada"}},{"getTitle":true}]}`, fixture.URL+"/form.html"), ""},
+		{"goto_404", fmt.Sprintf(`{"tab":"$TAB","steps":[{"goto":%q}]}`, fixture.URL+"/missing.html"), ""},
+		{"navigation_error", `{"tab":"$TAB","steps":[{"goto":"http://no-such-host.invalid/"}]}`, ""},
+		{"page_function_types", `{"tab":"$TAB","steps":[{"pageFunction":"1+1"},{"pageFunction":"undefined"},{"pageFunction":"({a: [1, NaN], d: new Date(0)})"},{"pageFunction":"() => { throw new TypeError('bad') }"}]}`, ""},
+		{"history_and_optional", fmt.Sprintf(`{"tab":"$TAB","steps":[{"goto":%q},{"back":true},{"forward":true},{"forward":true},{"wait":{"selector":"#never","timeout":300},"optional":true},{"getUrl":true}]}`, fixture.URL+"/hello.html"), ""},
+		// The after-action report of a click that opens a menu.
+		{"click_changes", `{"tab":"$TAB","steps":[{"click":"#menu"}]}`, report},
+		// A misspelt click: the failure context, near matches first.
+		{"failed_click_near_matches", `{"tab":"$TAB","steps":[{"click":{"text":"Add iten"},"timeout":500}]}`, report},
+		// since on a page that changed answers with the changes only.
+		{"since_changes", `{"tab":"$TAB","steps":[{"click":"#add"},{"snapshot":{"since":"s1"}}]}`,
+			strings.Replace(report, `}]}`, `},{"snapshot":true}]}`, 1)},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			tab := c.openTab("about:blank") // a fresh history for every case
+			if tc.setup != "" {
+				if res, code := c.run(strings.ReplaceAll(tc.setup, "$TAB", tab)); code != 0 {
+					t.Fatalf("setup: %v", res)
+				}
+			}
 			input := strings.ReplaceAll(tc.input, "$TAB", tab)
 			out, _ := c.cmd(t.Context(), input).Output()
 			got := normalize(c, tab, out)

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -46,6 +47,18 @@ func TestSettledBeforeTheNextStepLooks(t *testing.T) {
 	}
 	if _, ok := res["viewportSnapshot"]; ok {
 		t.Errorf("the batch ended with the agent's own snapshot; the report must not repeat it")
+	}
+}
+
+// A rename in place — double-click, fill, Enter, then a save to the
+// server and a re-render — is finished when the batch's snapshot looks.
+func TestSettledEditInPlace(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/todo.html")
+	res := c.act(t, tab, `{"click":{"selector":"#todos label","doubleClick":true}},{"fill":{"selector":".edit","value":"Buy oat milk"}},{"press":"Enter"},{"snapshot":true}`)
+	yaml := stepOutputs(t, res)[3]["output"].(map[string]any)["yaml"].(string)
+	if !strings.Contains(yaml, `listitem: "Buy oat milk"`) || strings.Contains(yaml, "textbox") {
+		t.Errorf("the snapshot shows the edit unfinished:\n%s", yaml)
 	}
 }
 
@@ -179,5 +192,41 @@ func TestFrameworkOnArrival(t *testing.T) {
 	res = c.act(t, tab, fmt.Sprintf(`{"goto":%q}`, fixture.URL+"/app.html?again"))
 	if res["context"].(map[string]any)["framework"] != "React" {
 		t.Errorf("goto: %v", res["context"])
+	}
+}
+
+// A screen too full to print whole is cut at a line, says so, and the
+// full snapshot file has all of it.
+func TestViewportSnapshotTruncated(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/small.html")
+	c.act(t, tab, `{"pageFunction":"document.body.innerHTML = Array.from({length: 700}, (_, i) => '<button style=\"font-size:8px;margin:0\">Button number ' + i + '</button>').join('')"}`)
+	res := c.act(t, tab, `{"hover":"button"}`)
+	vs, _ := res["viewportSnapshot"].(string)
+	if res["truncated"] != true || len(vs) > 9100 || !strings.HasSuffix(vs, "fullSnapshot has the whole page") {
+		t.Fatalf("truncated %v, %d bytes:\n…%s", res["truncated"], len(vs), vs[max(0, len(vs)-200):])
+	}
+	full, err := os.ReadFile(res["fullSnapshot"].(string))
+	if err != nil || !strings.Contains(string(full), `button "Button number 699"`) {
+		t.Errorf("the full snapshot lacks the last button: %v", err)
+	}
+}
+
+// A failed click on misspelt text offers what was meant first, a list
+// item's label included; a failed fill lists the fields.
+func TestFailureContextThroughTheBinary(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/report.html")
+	res, _ := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":{"text":"Buy eggz"},"timeout":500}]}`, tab))
+	fc, _ := stepOutputs(t, res)[0]["context"].(map[string]any)
+	near, _ := fc["nearMatches"].([]any)
+	if len(near) == 0 || near[0].(map[string]any)["text"] != "Buy eggs" || fc["visibleButtons"] == nil {
+		t.Errorf("failure context: %s", jsonText(fc))
+	}
+	res, _ = c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"fill":{"label":"Phnoe","value":"1"},"timeout":500}]}`, tab))
+	fc, _ = stepOutputs(t, res)[0]["context"].(map[string]any)
+	near, _ = fc["nearMatches"].([]any)
+	if fc["visibleFields"] == nil || fc["visibleButtons"] != nil || len(near) == 0 || near[0].(map[string]any)["selector"] != "#phone" {
+		t.Errorf("failure context of a fill: %s", jsonText(fc))
 	}
 }
