@@ -142,7 +142,7 @@ func (w *Effects) Collect(ctx context.Context, grace time.Duration) *Outcome {
 	switch {
 	case err != nil:
 		out.Navigated = st.committed
-	case navigated(w.before, after):
+	case Navigated(w.before, after):
 		out.Navigated, out.NewURL = true, after
 	}
 	if st.committed {
@@ -390,9 +390,10 @@ func targetURL(ctx context.Context, conn *cdp.Conn, targetID string) (string, er
 	return res.TargetInfo.URL, nil
 }
 
-// navigated compares origin, path and query: a fragment change is not a
-// navigation (SPEC 14.3). An unreadable URL counts as navigated.
-func navigated(before, after string) bool {
+// Navigated compares origin, path and query: a fragment change is not a
+// navigation, a pushState route is (SPEC 14.3). An unreadable URL counts
+// as navigated. Steps and the call's report both judge by it.
+func Navigated(before, after string) bool {
 	if before == after {
 		return false
 	}

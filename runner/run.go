@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"time"
 
@@ -364,7 +363,7 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 	_ = g.Wait()
 	res.Warnings = c.warnings
 	if endURL != "" {
-		res.Navigated = navigated(c.startURL, endURL)
+		res.Navigated = dom.Navigated(c.startURL, endURL)
 	}
 	if res.Context != nil && c.startDoc != 0 && res.Context.Doc != c.startDoc {
 		res.Navigated = true // a new document at the same address: a reload, a form posted to itself
@@ -374,17 +373,6 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 	}
 	c.siteReport(res)
 	c.report(res, r, scr)
-}
-
-// navigated compares origin, path and query; a fragment change is not a
-// navigation (SPEC 14.3). An unreadable URL counts as navigated.
-func navigated(before, after string) bool {
-	b, err1 := url.Parse(before)
-	a, err2 := url.Parse(after)
-	if err1 != nil || err2 != nil {
-		return true
-	}
-	return b.Scheme != a.Scheme || b.Host != a.Host || b.Path != a.Path || b.RawQuery != a.RawQuery
 }
 
 // failureBudget bounds the failure context: a courtesy to a step that has
