@@ -23,6 +23,9 @@ type Diff struct {
 	Added   []Node
 	Removed []Node
 	Changed []Change
+	// scrolled: the view moved, so added and removed lines mostly came
+	// into it or left it.
+	scrolled bool
 }
 
 // Empty says nothing differs.
@@ -40,7 +43,7 @@ type Options struct {
 
 // Compare diffs two snapshots' lines.
 func Compare(before, after []Node, opts Options) *Diff {
-	d := &Diff{}
+	d := &Diff{scrolled: opts.Scrolled}
 	var added, removed []int
 	var changed []indexed
 	known := map[string]int{}

@@ -96,7 +96,7 @@ func TestReportLimit(t *testing.T) {
 		a.WriteString("- link \"l\" [ref=s1e" + string(rune('a'+i)) + "]\n")
 	}
 	c := Compare(Parse(b.String()), Parse(a.String()), Options{Scrolled: true}).Report("Scrolled", 10)
-	if len(c.Added) != 10 || !strings.HasPrefix(c.Summary, "Scrolled. 15 added (s1ea, s1eb, s1ec, s1ed, s1ee, …).") {
+	if len(c.Added) != 10 || !strings.HasPrefix(c.Summary, "Scrolled. 15 in view (s1ea, s1eb, s1ec, s1ed, s1ee, …).") {
 		t.Errorf("got %d added, summary %q", len(c.Added), c.Summary)
 	}
 }

@@ -27,11 +27,16 @@ func (d *Diff) Report(action string, limit int) *Changes {
 		return nil
 	}
 	parts := []string{action}
+	added, removed := "added", "removed"
+	if d.scrolled {
+		// Most of what a scroll adds or removes is still on the page.
+		added, removed = "in view", "out of view"
+	}
 	if n := len(d.Added); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d added%s", n, ids(nodeLabels(d.Added))))
+		parts = append(parts, fmt.Sprintf("%d %s%s", n, added, ids(nodeLabels(d.Added))))
 	}
 	if n := len(d.Removed); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d removed%s", n, ids(nodeLabels(d.Removed))))
+		parts = append(parts, fmt.Sprintf("%d %s%s", n, removed, ids(nodeLabels(d.Removed))))
 	}
 	parts = append(parts, changeParts(d.Changed)...)
 	c := &Changes{Summary: strings.Join(slices.DeleteFunc(parts, func(s string) bool { return s == "" }), ". ") + "."}

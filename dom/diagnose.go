@@ -61,6 +61,7 @@ type FieldHint struct {
 type LinkHint struct {
 	Text string `json:"text"`
 	Href string `json:"href"`
+	Ref  string `json:"ref,omitempty"`
 }
 
 // FailureContext reads the failure context in one evaluation. searchTerm

@@ -70,10 +70,12 @@ type ActiveElement struct {
 	Selector string `json:"selector"`
 	Box      Box    `json:"box"`
 	Editable bool   `json:"editable"`
-	// Type, Value and Placeholder are set for input and textarea elements.
-	// A password's value is masked; long values are cut at 200 characters.
+	// Type, Value and Placeholder are set for input and textarea elements,
+	// Checked instead of Value for checkboxes and radios. A password's
+	// value is masked; long values are cut at 200 characters.
 	Type        string  `json:"type,omitempty"`
 	Value       *string `json:"value,omitempty"`
+	Checked     *bool   `json:"checked,omitempty"`
 	Placeholder string  `json:"placeholder,omitempty"`
 }
 

@@ -63,7 +63,7 @@ func TestContextActiveElement(t *testing.T) {
 		{"[name=secret]", page.ActiveElement{Tag: "input", Selector: `input[name="secret"]`, Editable: true, Type: "password", Value: str("********")}},
 		{"#ro", page.ActiveElement{Tag: "input", Selector: "#ro", Editable: false, Type: "text", Value: str("fixed")}},
 		{"textarea", page.ActiveElement{Tag: "textarea", Selector: `textarea[data-testid="notes"]`, Editable: true, Value: str("some notes")}},
-		{"#agree", page.ActiveElement{Tag: "input", Selector: "#agree", Editable: false, Type: "checkbox", Value: str("on")}},
+		{"#agree", page.ActiveElement{Tag: "input", Selector: "#agree", Editable: false, Type: "checkbox", Checked: new(false)}},
 		{"span button", page.ActiveElement{Tag: "button", Selector: "span > button", Editable: false}},
 		{"p button", page.ActiveElement{Tag: "button", Selector: "p > button", Editable: false}},
 		{"#rich", page.ActiveElement{Tag: "div", Selector: "#rich", Editable: true}},

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"strings"
 	"time"
@@ -103,7 +104,7 @@ func Goto(ctx context.Context, p *Page, rawURL, waitUntil string) (*NavResult, e
 	if err := CheckWaitUntil(waitUntil); err != nil {
 		return nil, err
 	}
-	if err := checkURL(rawURL); err != nil {
+	if err := CheckURL(rawURL); err != nil {
 		return nil, err
 	}
 	if err := EnableLifecycle(ctx, p); err != nil {
@@ -166,19 +167,53 @@ func settleErrorPage(ctx context.Context, p *Page, l *cdp.Listener, res navigate
 	p.TopNavigated()
 }
 
-// checkURL rejects what must not reach Page.navigate.
-func checkURL(rawURL string) error {
+// schemes are the URL schemes Chrome shows in a tab. Any other hands the
+// URL to another application behind a prompt the tab waits on, which a
+// headless tab never answers: its input stops working.
+var schemes = map[string]bool{"http": true, "https": true, "file": true, "data": true, "about": true,
+	"blob": true, "chrome": true, "view-source": true, "chrome-extension": true, "devtools": true}
+
+// CheckURL rejects what must not reach Page.navigate: no scheme, a
+// scheme Chrome would not show in a tab, javascript:. A URL written
+// without its scheme gets the likely one suggested.
+func CheckURL(rawURL string) error {
 	u, err := url.Parse(rawURL)
 	switch {
+	case err != nil && !strings.Contains(rawURL, "://") && hostLike(rawURL):
+		return noScheme(rawURL)
 	case err != nil:
 		return &NavigationError{URL: rawURL, ErrorText: "invalid URL: " + err.Error()}
-	case u.Scheme == "":
-		return &NavigationError{URL: rawURL, ErrorText: "invalid URL: no scheme (write it in full, e.g. https://" + strings.TrimPrefix(rawURL, "//") + ")"}
+	case u.Scheme == "" || (u.Opaque != "" && hostLike(rawURL)):
+		return noScheme(rawURL)
 	case strings.EqualFold(u.Scheme, "javascript"):
 		// Chrome would run it in the current page and report ERR_ABORTED.
 		return &NavigationError{URL: rawURL, ErrorText: "javascript: URLs run script instead of navigating; use pageFunction"}
+	case !schemes[strings.ToLower(u.Scheme)]:
+		return &NavigationError{URL: rawURL, ErrorText: "unknown URL scheme " + u.Scheme + " (Chrome would hand it to another application); use http(s), file, data or about"}
 	}
 	return nil
+}
+
+// hostLike: "localhost:8080/a" or "example.com:443": a host and port
+// where a scheme should be.
+func hostLike(rawURL string) bool {
+	host, rest, _ := strings.Cut(rawURL, ":")
+	port := rest
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		port = rest[:i]
+	}
+	return host != "" && port != "" && strings.Trim(port, "0123456789") == ""
+}
+
+func noScheme(rawURL string) error {
+	s := strings.TrimPrefix(rawURL, "//")
+	scheme := "https://"
+	host, _, _ := strings.Cut(s, "/")
+	host, _, _ = strings.Cut(host, ":")
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") || strings.HasSuffix(host, ".local") || net.ParseIP(strings.Trim(host, "[]")) != nil {
+		scheme = "http://"
+	}
+	return &NavigationError{URL: rawURL, ErrorText: fmt.Sprintf("invalid URL: no scheme; did you mean %q?", scheme+s)}
 }
 
 // navigateFailure classifies a Page.navigate errorText. ERR_ABORTED means

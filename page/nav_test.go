@@ -177,9 +177,10 @@ func TestGotoErrors(t *testing.T) {
 	}{
 		{"http://cdpskill-test.invalid/", "net::ERR_NAME_NOT_RESOLVED"},
 		{closed, "net::ERR_CONNECTION_REFUSED"},
-		{"foo://x", "net::ERR_ABORTED"},
+		{"foo://x", "unknown URL scheme foo"},
+		{"localhost:8931/small.html", `did you mean "http://localhost:8931/small.html"?`},
 		{"javascript:alert(1)", "javascript: URLs"},
-		{"example.com/path", "no scheme"},
+		{"example.com/path", `did you mean "https://example.com/path"?`},
 		{"http://", "invalid URL"},
 	}
 	p := navPage(t)

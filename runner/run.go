@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -145,8 +146,25 @@ func (c *Call) recordFailure(ctx context.Context, ps plannedStep, sr *StepResult
 	if e.Type == Execution && takesHooks(ps.def) && !strings.HasPrefix(e.Name, "Navigation") {
 		// After a failed navigation the page is Chrome's error page or the
 		// old one: describing it would not help.
-		sr.Context = c.failureContext(ctx, ps.def, err)
+		d := c.failureContext(ctx, ps.def, err)
+		if d == nil {
+			return
+		}
+		sr.Context = emptyToNil(d)
+		if f := d.InFrame; f != nil {
+			hint := fmt.Sprintf("; it is in frame %s: switch with {\"frame\":{\"frameId\":%q}} or add \"searchFrames\": true", frameLabel(f), f.ID)
+			sr.Error += hint
+			res.Errors[len(res.Errors)-1].Error += hint
+		}
 	}
+}
+
+// frameLabel names a frame for a message: its name, else its URL.
+func frameLabel(f *page.CurrentFrame) string {
+	if f.Name != "" {
+		return strconv.Quote(f.Name)
+	}
+	return f.URL
 }
 
 func (c *Call) runStep(ctx context.Context, ps plannedStep, timeout time.Duration) (StepResult, error) {
@@ -382,7 +400,7 @@ const failureBudget = time.Second
 // failureContext describes the page after an action step failed (SPEC
 // 16.3): its state and, when the step looked for something, what nearly
 // matches it. Best effort and brief; nil when it cannot be read.
-func (c *Call) failureContext(ctx context.Context, def *step, err error) any {
+func (c *Call) failureContext(ctx context.Context, def *step, err error) *dom.Diagnostics {
 	if c.page == nil || c.dead.Load() || ctx.Err() != nil {
 		return nil
 	}
@@ -401,5 +419,5 @@ func (c *Call) failureContext(ctx context.Context, def *step, err error) any {
 	if errors.As(err, &nf) {
 		d.InFrame = dom.FrameWith(fctx, c.page, nf.Target)
 	}
-	return emptyToNil(d)
+	return d
 }

@@ -46,6 +46,7 @@ func decodeSnapshot(raw json.RawMessage) (aria.Options, error) {
 // and what is on screen comes inline.
 type filedSnapshot struct {
 	SnapshotID       string     `json:"snapshotId,omitempty"`
+	Note             string     `json:"note,omitempty"`
 	Refs             int        `json:"refCount"`
 	Truncated        bool       `json:"truncated,omitempty"`
 	TruncatedInline  bool       `json:"truncatedInline"`
@@ -58,6 +59,8 @@ type filedSnapshot struct {
 // map file when there are many refs.
 type inlineSnapshot struct {
 	*aria.Result
+	// Note says why since got the whole snapshot.
+	Note      string     `json:"note,omitempty"`
 	Artifacts *artifacts `json:"artifacts,omitempty"`
 }
 
@@ -83,12 +86,18 @@ func runSnapshot(ctx context.Context, c *Call, p aria.Options) (any, error) {
 	if res.Unchanged {
 		return unchangedSnapshot{true, res.SnapshotID}, nil
 	}
-	if res.Previous != "" {
+	note := ""
+	switch {
+	case p.Since == "":
+	case res.Previous == "":
+		note = fmt.Sprintf("%s cannot be compared with (another document, other options, frames, or more than 3 snapshots back): here is the whole snapshot", p.Since)
+	default:
 		if out := sinceChanges(p.Since, res); out != nil {
 			return out, nil
 		}
+		note = fmt.Sprintf("so much changed since %s that the whole snapshot is shorter", p.Since)
 	}
-	return c.limitSnapshot(ctx, p, res), nil
+	return c.limitSnapshot(ctx, p, res, note), nil
 }
 
 // changedSnapshot answers since on a page that changed: what changed
@@ -120,7 +129,7 @@ func sinceChanges(since string, res *aria.Result) any {
 // the refs map to a file; YAML over the inline limit goes to a file, with
 // the viewport's part inline. A file that cannot be written leaves the
 // output inline.
-func (c *Call) limitSnapshot(ctx context.Context, p aria.Options, res *aria.Result) any {
+func (c *Call) limitSnapshot(ctx context.Context, p aria.Options, res *aria.Result, note string) any {
 	var arts artifacts
 	if res.RefMap != nil {
 		arts.Refs = c.writeArtifact(snapshotFile(c.alias, res.SnapshotID, "refs.json"), mustJSON(res.RefMap))
@@ -133,14 +142,14 @@ func (c *Call) limitSnapshot(ctx context.Context, p aria.Options, res *aria.Resu
 		arts.Snapshot = c.writeArtifact(snapshotFile(c.alias, res.SnapshotID, "yaml"), []byte(res.YAML+"\n"))
 	}
 	if arts.Snapshot == "" {
-		out := inlineSnapshot{Result: res}
+		out := inlineSnapshot{Result: res, Note: note}
 		if arts.Refs != "" {
 			out.Artifacts = &arts
 		}
 		return out
 	}
 	return &filedSnapshot{
-		SnapshotID: res.SnapshotID, Refs: res.Refs, Truncated: res.Truncated, TruncatedInline: true,
+		SnapshotID: res.SnapshotID, Note: note, Refs: res.Refs, Truncated: res.Truncated, TruncatedInline: true,
 		Message: fmt.Sprintf("the snapshot is %d bytes, over inlineLimit %d: read it in %s; viewportSnapshot is what is on screen",
 			len(res.YAML), limit, arts.Snapshot),
 		Artifacts:        &arts,

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"regexp"
 	"time"
 
@@ -69,7 +70,20 @@ func decodeGoto(raw json.RawMessage) (gotoParams, error) {
 	if p.URL == "" {
 		return p, paramErrorf(`"url" is required, e.g. {"goto":"https://example.com"}`)
 	}
+	if err := checkURL(p.URL); err != nil {
+		return p, err
+	}
 	return p, checkWaitUntil(p.WaitUntil)
+}
+
+// checkURL refuses, before Chrome is touched, a URL Chrome cannot show
+// in a tab (page.CheckURL).
+func checkURL(u string) error {
+	var ne *page.NavigationError
+	if err := page.CheckURL(u); errors.As(err, &ne) {
+		return paramErrorf("%q: %s", u, ne.ErrorText)
+	}
+	return nil
 }
 
 func runGoto(ctx context.Context, c *Call, p gotoParams) (any, error) {

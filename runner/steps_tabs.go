@@ -87,6 +87,9 @@ func decodeOpenTab(raw json.RawMessage) (openTabParams, error) {
 	if err == nil {
 		err = p.check()
 	}
+	if err == nil && p.URL != "" {
+		err = checkURL(p.URL)
+	}
 	return p, err
 }
 

@@ -41,8 +41,8 @@ function ariaRender(cfg) {
   // lean is the report's view of the screen (the call's
   // viewportSnapshot): what an agent acts on and what a person reads
   // first. It keeps interactive elements with their own text, headings,
-  // live messages (alert, status, log) and dialogs with their text, and
-  // notice text (walk's markNotices); menus, lists of options and other
+  // live messages (alert, status, log) and dialogs with their text,
+  // notice text (walk's markNotices) and frames; menus, lists of options and other
   // groups stay around their items, and any element stays with its text
   // when that text is all that tells an unnamed control apart (a to-do
   // item's checkbox). Landmarks and wrappers are flattened; link URLs
@@ -56,6 +56,8 @@ function ariaRender(cfg) {
         out.push(slim(n, leanKids(n, true)));
       } else if (n.role === 'heading') {
         out.push(slim(n, leanKids(n, false)));
+      } else if (n.role === 'iframe' || n.role === 'document') {
+        out.push(slim(n, lean(n.children))); // a frame is where the frame step goes
       } else {
         const kids = lean(n.children);
         if (kids.length && GROUPS.has(n.role)) out.push(slim(n, kids));

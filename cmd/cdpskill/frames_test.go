@@ -359,6 +359,9 @@ func TestNotFoundNamesTheFrame(t *testing.T) {
 	if f, _ := ctx["inFrame"].(map[string]any); f == nil || f["name"] != "xo" {
 		t.Errorf("failure context: %v", step)
 	}
+	if e := firstError(res); !strings.Contains(fmt.Sprint(e["error"]), `it is in frame "xo": switch with {"frame":{"frameId":`) || e["error"] != step["error"] {
+		t.Errorf("the error does not say where the element is: %v", e)
+	}
 }
 
 // When the frame the tab is switched to moves to another document, steps

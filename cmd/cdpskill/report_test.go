@@ -83,7 +83,7 @@ func TestChangesOfEachKind(t *testing.T) {
 		{"a script rewrites a field", `{"click":"#normalize"}`, "Clicked. 1 value changed (",
 			[]string{`"field":"value","from":"555 0101","ref":"`, `"to":"+1 (555) 0101"`}},
 		{"nothing changes", `{"hover":"#title"}`, "", nil},
-		{"scroll", `{"scroll":"#details"}`, "Scrolled. ",
+		{"scroll", `{"scroll":"#details"}`, "Scrolled. 2 in view (s0e12, heading). 23 out of view (",
 			[]string{`"heading \"Details\" [level=2]"`, `"removed":["heading \"Shopping list (3)\" [level=1]"`}},
 	}
 	for _, tc := range cases {

@@ -38,7 +38,7 @@ function (h, a) {
       (el) => withRef(el, { text: cut(textOf(el), 50), selector: h.selectorFor(el) })));
   }
   part('visibleLinks', () => pick('a[href]', 5,
-    (el) => ({ text: cut(textOf(el), 50), href: cut(el.href, 100) })));
+    (el) => withRef(el, { text: cut(textOf(el), 50), href: cut(el.href, 100) })));
   part('visibleErrors', visibleErrors);
   if (h.norm(term)) part('nearMatches', () => nearMatches(term));
   return out;
@@ -142,12 +142,12 @@ function (h, a) {
 
   // similarity is 100 less the edit distance in percent of the longer
   // string; texts of very different length are not compared, and below
-  // 50 it is no match.
+  // 60 it is no match (at 50, "done" would pass for "phonee").
   function similarity(t, want) {
     const long = Math.max(t.length, want.length);
     if (Math.abs(t.length - want.length) > long / 2 || long > 120) return 0;
     const s = Math.round(100 * (1 - distance(t, want) / long));
-    return s >= 50 ? Math.min(s, 99) : 0;
+    return s >= 60 ? Math.min(s, 99) : 0;
   }
 
   function distance(x, y) {

@@ -36,7 +36,10 @@ function pageContext(S, framework) {
     const el = document.activeElement;
     if (!el || el === document.body || el === document.documentElement) return undefined;
     const info = { tag: el.localName, selector: S.selectorFor(el), box: box(el), editable: isEditable(el) };
-    if (el.localName === 'input' || el.localName === 'textarea') {
+    if (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio')) {
+      info.type = el.type;
+      info.checked = el.checked; // its value ("on") says nothing
+    } else if (el.localName === 'input' || el.localName === 'textarea') {
       if (el.localName === 'input') info.type = el.type;
       // Never echo a password, nor its length.
       info.value = el.type === 'password' ? (el.value ? '********' : '') : clip(el.value);
