@@ -137,20 +137,23 @@ func (n *Network) Mark() int {
 var lingering = map[string]bool{"EventSource": true, "WebSocket": true, "Media": true, "Ping": true,
 	"CSPViolationReport": true, "Manifest": true, "Prefetch": true}
 
-// Busy returns the requests begun since mark that are still pending
-// (long-lived streams aside), and whether any request began since.
+// Busy returns the requests begun since mark that are still pending, and
+// whether any began since; long-lived streams and pings count for neither.
 func (n *Network) Busy(mark int) (pending []Request, began bool) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.pump()
 	for i := len(n.reqs) - 1; i >= 0 && n.reqs[i].seq > mark; i-- {
 		r := n.reqs[i]
+		if lingering[r.Type] {
+			continue
+		}
 		began = true
-		if r.Pending && !lingering[r.Type] {
+		if r.Pending {
 			pending = append(pending, *r)
 		}
 	}
-	return pending, began || n.seq > mark
+	return pending, began
 }
 
 // WaitEvent waits for the next network event, or for ctx to end.

@@ -15,6 +15,7 @@ type Change struct {
 	Field string `json:"field"`
 	From  any    `json:"from"`
 	To    any    `json:"to"`
+	who   *Node  // the element, for counting elements rather than fields
 }
 
 // Diff is everything that differs between two snapshots, in document
@@ -63,7 +64,7 @@ func Compare(before, after []Node, opts Options) *Diff {
 		}
 		seen[id] = true
 		if b, ok := known[id]; ok {
-			changed = append(changed, indexed{i, fields(&before[b], a)})
+			changed = append(changed, indexed{i, fields(&before[b], a, a)})
 		} else {
 			added = append(added, i)
 		}
@@ -79,15 +80,35 @@ func Compare(before, after []Node, opts Options) *Diff {
 	for _, c := range changed {
 		d.Changed = append(d.Changed, c.changes...)
 	}
-	slices.Sort(added)
-	slices.Sort(removed)
-	for _, i := range added {
-		d.Added = append(d.Added, after[i])
-	}
-	for _, i := range removed {
-		d.Removed = append(d.Removed, before[i])
-	}
+	d.Added = lines(after, added)
+	d.Removed = lines(before, removed)
 	return d
+}
+
+// lines are the nodes at the indexes, in document order, leaving out an
+// unfolded text whose element is listed too: its line shows the text.
+func lines(nodes []Node, indexes []int) []Node {
+	slices.Sort(indexes)
+	listed := make(map[int]bool, len(indexes))
+	for _, i := range indexes {
+		listed[i] = true
+	}
+	var out []Node
+	for _, i := range indexes {
+		if n := nodes[i]; !n.Inline || !listed[n.Parent] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// content is what must be equal for two lines without identity to be one
+// line: the line, or a text's text (an unfolded text's line is rebuilt).
+func (n *Node) content() string {
+	if n.Role == "text" {
+		return "text\x00" + n.Text
+	}
+	return n.Line
 }
 
 // id is a line's identity across snapshots: its ref, else its uid.
@@ -117,7 +138,12 @@ func compareUnnamed(before, after []Node, pair bool) (removed, added []int, chan
 		rm, ad, pairs := align(before, after, bg[key], ag[key], pair)
 		removed, added = append(removed, rm...), append(added, ad...)
 		for _, p := range pairs {
-			changed = append(changed, indexed{p[1], fields(&before[p[0]], &after[p[1]])})
+			a := &after[p[1]]
+			owner := a // an element's own text is its change
+			if a.Inline || (a.Role == "text" && a.Parent >= 0 && after[a.Parent].id() != "") {
+				owner = &after[a.Parent]
+			}
+			changed = append(changed, indexed{p[1], fields(&before[p[0]], a, owner)})
 		}
 	}
 	for _, key := range bOrder {
@@ -165,7 +191,7 @@ const maxAlign = 1 << 20
 // as many unmatched lines on each side are pairs whose content changed,
 // when pair allows; the rest were removed or added.
 func align(before, after []Node, b, a []int, pair bool) (removed, added []int, pairs [][2]int) {
-	same := func(i, j int) bool { return before[b[i]].Line == after[a[j]].Line }
+	same := func(i, j int) bool { return before[b[i]].content() == after[a[j]].content() }
 	lo := 0
 	for lo < len(b) && lo < len(a) && same(lo, lo) {
 		lo++
@@ -232,16 +258,17 @@ func lcs(n, m int, same func(i, j int) bool) [][2]int {
 var valued = map[string]bool{"textbox": true, "searchbox": true, "combobox": true, "spinbutton": true,
 	"slider": true, "progressbar": true, "meter": true, "scrollbar": true}
 
-// fields lists what differs between two versions of one element, named
-// by its ref or, without one, by its role.
-func fields(b, a *Node) []Change {
+// fields lists what differs between two versions of one line, named by
+// its owner's ref or, without one, by its owner's role: the owner is the
+// line itself, or for an element's text, the element.
+func fields(b, a, owner *Node) []Change {
 	var out []Change
 	role := ""
-	if a.Ref == "" {
-		role = a.Role
+	if owner.Ref == "" {
+		role = owner.Role
 	}
 	add := func(field string, from, to any) {
-		out = append(out, Change{Ref: a.Ref, Role: role, Field: field, From: from, To: to})
+		out = append(out, Change{Ref: owner.Ref, Role: role, Field: field, From: from, To: to, who: owner})
 	}
 	if b.Role != a.Role {
 		add("role", b.Role, a.Role)

@@ -26,12 +26,34 @@ func TestParseLine(t *testing.T) {
 		{Depth: 1, Role: "textbox", Name: "New [item]", Ref: "s1e1", Attrs: []string{`name="a b]"`}, Text: `Buy "bread"`, HasText: true, Parent: 0,
 			Line: `textbox "New [item]" [name="a b]"] [ref=s1e1]: "Buy \"bread\""`},
 		{Depth: 1, Role: "list", Parent: 0, Line: "list"},
-		{Depth: 2, Role: "listitem", Text: "Buy milk", HasText: true, Parent: 3, Line: `listitem: "Buy milk"`},
+		{Depth: 2, Role: "listitem", Parent: 3, Line: `listitem: "Buy milk"`},
+		{Depth: 3, Role: "text", Text: "Buy milk", HasText: true, Parent: 4, Line: `text: "Buy milk"`, Inline: true},
 		{Depth: 1, Role: "button", Name: "Menu", Ref: "s1e3", Attrs: []string{"collapsed"}, Parent: 0, Line: `button "Menu" [collapsed] [ref=s1e3]`},
 		{Depth: 1, Role: "text", Text: "x: y", HasText: true, Parent: 0, Line: `text: "x: y"`},
 	}
 	if !reflect.DeepEqual(nodes, want) {
 		t.Fatalf("got\n%+v\nwant\n%+v", nodes, want)
+	}
+}
+
+// A lone text the renderer folds into its element's line, then unfolds
+// when a sibling arrives, is no change; a new text in the line is the
+// element's change.
+func TestFoldedTextIsNoChange(t *testing.T) {
+	before := "- listitem [uid=4]: \"Buy milk\"\n- status [uid=5]: \"Idle\""
+	after := "- listitem [uid=4]:\n  - text: \"Buy milk\"\n  - button \"Delete\" [ref=s1e9]\n- status [uid=5]: \"Busy\""
+	got := asJSON(Compare(Parse(before), Parse(after), Options{}).Report("Hovered", 10))
+	want := `{"summary":"Hovered. 1 added (s1e9). 1 text changed (status).","added":["button \"Delete\" [ref=s1e9]"],"changed":[{"role":"status","field":"text","from":"Idle","to":"Busy"}]}`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// An element whose name and text both changed is one changed element.
+func TestChangedElementsCountOnce(t *testing.T) {
+	c := Compare(Parse(`- button "A" [ref=s1e1]: "x"`), Parse(`- button "B" [ref=s1e1]: "y"`), Options{}).Report("Clicked", 10)
+	if !strings.HasPrefix(c.Summary, "Clicked. 1 text changed (s1e1).") || len(c.Changed) != 2 {
+		t.Errorf("%+v", c)
 	}
 }
 

@@ -36,6 +36,11 @@ type Node struct {
 	// Line is the line as the agent reads it in a change list: no indent,
 	// no dash, no trailing colon.
 	Line string
+	// Inline marks the text line Parse unfolds from an element's only
+	// text written after its colon (`listitem: "A"`): the renderer folds
+	// a lone text child so, and unfolds it when a sibling arrives, which
+	// must not read as a change. Its parent's line shows it.
+	Inline bool
 }
 
 // Parse reads a snapshot's YAML into its lines. Comments and lines it
@@ -58,8 +63,22 @@ func Parse(yaml string) []Node {
 		}
 		stack = append(stack, len(nodes))
 		nodes = append(nodes, n)
+		if n.HasText && !valued[n.Role] && n.Role != "text" {
+			nodes[len(nodes)-1].Text, nodes[len(nodes)-1].HasText = "", false
+			nodes = append(nodes, Node{Depth: n.Depth + 1, Role: "text", Text: n.Text, HasText: true,
+				Parent: len(nodes) - 1, Line: "text: " + quote(n.Text), Inline: true})
+		}
 	}
 	return nodes
+}
+
+// quote writes s as the renderer does (JSON, without HTML escaping).
+func quote(s string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // parseLine reads `  - role "name" [attr] [ref=s1e2]: "text"`.

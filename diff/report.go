@@ -86,15 +86,22 @@ func ids(labels []string) string {
 }
 
 // changeParts counts the changed elements by what happened to them, in
-// the order the kinds first appear: "1 expanded (s1e3)".
+// the order the kinds first appear: "1 expanded (s1e3)". An element whose
+// name and text both changed counts once.
 func changeParts(changes []Change) []string {
 	var kinds []string
 	who := map[string][]string{}
+	counted := map[string]map[*Node]bool{}
 	for _, c := range changes {
 		k := verb(c)
 		if _, ok := who[k]; !ok {
 			kinds = append(kinds, k)
+			counted[k] = map[*Node]bool{}
 		}
+		if c.who != nil && counted[k][c.who] {
+			continue
+		}
+		counted[k][c.who] = true
 		label := c.Ref
 		if label == "" {
 			label = c.Role

@@ -17,10 +17,12 @@ type Quiet struct {
 	Settled bool `json:"settled"`
 	// NewDocument: the document was replaced since ArmSettle.
 	NewDocument bool `json:"newDocument"`
+	// Scrolled: the page or an element in it scrolled since ArmSettle.
+	Scrolled bool `json:"scrolled"`
 }
 
-// ArmSettle starts counting the DOM changes of the current frame's
-// document, before an action.
+// ArmSettle starts counting the DOM changes and scrolls of the current
+// frame's document, before an action; AwaitQuiet stops it.
 func ArmSettle(ctx context.Context, p *Page) error {
 	return p.CallJS(ctx, settleJS, nil, map[string]any{"op": "arm"})
 }

@@ -8,6 +8,7 @@ package profiles
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -16,6 +17,10 @@ import (
 
 // MaxSize bounds a profile: it is read into every first call on a domain.
 const MaxSize = 64 << 10
+
+// maxName keeps a profile's file name, and its temporary file's, within
+// what file systems allow (255 bytes).
+const maxName = 200
 
 // DomainError is a domain that cannot name a profile.
 type DomainError struct {
@@ -47,8 +52,8 @@ func Normalize(domain string) (string, error) {
 		return "", &DomainError{domain, "contains a NUL byte"}
 	case strings.ContainsAny(d, `/\`):
 		return "", &DomainError{domain, `is a path, not a domain (give "example.com")`}
-	case len(d) > 253:
-		return "", &DomainError{domain, "is longer than a domain can be"}
+	case len(d) > maxName:
+		return "", &DomainError{domain, fmt.Sprintf("is longer than %d characters", maxName)}
 	}
 	d = strings.TrimPrefix(strings.ToLower(d), "www.")
 	var b strings.Builder
@@ -82,30 +87,38 @@ func DomainOf(rawURL string) (string, bool) {
 type Store struct{ Dir string }
 
 // DefaultStore is ~/.cdp-skill/sites, home from getenv (HOME, else
-// USERPROFILE).
-func DefaultStore(getenv func(string) string) Store {
+// USERPROFILE); without a home there is no store.
+func DefaultStore(getenv func(string) string) (Store, error) {
 	home := getenv("HOME")
 	if home == "" {
 		home = getenv("USERPROFILE")
 	}
-	if home == "" {
-		home, _ = os.UserHomeDir()
+	if home == "" || !filepath.IsAbs(home) {
+		return Store{}, errors.New("no home directory for site profiles: set HOME")
 	}
-	return Store{Dir: filepath.Join(home, ".cdp-skill", "sites")}
+	return Store{Dir: filepath.Join(home, ".cdp-skill", "sites")}, nil
 }
 
 // Path is where a normalised domain's profile lives.
 func (s Store) Path(domain string) string { return filepath.Join(s.Dir, domain+".md") }
 
 // Read returns a normalised domain's profile; found is false when there
-// is none.
+// is none. A profile grown past MaxSize by hand is cut there, and says so.
 func (s Store) Read(domain string) (content string, found bool, err error) {
-	data, err := os.ReadFile(s.Path(domain))
+	f, err := os.Open(s.Path(domain))
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return "", false, nil
 	case err != nil:
 		return "", false, fmt.Errorf("read the site profile of %s: %w", domain, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
+	if err != nil {
+		return "", false, fmt.Errorf("read the site profile of %s: %w", domain, err)
+	}
+	if len(data) > MaxSize {
+		data = append(data[:MaxSize], fmt.Sprintf("\n… (cut at %d bytes: the profile is longer; keep it short)", MaxSize)...)
 	}
 	return string(data), true, nil
 }

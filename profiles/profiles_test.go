@@ -25,7 +25,7 @@ func TestNormalize(t *testing.T) {
 			t.Errorf("Normalize(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	for _, bad := range []string{"", "  ", "../etc/passwd", "..", ".", "/etc/passwd", `C:\x`, "a\x00b", "___", "@@@", ".hidden", "a..b", "http://", strings.Repeat("a", 300)} {
+	for _, bad := range []string{"", "  ", "../etc/passwd", "..", ".", "/etc/passwd", `C:\x`, "a\x00b", "___", "@@@", ".hidden", "a..b", "http://", strings.Repeat("a", 201)} {
 		var de *DomainError
 		if got, err := Normalize(bad); !errors.As(err, &de) {
 			t.Errorf("Normalize(%q) = %q, %v; want a DomainError", bad, got, err)
@@ -80,5 +80,29 @@ func TestReadWrite(t *testing.T) {
 	entries, _ := os.ReadDir(s.Dir)
 	if len(entries) != 1 {
 		t.Errorf("left behind: %v", entries)
+	}
+}
+
+func TestDefaultStoreNeedsAHome(t *testing.T) {
+	if _, err := DefaultStore(func(string) string { return "" }); err == nil {
+		t.Error("no home, yet a store")
+	}
+	if _, err := DefaultStore(func(k string) string { return map[string]string{"HOME": "relative"}[k] }); err == nil {
+		t.Error("a relative home, yet a store")
+	}
+	s, err := DefaultStore(func(k string) string { return map[string]string{"USERPROFILE": "/home/ada"}[k] })
+	if err != nil || s.Dir != filepath.Join("/home/ada", ".cdp-skill", "sites") {
+		t.Errorf("%+v %v", s, err)
+	}
+}
+
+func TestReadCutsAnOversizedProfile(t *testing.T) {
+	s := Store{Dir: t.TempDir()}
+	if err := os.WriteFile(s.Path("big.example"), []byte(strings.Repeat("x", MaxSize+10)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	content, found, err := s.Read("big.example")
+	if !found || err != nil || len(content) > MaxSize+100 || !strings.Contains(content, "cut at") {
+		t.Errorf("%d bytes, %v %v", len(content), found, err)
 	}
 }

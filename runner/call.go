@@ -35,15 +35,21 @@ type Call struct {
 	// startURL is the tab's URL when the call attached to it, for
 	// navigation detection; empty for a tab the call opened.
 	startURL string
+	// arrived: the tab was opened or connected by a step of this call.
+	arrived bool
 	// attachURL is the tab's URL as attach found it, attachDoc its
 	// document; startDoc is attachDoc for a tab the call did not open.
 	attachURL string
 	attachDoc float64
 	startDoc  float64
-	// before is the screen before the steps, for the diff.
-	before   *aria.Report
-	warnings []string
-	warnMu   sync.Mutex
+	// before is the screen before the steps, for the diff; beforeFailed
+	// says it could not be taken. scrolled: an action scrolled the page
+	// or an element in it.
+	before       *aria.Report
+	beforeFailed bool
+	scrolled     bool
+	warnings     []string
+	warnMu       sync.Mutex
 	// savedFrame is the frame the registry holds for the tab.
 	savedFrame string
 
@@ -116,6 +122,8 @@ func (c *Call) attach(ctx context.Context, alias, targetID, frame string) error 
 		return &Error{Type: Connection, Message: fmt.Sprintf("cannot attach to tab %s: %v", alias, err), Err: err}
 	}
 	c.sess, c.alias, c.page = sess, alias, page.New(sess)
+	// What the call knew of its earlier tab says nothing of this one.
+	c.startURL, c.startDoc, c.before, c.beforeFailed, c.arrived = "", 0, nil, false, true
 	c.stopWatch = c.watchTab(sess)
 	var g errgroup.Group
 	// A dialog left open blocks every page call, Runtime.enable included,
@@ -294,7 +302,7 @@ func (c *Call) attachAlias(ctx context.Context, tab string) error {
 	if found {
 		c.rememberBrowser(alias, entry)
 	}
-	c.startURL, c.startDoc = c.attachURL, c.attachDoc
+	c.startURL, c.startDoc, c.arrived = c.attachURL, c.attachDoc, false
 	return nil
 }
 

@@ -106,7 +106,7 @@ func tidyMessage(msg, action string, timeout time.Duration) string {
 			p = "the call was interrupted"
 		case len(kept) == 0 && p == action && i < len(parts)-1:
 			continue
-		case len(kept) > 0 && (kept[len(kept)-1] == p || strings.HasSuffix(kept[len(kept)-1], " "+p)):
+		case len(kept) > 0 && kept[len(kept)-1] == p:
 			continue
 		}
 		kept = append(kept, p)

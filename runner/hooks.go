@@ -150,8 +150,8 @@ const hookPollInterval = 100 * time.Millisecond
 
 // runHooked runs one step's action between its hooks (SPEC 10.1), all
 // under ctx, the step's deadline; an action on a tab settles before its
-// settledWhen and observe, and before any later look at the page. The observation and any settledWhen
-// warning go into sr.
+// settledWhen and observe, and before any later look at the page. The
+// observation and any settle or settledWhen warning go into sr.
 func (c *Call) runHooked(ctx context.Context, ps plannedStep, sr *StepResult) (any, error) {
 	h := ps.hooks
 	if h.readyWhen != "" {

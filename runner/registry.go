@@ -23,6 +23,8 @@ const (
 	// field: the step acts on a form field, so its failure context lists
 	// fields rather than buttons.
 	field
+	// navigates: the step loads another document, so no diff spans it.
+	navigates
 )
 
 // step is one entry of the step registry. Validation, dispatch, the

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -35,7 +36,7 @@ type ran struct {
 func (r *ran) step(s *step, ok bool) {
 	if s.has(visual) {
 		r.visual, r.looked = true, false
-		if s.verb != "" && !contains(r.verbs, s.verb) {
+		if ok && s.verb != "" && !slices.Contains(r.verbs, s.verb) {
 			r.verbs = append(r.verbs, s.verb)
 		}
 	}
@@ -59,22 +60,24 @@ func (r *ran) action() string {
 // takeBefore snapshots the screen before a batch that acts on the tab;
 // the diff needs it, nothing else does. A failure only costs the diff.
 func (c *Call) takeBefore(ctx context.Context, req *request) {
-	if c.page == nil || c.dead.Load() || !acts(req) {
+	if c.page == nil || c.dead.Load() || !diffable(req) {
 		return
 	}
 	bctx, cancel := context.WithTimeout(ctx, beforeBudget)
 	defer cancel()
 	s, e := c.refFloors()
 	r, err := aria.TakeReport(bctx, c.page, aria.ReportOptions{Viewport: true, SnapshotFloor: s, ElementFloor: e})
-	if err == nil {
-		c.before = r
-	}
+	c.before, c.beforeFailed = r, err != nil
 }
 
-// acts says whether a batch has a step that settles, i.e. acts on the tab.
-func acts(req *request) bool {
+// diffable says whether a batch acts on its tab before it loads another
+// document: a batch that starts by navigating has nothing to compare.
+func diffable(req *request) bool {
 	for _, ps := range req.steps {
-		if settles(ps.def) {
+		switch {
+		case ps.def.name == "openTab" || ps.def.name == "connectTab" || ps.def.has(navigates):
+			return false
+		case settles(ps.def):
 			return true
 		}
 	}
@@ -98,6 +101,7 @@ func (c *Call) takeAfter(ctx context.Context) *screen {
 	opts := aria.ReportOptions{Viewport: true, SnapshotFloor: s, ElementFloor: e}
 	now, err := aria.TakeReport(actx, c.page, opts)
 	if err != nil {
+		c.warn("no viewportSnapshot or changes: the page could not be read after the steps (%v)", err)
 		return nil
 	}
 	out := &screen{now: now}
@@ -120,23 +124,40 @@ func (c *Call) report(res *Result, r *ran, s *screen) {
 		return // Chrome's error page says nothing the error does not
 	}
 	res.FullSnapshot = s.fullPath
-	if b := c.before; b != nil && !res.Navigated && b.Doc == s.now.Doc {
-		d := diff.Compare(diff.Parse(b.Viewport), diff.Parse(s.now.Viewport), diff.Options{Scrolled: b.Scroll != s.now.Scroll})
+	b := c.before
+	switch {
+	case res.Navigated:
+	case b != nil && b.Doc == s.now.Doc:
+		d := diff.Compare(diff.Parse(b.Viewport), diff.Parse(s.now.Viewport),
+			diff.Options{Scrolled: c.scrolled || b.Scroll != s.now.Scroll})
 		res.Changes = d.Report(r.action(), changeListLimit)
+	case b != nil:
+		res.Changes = notCompared(r, "the steps ended in another document (another frame, or a frame that loaded a new page)")
+	case c.beforeFailed:
+		res.Changes = notCompared(r, "the page could not be read before the steps")
 	}
 	if !r.looked {
-		res.ViewportSnapshot, res.Truncated = cutInline(s.now.Lean, viewportInlineLimit)
+		res.ViewportSnapshot, res.Truncated = cutInline(s.now.Lean, viewportInlineLimit, s.fullPath != "")
 	}
 }
 
+// notCompared is the changes of a call whose screens cannot be compared:
+// said, so that no changes never reads as nothing changed.
+func notCompared(r *ran, why string) *diff.Changes {
+	return &diff.Changes{Summary: r.action() + ". Not compared: " + why + "."}
+}
+
 // cutInline cuts a snapshot at the last whole line within limit.
-func cutInline(yaml string, limit int) (string, bool) {
+func cutInline(yaml string, limit int, full bool) (string, bool) {
 	if len(yaml) <= limit {
 		return yaml, false
 	}
 	cut := strings.LastIndexByte(yaml[:limit], '\n')
 	if cut < 0 {
 		cut = 0
+	}
+	if !full {
+		return yaml[:cut] + "\n# … cut here: take a snapshot for the rest", true
 	}
 	return yaml[:cut] + "\n# … cut here: fullSnapshot has the whole page", true
 }

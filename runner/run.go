@@ -379,18 +379,18 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 		})
 	}
 	_ = g.Wait()
-	res.Warnings = c.warnings
 	if endURL != "" {
 		res.Navigated = dom.Navigated(c.startURL, endURL)
 	}
 	if res.Context != nil && c.startDoc != 0 && res.Context.Doc != c.startDoc {
 		res.Navigated = true // a new document at the same address: a reload, a form posted to itself
 	}
-	if pc := res.Context; pc != nil && (!res.Navigated && c.startURL != "" || strings.HasPrefix(pc.URL, "chrome-error:")) {
+	if pc := res.Context; pc != nil && (!res.Navigated && !c.arrived || strings.HasPrefix(pc.URL, "chrome-error:")) {
 		pc.Framework = "" // told once, on arrival at a page of the site's own
 	}
 	c.siteReport(res)
 	c.report(res, r, scr)
+	res.Warnings = c.warnings
 }
 
 // failureBudget bounds the failure context: a courtesy to a step that has

@@ -40,10 +40,10 @@ func (c *Call) armSettle(ctx context.Context) settleMark {
 
 // settle waits, bounded by settleMax and the step's time, until the DOM
 // has been quiet for settleWindow and the requests the action started
-// have finished; not at all when the action changed nothing and started
-// nothing. A navigation the action started is followed into the new
-// document. It returns a warning when the action's requests outlived the
-// wait.
+// have finished, and then quiet for a window again (their answers are
+// rendered after they arrive); not at all when the action changed nothing
+// and started nothing. A navigation the action started is followed into
+// the new document. It returns a warning when requests outlived the wait.
 func (c *Call) settle(ctx context.Context, m settleMark) string {
 	if !m.armed || c.page == nil {
 		return ""
@@ -69,6 +69,7 @@ func (c *Call) settle(ctx context.Context, m settleMark) string {
 	fresh := false
 	for first := true; ; first = false {
 		q, err := page.AwaitQuiet(sctx, c.page, settleWindow, time.Until(deadline), fresh)
+		c.scrolled = c.scrolled || q.Scrolled
 		pending, began := busy()
 		switch {
 		case sctx.Err() != nil:
@@ -79,7 +80,7 @@ func (c *Call) settle(ctx context.Context, m settleMark) string {
 			return ""
 		case err == nil && !q.Settled:
 			return stillLoading(pending)
-		case err == nil && len(pending) == 0:
+		case err == nil && len(pending) == 0 && (fresh || !began):
 			return ""
 		}
 		// Requests are under way, or the document is being replaced:
@@ -110,6 +111,6 @@ func stillLoading(urls []string) string {
 	if len(urls) > len(shown) {
 		more = fmt.Sprintf(" and %d more", len(urls)-len(shown))
 	}
-	return fmt.Sprintf("%d request(s) the action started were still loading after %d ms (%s%s); the report shows the page as it was then",
+	return fmt.Sprintf("%d request(s) begun since the action were still loading after %d ms (%s%s); the report shows the page as it was then",
 		len(urls), settleMax.Milliseconds(), strings.Join(shown, ", "), more)
 }

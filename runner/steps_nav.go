@@ -13,13 +13,13 @@ import (
 // navSteps move the tab through its history.
 var navSteps = []step{
 	define("goto", `"url" | {url, waitUntil: commit|domcontentloaded|load|networkidle}`,
-		"navigate the tab and report the HTTP status", needsTab|visual, decodeGoto, runGoto).did("Navigated"),
+		"navigate the tab and report the HTTP status", needsTab|visual|navigates, decodeGoto, runGoto).did("Navigated"),
 	define("reload", `true | {waitUntil}`,
-		"reload the page", needsTab|visual, decodeReload, runReload).did("Reloaded"),
+		"reload the page", needsTab|visual|navigates, decodeReload, runReload).did("Reloaded"),
 	define("back", `true`,
-		"go back in history ({noHistory:true} when there is none)", needsTab|visual, decodeHistory, runBack).did("Went back"),
+		"go back in history ({noHistory:true} when there is none)", needsTab|visual|navigates, decodeHistory, runBack).did("Went back"),
 	define("forward", `true`,
-		"go forward in history ({noHistory:true} when there is none)", needsTab|visual, decodeHistory, runForward).did("Went forward"),
+		"go forward in history ({noHistory:true} when there is none)", needsTab|visual|navigates, decodeHistory, runForward).did("Went forward"),
 }
 
 // waitSteps wait for the page or for time.

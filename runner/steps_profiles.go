@@ -78,7 +78,11 @@ type profileRead struct {
 }
 
 func runReadProfile(_ context.Context, c *Call, p profileParams) (any, error) {
-	content, found, err := c.profiles().Read(p.name)
+	store, err := c.profiles()
+	if err != nil {
+		return nil, err
+	}
+	content, found, err := store.Read(p.name)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +96,11 @@ type profileWritten struct {
 }
 
 func runWriteProfile(_ context.Context, c *Call, p profileParams) (any, error) {
-	path, err := c.profiles().Write(p.name, *p.Content)
+	store, err := c.profiles()
+	if err != nil {
+		return nil, err
+	}
+	path, err := store.Write(p.name, *p.Content)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +108,7 @@ func runWriteProfile(_ context.Context, c *Call, p profileParams) (any, error) {
 	return profileWritten{Written: true, Path: path, Domain: p.name}, nil
 }
 
-func (c *Call) profiles() profiles.Store {
+func (c *Call) profiles() (profiles.Store, error) {
 	getenv := c.getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
@@ -131,7 +139,11 @@ func (c *Call) siteReport(res *Result) {
 	if err != nil || !found || slices.Contains(strings.Fields(entry.Sites), domain) {
 		return
 	}
-	content, found, err := c.profiles().Read(domain)
+	store, err := c.profiles()
+	if err != nil {
+		return // no home: nowhere to keep profiles, nothing to ask for
+	}
+	content, found, err := store.Read(domain)
 	if err != nil {
 		c.warn("site profile: %v", err)
 		return

@@ -258,7 +258,7 @@ func runConnectTab(ctx context.Context, c *Call, p connectTabParams) (any, error
 	if known {
 		c.rememberBrowser(alias, e)
 	}
-	c.startURL = t.URL
+	c.startURL, c.startDoc = t.URL, c.attachDoc
 	return &tabOutput{Tab: alias, URL: t.URL, Title: t.Title}, nil
 }
 

@@ -230,3 +230,37 @@ func TestFailureContextThroughTheBinary(t *testing.T) {
 		t.Errorf("failure context of a fill: %s", jsonText(fc))
 	}
 }
+
+// Scrolling inside a pane moves lines in and out of view; it edits none.
+func TestPaneScrollIsNoEdit(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/pane.html")
+	ch := changesOf(c.act(t, tab, `{"scroll":"#pane p:last-child"}`))
+	s, _ := ch["summary"].(string)
+	if !strings.HasPrefix(s, "Scrolled. ") || !strings.Contains(s, "out of view") || ch["changed"] != nil {
+		t.Errorf("changes: %s", jsonText(ch))
+	}
+}
+
+// Screens that cannot be compared say so: no changes never means
+// "nothing changed" when nothing was compared.
+func TestChangesNotCompared(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/errors-parent.html")
+	res := c.act(t, tab, `{"frame":"#child"},{"click":"button"}`)
+	if s, _ := changesOf(res)["summary"].(string); !strings.HasPrefix(s, "Clicked. Not compared: the steps ended in another document") {
+		t.Errorf("changes: %v", res["changes"])
+	}
+	c.act(t, tab, `{"frame":"top"}`)
+}
+
+// Connecting to another tab mid-call is no navigation of it.
+func TestConnectTabIsNoNavigation(t *testing.T) {
+	c := newCLI(t)
+	first := c.openTab(fixture.URL + "/small.html")
+	second := c.openTab(fixture.URL + "/report.html")
+	res := c.act(t, first, fmt.Sprintf(`{"connectTab":%q},{"click":"#add"}`, second))
+	if res["navigated"] != nil || res["tab"] != second {
+		t.Errorf("navigated %v on tab %v", res["navigated"], res["tab"])
+	}
+}

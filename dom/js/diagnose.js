@@ -43,14 +43,15 @@ function (h, a) {
   if (h.norm(term)) part('nearMatches', () => nearMatches(term));
   return out;
 
-  // pick maps the first n visible matches of sel that have something to say.
+  // pick maps the first n visible matches of sel that have something to
+  // say: text, a link, or (for fields, which may be unlabelled) a selector.
   function pick(sel, n, fn) {
     const res = [];
     for (const el of document.querySelectorAll(sel)) {
       if (res.length === n) break;
       if (!visible(el)) continue;
       const v = fn(el);
-      if (v && (typeof v === 'string' || v.text || v.href || v.label || v.selector)) res.push(v);
+      if (v && (typeof v === 'string' || v.text || v.href || (a.fields && v.selector))) res.push(v);
     }
     return res;
   }
