@@ -2,6 +2,8 @@ package runner
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -101,7 +103,11 @@ func (c *Call) takeAfter(ctx context.Context) *screen {
 	opts := aria.ReportOptions{Viewport: true, SnapshotFloor: s, ElementFloor: e}
 	now, err := aria.TakeReport(actx, c.page, opts)
 	if err != nil {
-		c.warn("no viewportSnapshot or changes: the page could not be read after the steps (%v)", err)
+		why := err.Error()
+		if errors.Is(err, context.DeadlineExceeded) {
+			why = fmt.Sprintf("it took longer than %d ms", afterBudget.Milliseconds())
+		}
+		c.warn("no viewportSnapshot or changes: the page could not be read after the steps (%s)", why)
 		return nil
 	}
 	out := &screen{now: now}

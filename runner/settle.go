@@ -103,8 +103,8 @@ func stillLoading(urls []string) string {
 	}
 	shown := urls[:min(2, len(urls))]
 	for i, u := range shown {
-		if len(u) > 80 {
-			shown[i] = u[:79] + "…"
+		if r := []rune(u); len(r) > 80 {
+			shown[i] = string(r[:79]) + "…"
 		}
 	}
 	more := ""
