@@ -139,8 +139,8 @@ func compareUnnamed(before, after []Node, pair bool) (removed, added []int, chan
 		removed, added = append(removed, rm...), append(added, ad...)
 		for _, p := range pairs {
 			a := &after[p[1]]
-			owner := a // an element's own text is its change
-			if a.Inline || (a.Role == "text" && a.Parent >= 0 && after[a.Parent].id() != "") {
+			owner := a // the text of a line's own, or of a control, is theirs
+			if a.Inline || (a.Role == "text" && a.Parent >= 0 && after[a.Parent].Ref != "") {
 				owner = &after[a.Parent]
 			}
 			changed = append(changed, indexed{p[1], fields(&before[p[0]], a, owner)})
