@@ -96,6 +96,7 @@ func TestNearMatchesFindTyposFirst(t *testing.T) {
 		{"Sgin in", "#signin"},
 		{"Buy bred", "#bread"},
 		{"#submti", "#submit"},
+		{"#loa", "#load"}, // "loa" is in #loader too, earlier, but #load is closer
 	} {
 		fc, err := dom.FailureContext(testCtx(t), p, c.term, false)
 		if err != nil {

@@ -146,9 +146,18 @@ function (h, a) {
   // 60 it is no match (at 50, "done" would pass for "phonee").
   function similarity(t, want) {
     const long = Math.max(t.length, want.length);
-    if (Math.abs(t.length - want.length) > long / 2 || long > 120) return 0;
-    const s = Math.round(100 * (1 - distance(t, want) / long));
+    if (Math.abs(t.length - want.length) > long / 2) return 0;
+    const s = closeness(t, want);
     return s >= 60 ? Math.min(s, 99) : 0;
+  }
+
+  // closeness is 100 less the edit distance in percent of the longer
+  // string (0 for long texts); it also orders matches of equal score, so
+  // that "#ad" finds #add before #load.
+  function closeness(t, want) {
+    const long = Math.max(t.length, want.length);
+    if (long > 120) return 0;
+    return Math.round(100 * (1 - distance(t, want) / long));
   }
 
   function distance(x, y) {
@@ -168,23 +177,27 @@ function (h, a) {
   // by their name, text or placeholder; after a failed fill, fields by
   // their label, placeholder or name; for text, every element showing
   // text of its own (a list item's label too), as its clickable ancestor
-  // when it has one; for a selector, ids and names as well. Best first,
-  // controls before plain text at equal scores, then in page order.
+  // when it has one; for a selector, ids and names as well. Best first;
+  // at equal scores the closer by edit distance, then controls before
+  // plain text, then in page order.
   function nearMatches(t) {
     const want = words(t).toLowerCase();
     if (!want) return [];
     const found = new Map(); // element -> match
     const consider = (el, texts) => {
       let best = 0;
+      let close = 0;
       let shown = '';
       for (const s of texts) {
-        const v = s ? score(h.norm(s), want) : 0;
+        const n = s ? h.norm(s).toLowerCase() : '';
+        const v = n ? score(n, want) : 0;
         if (v > best) [best, shown] = [v, s];
+        if (v > 0) close = Math.max(close, closeness(n, want));
       }
       if (best === 0) return;
       const prior = found.get(el);
-      if (prior && prior.score >= best) return;
-      found.set(el, { el, score: best, text: cut(h.norm(textOf(el) || shown), 50) });
+      if (prior && (prior.score > best || (prior.score === best && prior.close >= close))) return;
+      found.set(el, { el, score: best, close, text: cut(h.norm(textOf(el) || shown), 50) });
     };
     const sel = isSelector(t);
     for (const el of document.querySelectorAll(a.fields ? FIELDS : CONTROLS)) {
@@ -212,7 +225,7 @@ function (h, a) {
     }
     const control = (el) => el.matches(CONTROLS);
     const order = (x, y) => (x.compareDocumentPosition(y) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1);
-    list.sort((x, y) => y.score - x.score || control(y.el) - control(x.el) || order(x.el, y.el));
+    list.sort((x, y) => y.score - x.score || y.close - x.close || control(y.el) - control(x.el) || order(x.el, y.el));
     return list.slice(0, 5).map((m) => withRef(m.el, { text: m.text, selector: h.selectorFor(m.el), score: m.score }));
   }
 }
