@@ -31,8 +31,6 @@ type Report struct {
 	Lean string `json:"lean"`
 	// Full is the whole page.
 	Full string `json:"full"`
-	// Refs counts the refs on screen.
-	Refs int `json:"refCount"`
 	// Doc tells this document from the next one its frame loads (its
 	// time origin).
 	Doc float64 `json:"doc"`

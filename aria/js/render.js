@@ -42,11 +42,11 @@ function ariaRender(cfg) {
   // viewportSnapshot): what an agent acts on and what a person reads
   // first. It keeps interactive elements with their own text, headings,
   // live messages (alert, status, log) and dialogs with their text,
-  // notice text (walk's markNotices) and frames; menus, lists of options and other
-  // groups stay around their items, and any element stays with its text
-  // when that text is all that tells an unnamed control apart (a to-do
-  // item's checkbox). Landmarks and wrappers are flattened; link URLs
-  // and field names are left out.
+  // notice text (walk's markNotices) and frames; menus, lists of options
+  // and other groups stay around their items, and any element stays with
+  // its text when that text is all that tells an unnamed control apart (a
+  // to-do item's checkbox). Landmarks and wrappers are flattened; link
+  // URLs and field names are left out.
   function lean(nodes) {
     const out = [];
     for (const n of nodes) {

@@ -1,13 +1,12 @@
-// report takes the snapshots a call's report is made of (SPEC 14): the
-// viewport at full detail (what the diff compares), the same viewport in
-// the lean view the agent reads inline, and with opts.full the whole
-// page for the fullSnapshot file. All are internal: they hand out refs
-// for new elements under the current snapshot number and keep every
-// earlier ref (SPEC 7.9). lib holds the module factories.
+// report takes the snapshots a call's report is made of (SPEC 14): with
+// opts.viewport, what is on screen at full detail (what the diff
+// compares) and in the lean view the agent reads inline; with opts.full,
+// the whole page for the fullSnapshot file. All are internal: they hand
+// out refs for new elements under the current snapshot number and keep
+// every earlier ref (SPEC 7.9). lib holds the module factories.
 //
 // opts: {viewport, full, snapshotFloor, elementFloor}
-// returns {viewport?, lean?, refCount, full?, doc, scroll, lastSnapshot,
-//          lastElement}
+// returns {viewport?, lean?, full?, doc, scroll, lastSnapshot, lastElement}
 // where doc tells this document from the next one the frame loads, and
 // scroll is the window's [x, y]. The viewport view marks the elements
 // without refs with [uid=N], which only the diff reads.
@@ -25,7 +24,7 @@ function report(lib, opts) {
   if (opts.viewport) {
     const W = lib.walk(R, S, { viewportOnly: true, markNotices: true });
     const nodes = W.tree(body);
-    res.refCount = refs.assign(nodes, [], W).length;
+    refs.assign(nodes, [], W);
     identify(nodes);
     res.viewport = marked.render(nodes).join('\n');
     res.lean = out.render(out.lean(nodes)).join('\n');
