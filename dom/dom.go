@@ -15,7 +15,7 @@ import (
 	_ "embed"
 	"encoding/hex"
 
-	ariajs "github.com/cdpskill/cdpskill/aria/js"
+	"github.com/cdpskill/cdpskill/inpage"
 )
 
 var (
@@ -59,7 +59,7 @@ var (
 )
 
 // bind composes an operation with the helpers (js.Bind).
-func bind(op string) string { return ariajs.Bind(helpersJS, op) }
+func bind(op string) string { return inpage.Bind(helpersJS, op) }
 
 // newToken names one action's pinned element in the page's handle store.
 func newToken() string {

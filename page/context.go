@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	ariajs "github.com/cdpskill/cdpskill/aria/js"
+	"github.com/cdpskill/cdpskill/inpage"
 )
 
 //go:embed js/context.js
@@ -15,7 +15,7 @@ var pageContextJS string
 //go:embed js/framework.js
 var frameworkJS string
 
-var contextJS = ariajs.WithSelectors(pageContextJS)
+var contextJS = inpage.WithSelectors(pageContextJS)
 
 // Context is the page context reported after every call (SPEC 14.4).
 // Parts that do not apply are nil and vanish from the JSON.

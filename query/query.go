@@ -16,7 +16,7 @@ import (
 	"fmt"
 	"strings"
 
-	ariajs "github.com/cdpskill/cdpskill/aria/js"
+	"github.com/cdpskill/cdpskill/inpage"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -59,7 +59,7 @@ var (
 )
 
 // bind composes an operation with the helpers (js.Bind).
-func bind(op string) string { return ariajs.Bind(helpersJS, op) }
+func bind(op string) string { return inpage.Bind(helpersJS, op) }
 
 // call runs fn with arg in the page and decodes its result into out, or
 // returns the typed error for the failure the page reported. target is

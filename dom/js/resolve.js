@@ -7,8 +7,8 @@
 // Go composes each operation as op(helpers(ariaRoles(), cssSelectors()),
 // args), so this factory runs on every call and keeps nothing in the page
 // except the handle store and, after a ref is re-resolved, the updated
-// entry of window.__ariaRefs. R is aria/js/roles.js, S
-// aria/js/selectors.js.
+// entry of window.__ariaRefs. R is inpage/roles.js, S
+// inpage/selectors.js.
 function (R, S) {
   const HANDLES = Symbol.for('cdpskill.handles');
 
@@ -51,7 +51,7 @@ function (R, S) {
   }
 
   // ---- ARIA role and accessible name -------------------------------------
-  // aria/js/roles.js, the module snapshots record a ref's role and name
+  // inpage/roles.js, the module snapshots record a ref's role and name
   // with, so that a re-rendered element is recognised by the same rules.
 
   function role(el) {

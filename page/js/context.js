@@ -4,7 +4,7 @@
  *
  * It runs on every invocation, so it touches as little as it can: one
  * focused element, and one querySelectorAll for dialogs. S is
- * aria/js/selectors.js; framework, when given, is js/framework.js, run
+ * inpage/selectors.js; framework, when given, is js/framework.js, run
  * after a navigation.
  */
 function pageContext(S, framework) {

@@ -4,7 +4,7 @@
 //
 // Go composes each operation as op(helpers(ariaRoles(), cssSelectors()),
 // args), so this factory runs on every call and keeps nothing in the page
-// except the refs it mints. R is aria/js/roles.js, S aria/js/selectors.js.
+// except the refs it mints. R is inpage/roles.js, S inpage/selectors.js.
 //
 // The ref contract (shared with aria/ and dom/): window.__ariaRefs maps
 // ref -> Element, window.__ariaRefMeta ref -> {selector, role, name},
@@ -86,7 +86,7 @@ function (R, S) {
     return '';
   }
 
-  // role and accessibleName are aria/js/roles.js's, the rules snapshots
+  // role and accessibleName are inpage/roles.js's, the rules snapshots
   // record refs with, so that dom/ re-resolves a ref minted here.
   function role(el) {
     return R.roleOf(el) || '';

@@ -1,0 +1,57 @@
+// Package inpage holds the in-page JavaScript modules every package that
+// runs code in the page shares: roles and accessible names (SPEC 7.1), and
+// the selectors shown to the agent for an element. It imports nothing, so
+// page, dom, aria and query all reach it downward, and it composes their
+// page calls from one-function-per-file sources.
+package inpage
+
+import (
+	_ "embed"
+	"strings"
+)
+
+var (
+	// Roles is function ariaRoles(): the roles and accessible names of
+	// elements, with no other dependency.
+	//go:embed roles.js
+	Roles string
+	// Selectors is function cssSelectors(): the selectors shown to the
+	// agent for an element.
+	//go:embed selectors.js
+	Selectors string
+)
+
+// Module is one factory as an entry point sees it: lib[Name].
+type Module struct {
+	Name, Src string
+}
+
+// Compose returns one function expression that calls entry with
+// {name: factory, …} and then its own arguments.
+func Compose(entry string, modules ...Module) string {
+	var b strings.Builder
+	b.WriteString("function () {\n  const lib = {")
+	for i, m := range modules {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n    " + m.Name + ": (" + strings.TrimSpace(m.Src) + ")")
+	}
+	b.WriteString("\n  };\n  return (" + strings.TrimSpace(entry) + ")(lib, ...arguments);\n}")
+	return b.String()
+}
+
+// Bind returns a one-argument function expression that calls op with the
+// helper object helpers builds from the roles and selectors modules, and
+// the argument: the composition of packages dom and query, whose
+// operations are op(helpers(ariaRoles(), cssSelectors()), args).
+func Bind(helpers, op string) string {
+	return "function (a) { return (" + strings.TrimSpace(op) + ")((" + strings.TrimSpace(helpers) +
+		")((" + strings.TrimSpace(Roles) + ")(), (" + strings.TrimSpace(Selectors) + ")()), a); }"
+}
+
+// WithSelectors returns a function expression that calls fn with the
+// selectors module and then its own arguments.
+func WithSelectors(fn string) string {
+	return "function () { return (" + strings.TrimSpace(fn) + ")((" + strings.TrimSpace(Selectors) + ")(), ...arguments); }"
+}
