@@ -159,6 +159,7 @@ func searchDoc(ctx context.Context, p *page.Page, opts SearchOptions) (*SearchRe
 		LastSnapshot int `json:"lastSnapshot"`
 		LastElement  int `json:"lastElement"`
 	}
+	page.ExposeClickHandlers(ctx, p)
 	if err := p.CallJS(ctx, js.Search, &res, in); err != nil {
 		return nil, fmt.Errorf("aria: search: %w", err)
 	}

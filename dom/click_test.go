@@ -71,7 +71,7 @@ func TestClickStaleRefReResolvedBySelector(t *testing.T) {
 // aria/ cuts long names with an ellipsis; the cut name still matches.
 func TestClickStaleRefWithCutName(t *testing.T) {
 	p := openFixture(t, "click.html")
-	ref := eval[string](t, p, `makeRef(document.getElementById('save'), 'button', 'Sa\u2026', '#save')`)
+	ref := mint(t, p, `makeRef(document.getElementById('save'), 'button', 'Sa\u2026', '#save')`)
 	run(t, p, "replaceSave()")
 	if res := click(t, p, dom.ClickRequest{Target: ref}); !res.ReResolved {
 		t.Errorf("result = %+v", *res)

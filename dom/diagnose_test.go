@@ -13,7 +13,7 @@ import (
 // higher, for a misspelling.
 func TestFailureContext(t *testing.T) {
 	p := openFixture(t, "text.html")
-	ref := eval[string](t, p, "makeRef(document.getElementById('save-draft'), 'button', 'Save draft', '#save-draft')")
+	ref := mint(t, p, "makeRef(document.getElementById('save-draft'), 'button', 'Save draft', '#save-draft')")
 	run(t, p, "window.scrollTo(0, 0)")
 	fc, err := dom.FailureContext(testCtx(t), p, "save", false)
 	if err != nil {

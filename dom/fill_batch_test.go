@@ -13,7 +13,7 @@ import (
 // typed error that carries the first failure's subtype.
 func TestFillBatch(t *testing.T) {
 	p := openFixture(t, "fill.html")
-	ref := eval[string](t, p, "makeRef(document.getElementById('notes'), 'textbox', 'Notes', '#notes')")
+	ref := mint(t, p, "makeRef(document.getElementById('notes'), 'textbox', 'Notes', '#notes')")
 	res, err := dom.FillBatch(testCtx(t), p, dom.FillBatchRequest{Fields: []dom.Field{
 		{Target: "#first", Value: "Ada"},
 		{Target: "#missing", Value: "x"},

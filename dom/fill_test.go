@@ -34,7 +34,7 @@ func TestFillBySelectorAndRef(t *testing.T) {
 	if *res != want {
 		t.Errorf("result = %+v, want %+v", *res, want)
 	}
-	ref := eval[string](t, p, "makeRef(document.getElementById('notes'), 'textbox', 'Notes', '#notes')")
+	ref := mint(t, p, "makeRef(document.getElementById('notes'), 'textbox', 'Notes', '#notes')")
 	fill(t, p, dom.FillRequest{Target: ref, Value: "line one\nline two"})
 	if got := valueOf(t, p, "first"); got != "Ada" {
 		t.Errorf("#first = %q", got)

@@ -28,7 +28,7 @@ func frameEvents(t *testing.T, p *page.Page) []string {
 func TestClickInSameOriginFrame(t *testing.T) {
 	t.Run("ref", func(t *testing.T) {
 		p := openFrames(t)
-		ref := eval[string](t, p, "makeRef(innerDoc().getElementById('inner'), 'button', 'Inner', '#inner', null, ['#f'])")
+		ref := mint(t, p, "makeRef(innerDoc().getElementById('inner'), 'button', 'Inner', '#inner', null, ['#f'])")
 		res := click(t, p, dom.ClickRequest{Target: ref})
 		if res.Method != dom.MethodCDP || !res.TargetReceived || res.AutoForced {
 			t.Errorf("result = %+v", *res)
@@ -54,7 +54,7 @@ func TestClickInSameOriginFrame(t *testing.T) {
 // interceptor too.
 func TestClickFrameCoveredFromAbove(t *testing.T) {
 	p := openFrames(t)
-	ref := eval[string](t, p, "makeRef(innerDoc().getElementById('inner'), 'button', 'Inner', '#inner', null, ['#f'])")
+	ref := mint(t, p, "makeRef(innerDoc().getElementById('inner'), 'button', 'Inner', '#inner', null, ['#f'])")
 	run(t, p, "document.getElementById('f').scrollIntoView(); coverFrame()")
 	res := click(t, p, dom.ClickRequest{Target: ref, Timeout: short})
 	if !res.AutoForced || res.Method != dom.MethodJSClickAuto {
@@ -66,7 +66,7 @@ func TestClickFrameCoveredFromAbove(t *testing.T) {
 // the frame path in its metadata.
 func TestClickStaleRefInFrame(t *testing.T) {
 	p := openFrames(t)
-	ref := eval[string](t, p, "makeRef(innerDoc().getElementById('inner'), 'button', 'Inner', '#inner', null, ['#f'])")
+	ref := mint(t, p, "makeRef(innerDoc().getElementById('inner'), 'button', 'Inner', '#inner', null, ['#f'])")
 	run(t, p, "innerDoc().defaultView.rerender()")
 	res := click(t, p, dom.ClickRequest{Target: ref})
 	if !res.ReResolved || !res.TargetReceived {

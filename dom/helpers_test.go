@@ -15,7 +15,9 @@ func openFixture(t testing.TB, file string) *page.Page {
 	s := browser.NewTab(t)
 	srv := testbrowser.Serve(t, "testdata")
 	testbrowser.Navigate(t, s, srv.URL+"/"+file)
-	return page.New(s)
+	p := page.New(s)
+	pagetest.AdoptRefs(t, p)
+	return p
 }
 
 // testCtx bounds one test's browser work.
@@ -27,8 +29,22 @@ func eval[T any](t *testing.T, p *page.Page, expr string) T {
 	return pagetest.Eval[T](t, p, expr)
 }
 
-// run evaluates a fixture statement for its effect.
-func run(t *testing.T, p *page.Page, expr string) { eval[any](t, p, expr) }
+// mint evaluates a fixture expression that mints a ref (makeRef) and
+// returns the ref, known to the helper world.
+func mint(t *testing.T, p *page.Page, expr string) string {
+	t.Helper()
+	ref := eval[string](t, p, expr)
+	pagetest.AdoptRefs(t, p)
+	return ref
+}
+
+// run evaluates a fixture statement for its effect; the refs it mints
+// reach the helper world.
+func run(t *testing.T, p *page.Page, expr string) {
+	t.Helper()
+	eval[any](t, p, expr)
+	pagetest.AdoptRefs(t, p)
+}
 
 func ptr[T any](v T) *T { return &v }
 

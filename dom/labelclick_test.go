@@ -32,7 +32,7 @@ func TestClickHiddenInputThroughLabel(t *testing.T) {
 // to its sibling.
 func TestClickHiddenInputToggles(t *testing.T) {
 	p := openFixture(t, "hidden-inputs.html")
-	news := eval[string](t, p, "makeRef(document.getElementById('news'), 'checkbox', 'Newsletter', '#news')")
+	news := mint(t, p, "makeRef(document.getElementById('news'), 'checkbox', 'Newsletter', '#news')")
 	click(t, p, dom.ClickRequest{Target: news})
 	click(t, p, dom.ClickRequest{Target: news})
 	if eval[bool](t, p, "document.getElementById('news').checked") {

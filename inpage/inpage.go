@@ -19,6 +19,10 @@ var (
 	// agent for an element.
 	//go:embed selectors.js
 	Selectors string
+	// ClickHandlers is function exposeClickHandlers(), run in the page's
+	// own world: it lets Roles see onclick handlers assigned from script.
+	//go:embed handlers.js
+	ClickHandlers string
 )
 
 // Module is one factory as an entry point sees it: lib[Name].

@@ -147,7 +147,33 @@ function ariaRoles() {
     const ti = el.getAttribute('tabindex');
     if (ti !== null && parseInt(ti, 10) >= 0) return true;
     if (isEditingHost(el)) return true;
-    return pointerOrigin || el.onclick !== null;
+    return pointerOrigin || el.hasAttribute('onclick') || scriptHandlers(el.ownerDocument).has(el);
+  }
+
+  // scriptHandlers is the set of elements of doc whose onclick handler was
+  // assigned from script, which only the page's own world can see: asked
+  // once per document and call from handlers.js's listener there (none,
+  // when it was not installed).
+  const handlerSets = new Map();
+  function scriptHandlers(doc) {
+    let set = handlerSets.get(doc);
+    if (set) return set;
+    set = new WeakSet();
+    handlerSets.set(doc, set);
+    const w = doc.defaultView;
+    if (!w) return set;
+    const reply = '__cdpskill_onclick_' + Math.random().toString(36).slice(2);
+    const on = (e) => {
+      e.stopImmediatePropagation();
+      set.add(e.composedPath()[0]);
+    };
+    w.addEventListener(reply, on, true);
+    try {
+      doc.dispatchEvent(new w.CustomEvent('__cdpskill_onclick', { detail: reply }));
+    } finally {
+      w.removeEventListener(reply, on, true);
+    }
+    return set;
   }
 
   // roleSelector is a CSS selector broad enough to find every element

@@ -4,7 +4,6 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"strings"
 
 	"github.com/cdpskill/cdpskill/inpage"
 )
@@ -90,21 +89,31 @@ type Modal struct {
 
 // GetContext reads the page context from the main frame in one
 // evaluation, wherever p's evaluations currently run; with framework,
-// it also tells what the page runs on.
+// it also tells what the page runs on (a second evaluation, in the
+// page's own world, at the same time).
 func GetContext(ctx context.Context, p *Page, framework bool) (*Context, error) {
 	var read struct {
 		Context
 		TimeOrigin float64 `json:"timeOrigin"`
 	}
-	fw := "null"
+	top := p.Top()
+	fw := make(chan string, 1)
 	if framework {
-		fw = strings.TrimSpace(frameworkJS)
+		// The page's globals live in its own world.
+		go func() {
+			var name string
+			_ = top.Main().CallJS(ctx, frameworkJS, &name) // unknown is no error
+			fw <- name
+		}()
+	} else {
+		fw <- ""
 	}
-	main := p.Top()
-	if err := main.CallJS(ctx, "() => ("+contextJS+")("+fw+")", &read); err != nil {
+	err := top.CallJS(ctx, contextJS, &read)
+	c := read.Context
+	c.Framework = <-fw
+	if err != nil {
 		return nil, fmt.Errorf("page context: %w", err)
 	}
-	c := read.Context
 	c.Doc = read.TimeOrigin
 	if f := p.Frame; f != nil {
 		c.Frame = &CurrentFrame{ID: f.ID, URL: f.URL, Name: f.Name, CrossOrigin: f.CrossOrigin}

@@ -98,6 +98,11 @@ func PageFunction(ctx context.Context, p *Page, req FuncRequest) (*Value, error)
 		defer cancel()
 	}
 	serialize := req.Serialize == nil || *req.Serialize
+	if req.Refs {
+		if err := ShareRefs(ctx, p); err != nil {
+			return nil, err
+		}
+	}
 	params := funcParams(src, req.Refs)
 	params["awaitPromise"] = req.Await == nil || *req.Await
 	params["returnByValue"] = !serialize
@@ -155,16 +160,17 @@ func funcParams(src string, refs bool) map[string]any {
 // dies before it can terminate anything.
 const v8TimeoutGrace = 100 * time.Millisecond
 
-// evaluateBounded runs Runtime.evaluate so that neither a pending promise
-// nor a busy loop outlives ctx: when ctx ends first the execution is
-// terminated so the tab stays usable, and V8 is told the deadline too.
-// A timeout comes back as an error wrapping context.DeadlineExceeded.
+// evaluateBounded runs the agent's code with Runtime.evaluate in the
+// page's main world, so that neither a pending promise nor a busy loop
+// outlives ctx: when ctx ends first the execution is terminated so the tab
+// stays usable, and V8 is told the deadline too. A timeout comes back as
+// an error wrapping context.DeadlineExceeded.
 func evaluateBounded(ctx context.Context, p *Page, params map[string]any) (*RemoteObject, error) {
 	dl, hasDeadline := ctx.Deadline()
 	if hasDeadline {
 		params["timeout"] = max(time.Until(dl.Add(v8TimeoutGrace)).Milliseconds(), 1)
 	}
-	ro, err := p.Evaluate(ctx, params)
+	ro, err := p.Main().Evaluate(ctx, params)
 	if err == nil {
 		return ro, nil
 	}

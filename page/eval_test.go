@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/cdpskill/cdpskill/internal/pagetest"
 	"strings"
 	"testing"
 	"time"
@@ -210,6 +211,8 @@ func TestPageFunctionHugeGraphs(t *testing.T) {
 
 func TestPageFunctionModes(t *testing.T) {
 	p, _ := evalPage(t, "eval-types.html")
+	// What an ARIA snapshot leaves behind in the helper world: ref -> element.
+	pagetest.EvalHelper[any](t, p, `window.__ariaRefs = new Map([["s1e1", document.getElementById("go")]])`)
 	tests := []struct {
 		name string
 		req  page.FuncRequest

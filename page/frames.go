@@ -85,13 +85,13 @@ func (f *frames) close() {
 }
 
 // contexts follows one session's execution contexts: the default (main
-// world) context of each of its frames.
+// world) context and the helper world of each of its frames.
 type contexts struct {
 	s       *cdp.Session
 	l       *cdp.Listener
 	enabled bool
 	byFrame map[string]int  // frame id → default context id
-	world   map[string]int  // frame id → isolated world made for it
+	world   map[string]int  // frame id → helper world context id
 	removed map[string]bool // frames detached from the page for good
 }
 
@@ -111,8 +111,14 @@ func (c *contexts) apply(ev cdp.Event) {
 	switch ev.Method {
 	case "Runtime.executionContextCreated":
 		ctx := gjson.GetBytes(ev.Params, "context")
-		if ctx.Get("auxData.isDefault").Bool() {
-			c.byFrame[ctx.Get("auxData.frameId").String()] = int(ctx.Get("id").Int())
+		frame, id := ctx.Get("auxData.frameId").String(), int(ctx.Get("id").Int())
+		switch {
+		case ctx.Get("auxData.isDefault").Bool():
+			c.byFrame[frame] = id
+		case ctx.Get("name").String() == WorldName && c.world[frame] == 0:
+			// Made by an earlier call, and replayed by Runtime.enable: its
+			// globals hold the refs.
+			c.world[frame] = id
 		}
 	case "Runtime.executionContextDestroyed":
 		id := int(gjson.GetBytes(ev.Params, "executionContextId").Int())
@@ -128,12 +134,14 @@ func (c *contexts) apply(ev cdp.Event) {
 		}
 	case "Runtime.executionContextsCleared":
 		// The session's own document was replaced: the frames that had
-		// contexts belonged to the old one.
-		for f := range c.byFrame {
-			c.removed[f] = true
-		}
-		for f := range c.world {
-			c.removed[f] = true
+		// contexts belonged to the old one, all but the session's own
+		// frame (its id is the target's), which holds the new document.
+		for _, m := range []map[string]int{c.byFrame, c.world} {
+			for f := range m {
+				if f != c.s.TargetID {
+					c.removed[f] = true
+				}
+			}
 		}
 		clear(c.byFrame)
 		clear(c.world)
@@ -149,18 +157,27 @@ func (c *contexts) apply(ev cdp.Event) {
 // between documents gets its new one within a load.
 const contextWait = 2 * time.Second
 
-// of returns frameID's default context, waiting briefly for one that is
-// being created; a frame that gets none (Chrome creates them lazily for
-// frames no script touched) gets an isolated world, cached.
-func (c *contexts) of(ctx context.Context, frameID string) (int, error) {
+// enable makes sure the session reports its contexts, then takes in what
+// it reported.
+func (c *contexts) enable(ctx context.Context) error {
 	if !c.enabled {
 		if err := c.s.Call(ctx, "Runtime.enable", nil, nil); err != nil {
-			return 0, err
+			return err
 		}
 		c.enabled = true
 	}
 	for _, ev := range c.l.Drain() {
 		c.apply(ev)
+	}
+	return nil
+}
+
+// of returns frameID's default context, waiting briefly for one that is
+// being created; a frame that gets none (Chrome creates them lazily for
+// frames no script touched) gets the helper world.
+func (c *contexts) of(ctx context.Context, frameID string) (int, error) {
+	if err := c.enable(ctx); err != nil {
+		return 0, err
 	}
 	if id := c.byFrame[frameID]; id != 0 {
 		return id, nil
@@ -174,11 +191,26 @@ func (c *contexts) of(ctx context.Context, frameID string) (int, error) {
 		}
 		c.apply(ev)
 	}
-	if c.removed[frameID] {
-		return 0, &FrameError{Frame: frameID, Reason: "it was removed from the page", Gone: true}
-	}
 	if id := c.byFrame[frameID]; id != 0 {
 		return id, nil
+	}
+	return c.helperWorld(ctx, frameID)
+}
+
+// helperWorld returns frameID's helper world: the one an earlier call
+// made, found by name, or a new one. Chrome hands every session the same
+// world for a name, so refs kept there survive from call to call.
+// A session nobody enabled Runtime on is not asked to: the world needs no
+// events, and the console capture of an out-of-process frame relies on
+// its own Runtime.enable replaying what the frame logged.
+func (c *contexts) helperWorld(ctx context.Context, frameID string) (int, error) {
+	if c.enabled {
+		for _, ev := range c.l.Drain() {
+			c.apply(ev)
+		}
+	}
+	if c.removed[frameID] {
+		return 0, &FrameError{Frame: frameID, Reason: "it was removed from the page", Gone: true}
 	}
 	if id := c.world[frameID]; id != 0 {
 		return id, nil
@@ -186,7 +218,7 @@ func (c *contexts) of(ctx context.Context, frameID string) (int, error) {
 	var res struct {
 		ExecutionContextID int `json:"executionContextId"`
 	}
-	err := c.s.Call(ctx, "Page.createIsolatedWorld", map[string]any{"frameId": frameID, "worldName": "cdpskill", "grantUniveralAccess": true}, &res)
+	err := c.s.Call(ctx, "Page.createIsolatedWorld", map[string]any{"frameId": frameID, "worldName": WorldName, "grantUniveralAccess": true}, &res)
 	if err != nil {
 		if ctx.Err() != nil {
 			return 0, err
@@ -197,22 +229,49 @@ func (c *contexts) of(ctx context.Context, frameID string) (int, error) {
 	return res.ExecutionContextID, nil
 }
 
+// forget drops context id from what p knows, after Chrome said it is gone
+// (a session that does not report its contexts cannot say so sooner).
+func (p *Page) forget(s *cdp.Session, id int) {
+	fs := p.frameState()
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	if c := fs.contexts[s.ID]; c != nil {
+		for _, m := range []map[string]int{c.byFrame, c.world} {
+			for f, v := range m {
+				if v == id {
+					delete(m, f)
+				}
+			}
+		}
+	}
+}
+
 // target is where p's evaluations go: the session and the context id
-// (0: the session's main frame).
+// (0: the session's main frame's main world).
 func (p *Page) target(ctx context.Context) (*cdp.Session, int, error) {
-	if p.Frame == nil || p.Frame.root {
-		return p.EvalSession(), 0, nil
+	s, frameID := p.S, p.S.TargetID // a tab's target id is its main frame's id
+	if p.Frame != nil {
+		s, frameID = p.Frame.s, p.Frame.ID
+	}
+	if p.main && (p.Frame == nil || p.Frame.root) {
+		return s, 0, nil
 	}
 	fs := p.frameState()
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
-	c := fs.contexts[p.Frame.s.ID]
+	c := fs.contexts[s.ID]
 	if c == nil {
-		c = newContexts(p.Frame.s, false)
-		fs.contexts[p.Frame.s.ID] = c
+		c = newContexts(s, false)
+		fs.contexts[s.ID] = c
 	}
-	id, err := c.of(ctx, p.Frame.ID)
-	return p.Frame.s, id, err
+	var id int
+	var err error
+	if p.main {
+		id, err = c.of(ctx, frameID)
+	} else {
+		id, err = c.helperWorld(ctx, frameID)
+	}
+	return s, id, err
 }
 
 // EvalSession is the session that renders the current frame: Runtime and
@@ -238,8 +297,9 @@ func (p *Page) Close() {
 	}
 }
 
-// Top returns a page on the same tab evaluating in the top document.
-func (p *Page) Top() *Page { return &Page{S: p.S, fs: p.fs} }
+// Top returns a page on the same tab evaluating in the top document, in
+// the same world as p.
+func (p *Page) Top() *Page { return &Page{S: p.S, fs: p.frameState(), main: p.main} }
 
 // FrameError says a frame cannot be entered or used. A frame that is not
 // there is an ElementNotFoundError (its element is missing); one whose

@@ -61,7 +61,7 @@ func TestFrameOffset(t *testing.T) {
 		t.Errorf("offset (%v, %v), %v; want (%v, %v)", x, y, err, want.X, want.Y)
 	}
 	var got []any
-	if err := fp.CallJS(ctx, "() => [document.getElementById('p').textContent, window.frameMarker]", &got); err != nil || got[0] != "in the frame" || got[1] != 1.0 {
+	if err := fp.Main().CallJS(ctx, "() => [document.getElementById('p').textContent, window.frameMarker]", &got); err != nil || got[0] != "in the frame" || got[1] != 1.0 {
 		t.Errorf("evaluating in the frame's main world: %v, %v", got, err)
 	}
 	if x, y, _ := p.FrameOffset(ctx, false); x != 0 || y != 0 {

@@ -15,6 +15,14 @@ import (
 
 // Page is one attached tab. Steps reach the page only through it, so that
 // a later frame switch changes where every evaluation runs in one place.
+//
+// cdpskill's own in-page code runs in an isolated world of each frame (the
+// helper world, named WorldName): the page shares its DOM but not its
+// JavaScript, so a page that rewrote Array.from, JSON or
+// EventTarget.prototype.dispatchEvent cannot break a snapshot or a fill,
+// and refs kept in that world's globals outlive the call. Only the agent's
+// own code (pageFunction, poll, pipeline, hooks) and reads of the page's
+// globals run in the page's main world, through Main.
 type Page struct {
 	// S is the tab's session: navigation, input and captures go there.
 	S *cdp.Session
@@ -22,6 +30,16 @@ type Page struct {
 	Frame *Frame
 	fs    *frames
 	navs  int
+	main  bool // evaluate in the page's main world
+}
+
+// WorldName names the helper world; a later call finds it again by name.
+const WorldName = "cdpskill"
+
+// Main returns a page on the same tab and frame whose evaluations run in
+// the page's own main world, where its globals and the agent's code live.
+func (p *Page) Main() *Page {
+	return &Page{S: p.S, Frame: p.Frame, fs: p.frameState(), navs: p.navs, main: true}
 }
 
 // New wraps an attached session.
@@ -131,12 +149,13 @@ type EvalResult struct {
 	ExceptionDetails *ExceptionDetails `json:"exceptionDetails,omitempty"`
 }
 
-// Evaluate runs Runtime.evaluate in the page's current context. The
-// params map is sent as given plus the context id; an exception comes
-// back as *JSError.
+// Evaluate runs Runtime.evaluate in the current frame, in the helper
+// world (or the main world, for a page from Main). The params map is sent
+// as given plus the context id; an exception comes back as *JSError.
 func (p *Page) Evaluate(ctx context.Context, params map[string]any) (*RemoteObject, error) {
 	res, id, err := p.evaluate(ctx, params)
 	if id != 0 && cdp.IsContextDestroyed(err) {
+		p.forget(p.EvalSession(), id)
 		// The frame moved to a new document since its context was looked
 		// up; nothing ran, so asking again in the new one is safe. A frame
 		// that is gone keeps the first answer.

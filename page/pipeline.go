@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -242,6 +243,11 @@ func Pipeline(ctx context.Context, p *Page, req PipelineRequest) (*PipelineResul
 	}
 	pctx, cancel := context.WithTimeout(ctx, budget+pipelineSlack)
 	defer cancel()
+	if findsRef(ops) {
+		if err := ShareRefs(pctx, p); err != nil {
+			return nil, err
+		}
+	}
 	ro, err := evaluateBounded(pctx, p, map[string]any{
 		"expression":    pipelineExpression(ops, fns, budget),
 		"awaitPromise":  true,
@@ -320,6 +326,19 @@ func pipelineFailure(ctx context.Context, p *Page, req PipelineRequest, ops []mi
 	return nil, fmt.Errorf("pipeline: %w", err)
 }
 
+// findsRef reports an operation aimed at a ref: the pipeline runs in the
+// page's world, which must be handed the refs first.
+func findsRef(ops []microOp) bool {
+	for _, op := range ops {
+		if refPattern.MatchString(op.Find) {
+			return true
+		}
+	}
+	return false
+}
+
+var refPattern = regexp.MustCompile(`^s\d+e\d+$`)
+
 // syntaxCulprit parses each of the agent's functions on its own and
 // returns the index of the first operation whose source does not parse,
 // with the parser's message; -1 when they all parse. Evaluating a
@@ -330,7 +349,7 @@ func syntaxCulprit(ctx context.Context, p *Page, ops []microOp, fns []string) (i
 		if op.Op != "waitFor" && op.Op != "return" {
 			continue
 		}
-		_, err := p.Evaluate(ctx, map[string]any{"expression": "void " + fnSource(fns[op.Fn]), "returnByValue": true})
+		_, err := p.Main().Evaluate(ctx, map[string]any{"expression": "void " + fnSource(fns[op.Fn]), "returnByValue": true})
 		var je *JSError
 		if errors.As(err, &je) {
 			return i, je.Message

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/cdpskill/cdpskill/internal/pagetest"
 	"strings"
 	"testing"
 	"time"
@@ -20,7 +21,7 @@ func runPipeline(t *testing.T, p *page.Page, req page.PipelineRequest) (*page.Pi
 
 func pageEval[T any](t *testing.T, p *page.Page, expr string) T {
 	t.Helper()
-	obj, err := p.Evaluate(t.Context(), map[string]any{"expression": expr, "returnByValue": true})
+	obj, err := p.Main().Evaluate(t.Context(), map[string]any{"expression": expr, "returnByValue": true})
 	if err != nil {
 		t.Fatalf("eval %s: %v", expr, err)
 	}
@@ -181,7 +182,7 @@ func TestPipelineValidate(t *testing.T) {
 // element.
 func TestPipelineFindsRefs(t *testing.T) {
 	p, _ := evalPage(t, "pipe-form.html")
-	pageEval[any](t, p, `(() => {
+	pagetest.EvalHelper[any](t, p, `(() => {
 		const gone = document.createElement('input');
 		window.__ariaRefs = new Map([['s1e1', document.getElementById('search')], ['s1e2', gone]]);
 		return null;

@@ -1,6 +1,7 @@
 package query_test
 
 import (
+	"github.com/cdpskill/cdpskill/internal/pagetest"
 	"testing"
 
 	"github.com/cdpskill/cdpskill/query"
@@ -59,7 +60,7 @@ func TestElementAtMintsRefs(t *testing.T) {
 	if el.Ref != "s1e4" || el.Existing || el.Tag != "div" || el.Selector != "#clicky" || !el.Clickable || !c.Minted || c.Element != 4 || c.Snapshot != 1 {
 		t.Errorf("new: %s %+v", jsonOf(t, el), c)
 	}
-	if got := eval[string](t, p, `window.__ariaRefs.get('s1e4').id + ' ' + window.__ariaRefMeta.get('s1e4').selector + ' ' + window.__ariaRefOf.get(document.getElementById('clicky'))`); got != "clicky #clicky s1e4" {
+	if got := pagetest.EvalHelper[string](t, p, `window.__ariaRefs.get('s1e4').id + ' ' + window.__ariaRefMeta.get('s1e4').selector + ' ' + window.__ariaRefOf.get(document.getElementById('clicky'))`); got != "clicky #clicky s1e4" {
 		t.Errorf("ref map: %q", got)
 	}
 	again, _, err := query.ElementAt(ctx, p, query.FloatPoint{X: 321, Y: 171}, query.Counters{})

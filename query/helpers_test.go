@@ -18,7 +18,9 @@ func openFixture(t testing.TB, file string) (*page.Page, string) {
 	s := browser.NewTab(t)
 	srv := testbrowser.Serve(t, "testdata")
 	testbrowser.Navigate(t, s, srv.URL+"/"+file)
-	return page.New(s), srv.URL
+	p := page.New(s)
+	pagetest.AdoptRefs(t, p)
+	return p, srv.URL
 }
 
 // testCtx bounds one test's browser work.

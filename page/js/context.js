@@ -4,10 +4,10 @@
  *
  * It runs on every invocation, so it touches as little as it can: one
  * focused element, and one querySelectorAll for dialogs. S is
- * inpage/selectors.js; framework, when given, is js/framework.js, run
- * after a navigation.
+ * inpage/selectors.js. It runs in cdpskill's helper world; the page's
+ * framework, whose globals live in the page's own world, is read apart.
  */
-function pageContext(S, framework) {
+function pageContext(S) {
   const MAX_VALUE = 200;
   const TEXT_INPUTS = new Set([
     'text', 'password', 'email', 'number', 'search', 'tel', 'url',
@@ -89,7 +89,6 @@ function pageContext(S, framework) {
     viewport: { width: window.innerWidth, height: window.innerHeight },
     activeElement: activeElement(),
     modal: modal(),
-    framework: framework ? framework() : undefined,
     timeOrigin: performance.timeOrigin,
   };
 }

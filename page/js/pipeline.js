@@ -41,7 +41,8 @@ async function runPipeline(ops, fns, budgetMs) {
       const refs = window.__ariaRefs;
       const el = refs instanceof Map ? refs.get(target) : null;
       if (el && el.isConnected) return el;
-      throw new Failure('notFound', 'ref ' + target + (el ? ' is stale (its element left the page)' : ' is unknown') + '; take a fresh snapshot');
+      const stale = el || (refs instanceof Map && refs.has(target));
+      throw new Failure('notFound', 'ref ' + target + (stale ? ' is stale (its element left the page)' : ' is unknown') + '; take a fresh snapshot');
     }
     let el;
     try {
