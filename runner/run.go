@@ -176,9 +176,15 @@ func (c *Call) runStep(ctx context.Context, ps plannedStep, timeout time.Duratio
 	}
 	sctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	start := time.Now()
 	out, err := c.runHooked(sctx, ps, &sr)
 	if ref := unknownRef(err); ref != "" && c.page != nil {
 		out, err = c.runInFrameOf(sctx, ps, &sr, ref, out, err)
+	}
+	if err == nil && ps.def.verb != "" && !ps.def.has(navigates) {
+		if w := c.pageThrew(ctx, start); w != "" {
+			sr.addWarning(w)
+		}
 	}
 	sr.Output = emptyToNil(out) // a failing step may still say what it saw
 	if raw, ok := sr.Output.(json.RawMessage); ok {
@@ -192,6 +198,37 @@ func (c *Call) runStep(ctx context.Context, ps plannedStep, timeout time.Duratio
 		sr.Output = c.spill(ps.def.name, raw)
 	}
 	return sr, err
+}
+
+// pageThrew words the exceptions the page's own scripts threw since start,
+// while an action that went through ran: its listeners' failures are the
+// page's, worth knowing, and never the action's.
+func (c *Call) pageThrew(ctx context.Context, start time.Time) string {
+	if c.console == nil {
+		return ""
+	}
+	var thrown []capture.Message
+	pick := func(con *capture.Console) []capture.Message { return con.Since(start, "error") }
+	for _, m := range c.withFrameConsole(ctx, pick(c.console), pick) {
+		if m.Type == "exception" {
+			thrown = append(thrown, m)
+		}
+	}
+	if len(thrown) == 0 {
+		return ""
+	}
+	first := thrown[0]
+	msg := strings.TrimPrefix(first.Text, "Uncaught ")
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	if first.URL != "" {
+		msg += fmt.Sprintf(" (%s:%d)", first.URL, first.Line)
+	}
+	if n := len(thrown) - 1; n > 0 {
+		msg += fmt.Sprintf(" and %d more (see console)", n)
+	}
+	return "the page's own script threw while the step ran; the step itself went through: " + msg
 }
 
 // unknownRef is the ref a step failed on because the current frame's
