@@ -175,6 +175,28 @@ func clickOnce(ctx context.Context, p *page.Page, req ClickRequest, target *Targ
 	if req.X != nil {
 		ar.Offset = &Point{*req.X, *req.Y}
 	}
+	// A target replaced before the click reached it (a re-render) is
+	// resolved again and clicked, for as long as the actionability
+	// timeout allows.
+	deadline := time.Now().Add(orDefault(req.Timeout))
+	for replaced := false; ; replaced = true {
+		ar.Timeout = max(time.Until(deadline), minAttempt)
+		res, err := clickTarget(ctx, p, req, ar, button, count)
+		if errors.Is(err, errReplaced) {
+			if time.Now().Before(deadline) {
+				continue
+			}
+			err = &ActionabilityError{Target: ar.Target, Action: ActionClick, Reason: &DetachedError{}}
+		}
+		if res != nil {
+			res.ReResolved = res.ReResolved || replaced
+		}
+		return res, err
+	}
+}
+
+// clickTarget readies the target and clicks it once.
+func clickTarget(ctx context.Context, p *page.Page, req ClickRequest, ar ActionRequest, button string, count int) (*ClickResult, error) {
 	el, err := WaitActionable(ctx, p, ar)
 	if err != nil {
 		return nil, err
@@ -277,10 +299,17 @@ func (c clicker) native(ctx context.Context, res *ClickResult, jsAllowed bool) (
 	if err := mouseClick(ctx, c.p.S, *c.el.Point, c.button, c.count); err != nil {
 		return nil, err
 	}
-	received, err := c.verify(ctx)
-	if err != nil {
+	v, err := c.verify(ctx)
+	switch {
+	case err != nil:
 		return nil, err
+	case v.Replaced:
+		return nil, errReplaced
+	case v.Gone:
+		return nil, &ActionabilityError{Target: c.target, Action: ActionClick, Reason: &DetachedError{}}
 	}
+	received := v.Received
+	res.ReResolved = res.ReResolved || v.ReResolved
 	if received || !jsAllowed {
 		res.Clicked, res.Method, res.TargetReceived = true, MethodCDP, received
 		if !received {
@@ -292,16 +321,22 @@ func (c clicker) native(ctx context.Context, res *ClickResult, jsAllowed bool) (
 	return c.js(ctx, res, MethodJSClickAuto)
 }
 
+// clickVerdict is what the probe saw of the mouse events (verify_click.js).
+type clickVerdict struct {
+	Received   bool `json:"received"`
+	ReResolved bool `json:"reResolved"` // by the element that replaced the target
+	Replaced   bool `json:"replaced"`   // the target was replaced; the events missed it
+	Gone       bool `json:"gone"`       // the target left the page; nothing stands for it
+}
+
 // verify reads the probe. A page that navigated away took the click.
-func (c clicker) verify(ctx context.Context) (bool, error) {
-	var r struct {
-		Received bool `json:"received"`
-	}
-	err := c.p.CallJS(ctx, verifyClickFn, &r, c.el.token)
+func (c clicker) verify(ctx context.Context) (clickVerdict, error) {
+	var v clickVerdict
+	err := c.p.CallJS(ctx, verifyClickFn, &v, map[string]any{"token": c.el.token, "target": c.target.arg()})
 	if cdp.IsContextDestroyed(err) {
-		return true, nil
+		return clickVerdict{Received: true}, nil
 	}
-	return r.Received, err
+	return v, err
 }
 
 // js clicks with element.click() and completes res.
@@ -314,7 +349,7 @@ func (c clicker) js(ctx context.Context, res *ClickResult, method string) (*Clic
 		return nil, err
 	}
 	if r.Detached {
-		return nil, &ActionabilityError{Target: c.target, Action: ActionClick, Reason: &DetachedError{}}
+		return nil, errReplaced
 	}
 	res.Clicked, res.Method = true, method
 	return res, nil

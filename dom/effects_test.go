@@ -219,15 +219,19 @@ func childFrameID(t *testing.T, s *cdp.Session) string {
 	return tree.FrameTree.ChildFrames[0].Frame.ID
 }
 
-// Filling a field whose change handler submits its form reports the
-// navigation; an ordinary fill reports none.
+// Filling a field whose input handler submits its form reports the
+// navigation; an ordinary fill reports none, and neither does a field
+// whose change handler submits: change waits for Enter or for the field
+// to lose focus, as it does for a person.
 func TestFillNavigation(t *testing.T) {
 	p := openFixture(t, "nav.html")
-	res := fill(t, p, dom.FillRequest{Target: "#plain", Value: "x"})
-	if res.Navigated || res.NewURL != "" {
-		t.Errorf("plain fill: %+v", *res)
+	for _, id := range []string{"#plain", "#onchange"} {
+		res := fill(t, p, dom.FillRequest{Target: id, Value: "x"})
+		if res.Navigated || res.NewURL != "" {
+			t.Errorf("%s: %+v", id, *res)
+		}
 	}
-	res = fill(t, p, dom.FillRequest{Target: "#q", Value: "shoes"})
+	res := fill(t, p, dom.FillRequest{Target: "#q", Value: "shoes"})
 	if !res.Navigated || !strings.HasSuffix(res.NewURL, "/nav2.html?q=shoes") {
 		t.Errorf("submitting fill: %+v", *res)
 	}

@@ -2,6 +2,7 @@ package dom
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -45,21 +46,29 @@ type FillResult struct {
 	Filled bool `json:"filled"`
 	// Navigated: the fill changed the tab's URL (a change handler that
 	// submits, a router); NewURL is the URL now.
-	Navigated  bool   `json:"navigated,omitempty"`
-	NewURL     string `json:"newUrl,omitempty"`
-	Method     string `json:"method"`
-	ReResolved bool   `json:"reResolved,omitempty"`
-	AutoForced bool   `json:"autoForced,omitempty"`
+	Navigated bool   `json:"navigated,omitempty"`
+	NewURL    string `json:"newUrl,omitempty"`
+	Method    string `json:"method"`
+	// Value is what the field holds now, when the page changed what went
+	// in (added the item and emptied the box, reformatted it).
+	Value      *string `json:"value,omitempty"`
+	ReResolved bool    `json:"reResolved,omitempty"`
+	AutoForced bool    `json:"autoForced,omitempty"`
 	// Warning says what the agent should know: a forced fill, or a value
 	// the page reformatted.
 	Warning string `json:"warning,omitempty"`
 }
 
 // Fill waits for the target to be visible and editable, focuses it (a CDP
-// click, as a user would), selects its content unless appending, inserts
-// the value with Input.insertText (which fires input), fires change, and
-// reads the value back. A value the page reset is an error; one it
-// reformatted is a warning. A navigation the fill caused is reported.
+// click, as a user would), selects its content unless appending, and
+// inserts the value with Input.insertText, which fires beforeinput and
+// input as typing does; change follows when the field loses focus or
+// takes Enter, as it would for a person. The fill is judged by what the
+// field held when the text went in, before the page's listeners reacted:
+// a page that then consumes or reformats the value is reported (Value),
+// not an error; only a field that took nothing refused. A target
+// replaced under the fill (a re-render) is found again and filled. A
+// navigation the fill caused is reported.
 func Fill(ctx context.Context, p *page.Page, req FillRequest) (*FillResult, error) {
 	if req.Target != "" && req.Label != "" {
 		return nil, &InvalidArgumentError{Field: "label", Message: "give a selector, a ref or a label, not two"}
@@ -79,13 +88,31 @@ func Fill(ctx context.Context, p *page.Page, req FillRequest) (*FillResult, erro
 	return res, nil
 }
 
-// fillOne is one field's fill, without watching for navigation.
+// fillOne is one field's fill, without watching for navigation. A target
+// replaced before the text went in is resolved again and filled, for as
+// long as the actionability timeout allows.
 func fillOne(ctx context.Context, p *page.Page, req FillRequest) (*FillResult, error) {
 	target := Target{Label: req.Label, Exact: req.Exact}
 	if req.Target != "" {
 		target = ParseTarget(req.Target)
 	}
-	el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionFill, Force: req.Force, Timeout: req.Timeout})
+	deadline := time.Now().Add(orDefault(req.Timeout))
+	for replaced := false; ; replaced = true {
+		res, err := fillAttempt(ctx, p, req, target, max(time.Until(deadline), minAttempt))
+		if !errors.Is(err, errReplaced) {
+			if res != nil {
+				res.ReResolved = res.ReResolved || replaced
+			}
+			return res, err
+		}
+		if time.Now().After(deadline) {
+			return nil, &ActionabilityError{Target: target, Action: ActionFill, Reason: &DetachedError{}}
+		}
+	}
+}
+
+func fillAttempt(ctx context.Context, p *page.Page, req FillRequest, target Target, timeout time.Duration) (*FillResult, error) {
+	el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionFill, Force: req.Force, Timeout: timeout})
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +164,7 @@ func (f filler) insert(ctx context.Context, res *FillResult) (*FillResult, error
 	}
 	switch {
 	case prep.Detached:
-		return nil, f.fail(&DetachedError{})
+		return nil, errReplaced
 	case !prep.Focused:
 		return nil, f.fail(&NotEditableError{Reason: "it cannot take focus"})
 	}
@@ -156,57 +183,87 @@ func (f filler) insert(ctx context.Context, res *FillResult) (*FillResult, error
 		return nil, err
 	}
 	var fin struct {
-		Detached bool   `json:"detached"`
-		Value    string `json:"value"`
+		Detached bool    `json:"detached"`
+		Landed   *string `json:"landed"`
+		Value    *string `json:"value"`
 	}
 	if err := f.p.CallJS(ctx, fillFinishFn, &fin, f.el.token); err != nil {
 		return nil, err
 	}
-	if fin.Detached {
+	if fin.Detached && fin.Landed == nil {
+		// The field was replaced before the text reached it. Replacing the
+		// new one's content is safe; appending twice would not be.
+		if f.clear {
+			return nil, errReplaced
+		}
 		return nil, f.fail(&DetachedError{})
 	}
 	res.Method = MethodInsertText
-	return f.verify(res, prep.Before, fin.Value)
+	return f.verify(res, prep.Before, fin.Landed, fin.Value)
 }
 
 // react sets the value through the prototype's native setter.
 func (f filler) react(ctx context.Context, res *FillResult, method string) (*FillResult, error) {
 	var r struct {
-		Detached    bool   `json:"detached"`
-		Unsupported bool   `json:"unsupported"`
-		Before      string `json:"before"`
-		Value       string `json:"value"`
+		Detached    bool    `json:"detached"`
+		Unsupported bool    `json:"unsupported"`
+		Before      string  `json:"before"`
+		Landed      *string `json:"landed"`
+		Value       *string `json:"value"`
 	}
 	err := f.p.CallJS(ctx, fillReactFn, &r, map[string]any{"token": f.el.token, "value": f.value, "clear": f.clear})
 	switch {
 	case err != nil:
 		return nil, err
 	case r.Detached:
-		return nil, f.fail(&DetachedError{})
+		return nil, errReplaced
 	case r.Unsupported: // contenteditable has no value setter
 		return f.insert(ctx, res)
 	}
 	res.Method = method
-	return f.verify(res, r.Before, r.Value)
+	return f.verify(res, r.Before, r.Landed, r.Value)
 }
 
-// verify compares the value that landed with the one intended.
-func (f filler) verify(res *FillResult, before, got string) (*FillResult, error) {
+// verify judges the fill by what went in (landed, read when the text
+// reached the field, before the page reacted; nil when nothing did) and
+// reports what the field holds now (nil when it left the page).
+func (f filler) verify(res *FillResult, before string, landed, now *string) (*FillResult, error) {
 	want := f.value
 	if !f.clear {
 		want = before + f.value
 	}
+	took := landed
+	if took == nil {
+		took = now // no input event: the value may be there all the same
+	}
 	switch {
-	case got == want:
-	case got == before, got == "":
-		return nil, f.fail(&NotEditableError{Reason: fmt.Sprintf("its value is %q after the fill: the page or the input type rejected %q (for a framework-controlled field, retry with react: true)", got, f.value)})
-	default:
-		note := fmt.Sprintf("the field holds %q, not %q (the page may have reformatted it)", got, want)
-		if res.Warning != "" {
-			note = res.Warning + "; " + note
+	case took == nil || *took != want && (*took == before || *took == "" || landed == nil):
+		got := before
+		if now != nil {
+			got = *now
 		}
-		res.Warning = note
+		return nil, f.fail(&NotEditableError{Reason: fmt.Sprintf("it took no text: its value is %q after the fill (the page or the input type rejected %q; for a framework-controlled field, retry with react: true)", got, f.value)})
+	case *took != want:
+		res.Warning = joinNotes(res.Warning, fmt.Sprintf("the field took %q, not %q (a length limit or the input type cut it)", *took, want))
+	}
+	if now != nil && *now != *took {
+		res.Value = now
 	}
 	res.Filled = true
 	return res, nil
+}
+
+// errReplaced: the target left the page before the action reached it, so
+// the action can be tried again on whatever stands for it now.
+var errReplaced = errors.New("the element was replaced before the action reached it")
+
+// minAttempt is the least time a retry after a replacement gets to find
+// the new element.
+const minAttempt = 100 * time.Millisecond
+
+func orDefault(d time.Duration) time.Duration {
+	if d <= 0 {
+		return DefaultTimeout
+	}
+	return d
 }

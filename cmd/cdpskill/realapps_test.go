@@ -47,3 +47,47 @@ func TestPageThatRewritesBuiltins(t *testing.T) {
 		t.Errorf("refs handed to the agent's function: %v", out[3])
 	}
 }
+
+// A to-do box that adds on change adds once, on the agent's Enter, not at
+// the fill; one that adds on Enter adds once too; a field the page
+// reformats or uppercases as the text goes in is filled, and the output
+// says what it holds now.
+func TestFillJudgedByWhatItDid(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/todo-change.html")
+	items := func() any { return c.value(t, tab, "[...document.querySelectorAll('#items li')].map(li => li.textContent).join(',')") }
+	out := c.call(t, tab, `{"fill":{"label":"Add on change","value":"Milk"}}`)
+	if got := items(); got != "" || out[0]["value"] != nil {
+		t.Errorf("after the fill alone: items %q, output %v", got, out[0])
+	}
+	c.call(t, tab, `{"press":"Enter"}`)
+	c.call(t, tab, `{"fill":{"label":"Add on Enter","value":"Eggs"}},{"press":"Enter"},{"fill":{"label":"Add on change","value":"Tea"}},{"click":"h1"}`)
+	if got := items(); got != "Milk,Eggs,Tea" {
+		t.Errorf("items = %q, want each added once: Milk,Eggs,Tea", got)
+	}
+	out = c.call(t, tab, `{"fill":{"label":"Phone","value":"5551234567"}},{"fill":{"label":"Code","value":"ab12"}}`)
+	if out[0]["filled"] != true || out[0]["value"] != "(555) 123-4567" || out[1]["value"] != "AB12" {
+		t.Errorf("reformatted fields: %v", out)
+	}
+}
+
+// An app that rebuilds its whole DOM on every keystroke, on Enter and on
+// a 40 ms clock: fills by label and by ref, Enter and clicks by text all
+// land once, on whatever element stands for the target now.
+func TestTargetsReplacedUnderTheAction(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/rerender.html")
+	snap := c.call(t, tab, `{"snapshot":true}`)[0]["yaml"].(string)
+	box := refOn(t, snap, `textbox "New item"`)
+	c.call(t, tab, `{"fill":{"label":"New item","value":"first"}},{"press":"Enter"}`)
+	out := c.call(t, tab, fmt.Sprintf(`{"fill":{"ref":%q,"value":"second"}},{"press":"Enter"}`, box))
+	if out[0]["reResolved"] != true {
+		t.Errorf("fill by a ref whose element was replaced: %v", out[0])
+	}
+	for i := 0; i < 3; i++ {
+		c.call(t, tab, `{"click":{"text":"Count"}}`)
+	}
+	if got := c.value(t, tab, "[...document.querySelectorAll('li')].map(li => li.textContent).join(',') + ' ' + document.getElementById('clicks').textContent"); got != "first,second Clicked 3" {
+		t.Errorf("page = %q", got)
+	}
+}

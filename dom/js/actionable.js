@@ -242,9 +242,12 @@ async function (h, req) {
   // window in the capture phase so that page handlers that stop
   // propagation lower down cannot hide the event from it.
   function probe(el) {
-    const rec = { received: false };
+    const rec = { received: false, hit: null };
     const types = ['pointerdown', 'mousedown', 'click', 'contextmenu'];
-    const on = (e) => { if (e.composedPath().includes(el)) rec.received = true; };
+    const on = (e) => {
+      if (e.composedPath().includes(el)) rec.received = true;
+      else if (!rec.hit) rec.hit = e.composedPath()[0];
+    };
     for (const t of types) view.addEventListener(t, on, true);
     rec.remove = () => { for (const t of types) view.removeEventListener(t, on, true); };
     return rec;

@@ -1,12 +1,15 @@
-// Fires the change event frameworks bind to (insertText already fired
-// input) and reads back the value that landed.
+// Reads what the fill did: the value the field held when the text went in
+// (landed; null when no input event reached it) and the value it holds
+// now, after the page's listeners had their say. No change event is
+// fired: a person's typing fires one when the field loses focus or takes
+// Enter, and an app that acts on change must act then, once.
 function (h, token) {
   const entry = h.handles().get(token);
-  if (!entry || !entry.el.isConnected) return { detached: true };
+  if (!entry) return { detached: true, landed: null };
+  const watch = entry.watch || { landed: null };
+  if (watch.remove) watch.remove();
   const el = entry.el;
-  if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') {
-    el.dispatchEvent(new (el.ownerDocument.defaultView.Event)('change', { bubbles: true }));
-    return { value: el.value };
-  }
-  return { value: el.innerText };
+  if (!el.isConnected) return { detached: true, landed: watch.landed };
+  const isField = el.tagName === 'INPUT' || el.tagName === 'TEXTAREA';
+  return { landed: watch.landed, value: isField ? el.value : el.innerText };
 }

@@ -3,6 +3,11 @@
 // end (append). Inputs whose type has no selection API (email, number)
 // cannot place a caret, so appending to them replaces all with the joined
 // text: the reply's replaceAll tells Go to do that.
+//
+// It also arms a listener, first in line on the field's window, that
+// records what the field held when the first input event reached it:
+// the text that went in, before any of the page's listeners reacted to it
+// (cleared it, reformatted it, moved focus away).
 function (h, args) {
   const entry = h.handles().get(args.token);
   if (!entry || !entry.el.isConnected) return { detached: true };
@@ -11,7 +16,8 @@ function (h, args) {
   if (h.deepActiveElement() !== el) return { focused: false };
 
   const isField = el.tagName === 'INPUT' || el.tagName === 'TEXTAREA';
-  const before = isField ? el.value : el.innerText;
+  const read = () => (isField ? el.value : el.innerText);
+  const before = read();
   let replaceAll = false;
   if (isField) {
     let caret = !args.clear;
@@ -27,5 +33,13 @@ function (h, args) {
     sel.removeAllRanges();
     sel.addRange(range);
   }
+  const view = el.ownerDocument.defaultView;
+  const watch = { landed: null };
+  const on = (e) => {
+    if (watch.landed === null && e.composedPath().includes(el)) watch.landed = read();
+  };
+  view.addEventListener('input', on, true);
+  watch.remove = () => view.removeEventListener('input', on, true);
+  entry.watch = watch;
   return { focused: true, before, replaceAll };
 }

@@ -2,7 +2,8 @@
 // the last value it saw through an instance-level value property, so the
 // element's own setter would hide the change from it; the prototype's
 // native setter bypasses that tracker, and the input event that follows is
-// then seen as a real edit. contenteditable has no value: unsupported.
+// then seen as a real edit. Nothing types here, so change is fired too.
+// contenteditable has no value: unsupported.
 function (h, args) {
   const entry = h.handles().get(args.token);
   if (!entry || !entry.el.isConnected) return { detached: true };
@@ -14,7 +15,8 @@ function (h, args) {
   const before = el.value;
   if (h.deepActiveElement() !== el) el.focus({ preventScroll: true });
   Object.getOwnPropertyDescriptor(proto, 'value').set.call(el, args.clear ? args.value : before + args.value);
+  const landed = el.value;
   el.dispatchEvent(new View.Event('input', { bubbles: true }));
   el.dispatchEvent(new View.Event('change', { bubbles: true }));
-  return { before, value: el.value };
+  return { before, landed, value: el.isConnected ? el.value : null };
 }
