@@ -55,7 +55,9 @@ func TestPageThatRewritesBuiltins(t *testing.T) {
 func TestFillJudgedByWhatItDid(t *testing.T) {
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/todo-change.html")
-	items := func() any { return c.value(t, tab, "[...document.querySelectorAll('#items li')].map(li => li.textContent).join(',')") }
+	items := func() any {
+		return c.value(t, tab, "[...document.querySelectorAll('#items li')].map(li => li.textContent).join(',')")
+	}
 	out := c.call(t, tab, `{"fill":{"label":"Add on change","value":"Milk"}}`)
 	if got := items(); got != "" || out[0]["value"] != nil {
 		t.Errorf("after the fill alone: items %q, output %v", got, out[0])
