@@ -10,6 +10,24 @@ import (
 	"github.com/cdpskill/cdpskill/cdp"
 )
 
+// watchDialogs attaches the test's own session to the tab and enables its
+// Page domain, so the test hears the tab's dialogs open; it answers none.
+func watchDialogs(t *testing.T, c *cli, tab string) (*cdp.Session, *cdp.Listener) {
+	t.Helper()
+	id := c.registry(t)[tab]["targetId"].(string)
+	s, err := cdp.Attach(t.Context(), browser.Conn, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Detach(context.Background()) })
+	opened := s.Listen("Page.javascriptDialogOpening")
+	t.Cleanup(opened.Close)
+	if err := s.Call(t.Context(), "Page.enable", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	return s, opened
+}
+
 // noDialogNews fails the test if a call reported or warned about a dialog.
 func noDialogNews(t *testing.T, res map[string]any) {
 	t.Helper()
@@ -20,6 +38,34 @@ func noDialogNews(t *testing.T, res map[string]any) {
 		if s["dialogs"] != nil {
 			t.Errorf("step %d reports dialogs on a tab that showed none: %v", i+1, s["dialogs"])
 		}
+	}
+}
+
+// A dialog of another tab is that tab's business: a call on this tab
+// neither reports it nor answers it.
+func TestOtherTabsDialogIsNotThisCalls(t *testing.T) {
+	c := newCLI(t)
+	mine := c.openTab(fixture.URL + "/life-dialogs.html")
+	other := c.openTab(fixture.URL + "/life-dialogs.html")
+	s, opened := watchDialogs(t, c, other)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	c.runOK(t, fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"setTimeout(() => alert('Not yours'), 300); 1"}]}`, other))
+	if _, err := opened.Next(ctx); err != nil {
+		t.Fatalf("the other tab's alert never opened: %v", err)
+	}
+
+	res := c.runOK(t, fmt.Sprintf(`{"tab":%q,"steps":[{"click":"#confirm"},{"pageFunction":"document.title"}]}`, mine))
+	steps := stepOutputs(t, res)
+	if ds := dialogsOf(steps[0]); len(ds) != 1 || ds[0]["message"] != "Delete it?" {
+		t.Errorf("this tab's own confirm: %v", steps[0])
+	}
+	steps[0]["dialogs"] = nil
+	noDialogNews(t, res)
+
+	// The other tab's alert is still showing, for its own session to answer.
+	if err := s.Call(ctx, "Page.handleJavaScriptDialog", map[string]any{"accept": true}, nil); err != nil {
+		t.Errorf("the other tab's alert was touched: %v", err)
 	}
 }
 
