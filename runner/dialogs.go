@@ -97,6 +97,7 @@ type dialogWatch struct {
 	step    *dialogPolicy // the running step's, when it has one
 	reports []DialogReport
 	notes   []string
+	opened  int // dialogs Chrome reported
 
 	sess *cdp.Session
 	stop func()
@@ -106,8 +107,10 @@ func newDialogWatch(policy *dialogPolicy) *dialogWatch { return &dialogWatch{pol
 
 // follow makes sure sess's dialogs are answered: it subscribes to them
 // and enables the Page domain, first dismissing a dialog left open by
-// something that ran after the previous call ended. Calling it again for
-// the same session costs nothing.
+// something that ran after the previous call ended. Events are the
+// session's own, so another tab's dialogs never reach the watch; a dialog
+// of an out-of-process frame is reported to, and answered by, its tab's
+// session. Calling it again for the same session costs nothing.
 func (w *dialogWatch) follow(ctx context.Context, sess *cdp.Session) error {
 	if sess == nil || sess == w.sess {
 		return nil
@@ -141,6 +144,7 @@ func (w *dialogWatch) serve(ctx context.Context, sess *cdp.Session, l *cdp.Liste
 			continue
 		}
 		w.mu.Lock()
+		w.opened++
 		r := answer(d, w.step, w.policy)
 		w.mu.Unlock()
 		params := map[string]any{"accept": r.Accepted}
@@ -186,10 +190,21 @@ func (w *dialogWatch) close() {
 }
 
 // Timing of the check for a dialog nobody can answer. Page.enable answers
-// in a millisecond or two unless the page's main thread is stuck.
+// in a millisecond or two unless the page's renderer is held or busy, or
+// a navigation is under way (Chrome holds the page's commands until the
+// next document commits).
 const (
-	stuckAfter    = 300 * time.Millisecond
-	probeBudget   = 200 * time.Millisecond
+	stuckAfter = 300 * time.Millisecond
+	// liveWait is how long the page's main thread may take to answer
+	// the liveness probe before the input probes begin: a busy script
+	// usually ends well within it.
+	liveWait = time.Second
+	// heldRounds input probes, heldGap apart, each acknowledged within
+	// probeBudget, while the main thread stays silent, mean a dialog.
+	heldRounds  = 3
+	heldGap     = 150 * time.Millisecond
+	probeBudget = 200 * time.Millisecond
+	// dismissBudget bounds the closing of a dialog nobody can answer.
 	dismissBudget = 2 * time.Second
 	// enableWait is how long a busy page may keep Page.enable waiting.
 	// Chrome routes dialogs to the session as soon as it has the command,
@@ -199,30 +214,34 @@ const (
 )
 
 // enable turns on the Page domain, so that dialogs are reported to this
-// session. If the page does not answer, either its script is busy or it
-// shows a dialog that opened while no session had the domain on: Chrome
-// reported it to nobody, no session can answer it, and it blocks every
-// page call, Page.enable included. The second is dismissed.
+// session. Chrome reports a dialog only to the sessions that had the
+// domain on when it opened, and lets only them answer it (to any other,
+// Page.handleJavaScriptDialog says "No dialog is showing"), so a dialog
+// that opened while no call was watching holds the page with nobody to
+// answer it: every page call waits behind it, Page.enable included. When
+// Page.enable is slow the watch looks for that dialog (heldByDialog) and,
+// only when the page is held by one, closes it (dismissHeld). A page that
+// is merely busy or loading is left alone.
 func (w *dialogWatch) enable(ctx context.Context, sess *cdp.Session) error {
-	done := make(chan error, 1)
-	go func() { done <- sess.Call(ctx, "Page.enable", nil, nil) }()
+	var err error
+	enabled := make(chan struct{})
+	go func() {
+		err = sess.Call(ctx, "Page.enable", nil, nil)
+		close(enabled)
+	}()
 	t := time.NewTimer(stuckAfter)
 	defer t.Stop()
 	select {
-	case err := <-done:
+	case <-enabled:
 		return err
 	case <-t.C:
 	}
-	if blockedByDialog(ctx, sess) {
-		if err := dismissOrphanDialog(ctx, sess); err != nil {
-			w.note("a JavaScript dialog that opened while no call was watching blocks the page and could not be dismissed: %v", err)
-		} else {
-			w.note("a JavaScript dialog that opened while no call was watching (after the previous call, or before this one attached) blocked the page; it was dismissed unseen, its text unknown")
-		}
+	if w.heldByDialog(ctx, sess, enabled) {
+		w.dismissHeld(ctx, sess)
 	}
 	t.Reset(enableWait)
 	select {
-	case err := <-done:
+	case <-enabled:
 		return err
 	case <-t.C:
 		return nil
@@ -237,11 +256,68 @@ func (w *dialogWatch) note(format string, args ...any) {
 	w.notes = append(w.notes, fmt.Sprintf(format, args...))
 }
 
-// blockedByDialog tells a page held by a dialog from a busy one: while a
-// dialog shows, the browser drops input to the page and acknowledges it
-// at once, where a busy page acknowledges it only when its script ends.
-// The probe is the release of a key nobody holds (F24).
-func blockedByDialog(ctx context.Context, sess *cdp.Session) bool {
+// seen counts the dialogs Chrome reported to the watch.
+func (w *dialogWatch) seen() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.opened
+}
+
+// heldByDialog tells a page held by a dialog from one that is busy or
+// loading, while Page.enable waits (enabled is closed when it answers).
+// While a JavaScript dialog shows, its renderer's main thread runs
+// nothing, and the browser drops input to that renderer, acknowledging it
+// at once. So the page is held when the main thread leaves a liveness
+// probe unanswered (Performance.getMetrics, which Chrome does not hold
+// back during a navigation, unlike Page.enable or Runtime.evaluate) while
+// input is acknowledged without it, round after round. A busy page
+// acknowledges input only when its script ends, and then answers the
+// liveness probe too; a loading page answers it at once. A dialog Chrome
+// reports to this session meanwhile is the watch's to answer, not this.
+func (w *dialogWatch) heldByDialog(ctx context.Context, sess *cdp.Session, enabled <-chan struct{}) bool {
+	before := w.seen()
+	pctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	live := make(chan struct{})
+	go func() {
+		sess.Call(pctx, "Performance.getMetrics", nil, nil) // an error is an answer too
+		close(live)
+	}()
+	wait := liveWait
+	for round := 0; ; round++ {
+		t := time.NewTimer(wait)
+		select {
+		case <-enabled:
+		case <-live:
+		case <-ctx.Done():
+		case <-t.C:
+		}
+		t.Stop()
+		select {
+		case <-enabled:
+			return false
+		case <-live:
+			return false
+		default:
+		}
+		if ctx.Err() != nil || w.seen() != before {
+			return false
+		}
+		if round == heldRounds {
+			return true
+		}
+		if !inputDropped(ctx, sess) {
+			return false
+		}
+		wait = heldGap
+	}
+}
+
+// inputDropped sends the page the release of a key nobody holds (F24) and
+// tells whether it was acknowledged at once. Asked while the main thread
+// is silent, a quick acknowledgement means the browser dropped the event
+// without the renderer, as it does while a dialog shows.
+func inputDropped(ctx context.Context, sess *cdp.Session) bool {
 	pctx, cancel := context.WithTimeout(ctx, probeBudget)
 	defer cancel()
 	err := sess.Call(pctx, "Input.dispatchKeyEvent", map[string]any{
@@ -250,25 +326,58 @@ func blockedByDialog(ctx context.Context, sess *cdp.Session) bool {
 	return err == nil
 }
 
+// dialogClosed is Page.javascriptDialogClosed.
+type dialogClosed struct {
+	Result bool `json:"result"`
+}
+
+// dismissHeld closes the dialog that holds the page, which no session can
+// answer, and reports what Chrome says of it. Any navigation closes the
+// tab's dialogs, and a same-document one (to a fragment) does so without
+// unloading the page: the dialog is dismissed, the page keeps its state.
+// Chrome then tells this session the dialog closed, though it never told
+// it the dialog's kind or text.
+func (w *dialogWatch) dismissHeld(ctx context.Context, sess *cdp.Session) {
+	ctx, cancel := context.WithTimeout(ctx, dismissBudget)
+	defer cancel()
+	closed := sess.Listen("Page.javascriptDialogClosed")
+	defer closed.Close()
+	restore, err := navigateInPlace(ctx, sess)
+	if err != nil {
+		w.note("the tab did not answer, as when a JavaScript dialog that opened while no call was watching holds it, and could not be freed: %v", err)
+		return
+	}
+	ev, err := closed.Next(ctx)
+	var d dialogClosed
+	if err != nil || json.Unmarshal(ev.Params, &d) != nil {
+		w.note("the tab did not answer and dropped input, as when a JavaScript dialog holds it, but Chrome reported no dialog of this tab closed when the page was sent to its own URL; a dialog of another tab sharing its renderer may hold it")
+		return
+	}
+	answer := "dismissed"
+	if d.Result {
+		answer = "accepted"
+	}
+	w.note("a JavaScript dialog held this tab when the call began: it opened while no call was watching the tab, so Chrome told this call neither its kind nor its text; sending the page to its own URL closed it, and Chrome reports it %s", answer)
+	if restore != "" {
+		sess.Call(ctx, "Runtime.evaluate", map[string]any{"expression": restore}, nil)
+	}
+}
+
 // restoreURLExpr puts the URL back after the dismissal added an empty
 // fragment to it. It names no page function; it is one history call.
 const restoreURLExpr = `history.replaceState(history.state, "", %s)`
 
-// dismissOrphanDialog closes a dialog no session can answer. Any
-// navigation closes the page's dialogs, and a same-document one (to a
-// fragment) does so without unloading the page: the dialog is dismissed,
-// the page keeps its state. A URL that had no fragment gets it taken off
-// again.
-func dismissOrphanDialog(ctx context.Context, sess *cdp.Session) error {
-	ctx, cancel := context.WithTimeout(ctx, dismissBudget)
-	defer cancel()
+// navigateInPlace sends the page to its own URL, with an empty fragment
+// when it has none: a same-document navigation. It returns the expression
+// that takes the fragment off again, if one was added.
+func navigateInPlace(ctx context.Context, sess *cdp.Session) (string, error) {
 	var info struct {
 		TargetInfo struct {
 			URL string `json:"url"`
 		} `json:"targetInfo"`
 	}
 	if err := sess.Conn().Call(ctx, "", "Target.getTargetInfo", map[string]any{"targetId": sess.TargetID}, &info); err != nil {
-		return err
+		return "", err
 	}
 	orig := info.TargetInfo.URL
 	to := orig
@@ -279,16 +388,16 @@ func dismissOrphanDialog(ctx context.Context, sess *cdp.Session) error {
 		ErrorText string `json:"errorText"`
 	}
 	if err := sess.Call(ctx, "Page.navigate", map[string]any{"url": to}, &res); err != nil {
-		return err
+		return "", err
 	}
 	if res.ErrorText != "" {
-		return errors.New(res.ErrorText)
+		return "", errors.New(res.ErrorText)
 	}
 	if to == orig {
-		return nil
+		return "", nil
 	}
 	quoted, _ := json.Marshal(orig)
-	return sess.Call(ctx, "Runtime.evaluate", map[string]any{"expression": fmt.Sprintf(restoreURLExpr, quoted)}, nil)
+	return fmt.Sprintf(restoreURLExpr, quoted), nil
 }
 
 // dismissedUnload reports a beforeunload dialog that was dismissed.

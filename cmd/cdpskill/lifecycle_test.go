@@ -226,40 +226,69 @@ func TestBeforeunloadOnNavigation(t *testing.T) {
 	}
 }
 
-// A dialog that opens after a call ended is reported to no session and
-// blocks every page call; the next call dismisses it first.
+// A dialog that opens after a call ended is reported to no call and
+// blocks every page call; the next call closes it first and says what
+// Chrome told it: that a dialog was closed, not its text, which Chrome
+// gives only to sessions watching when it opened. The test's own session
+// sees the alert open (and, in the second case, detaches, so that no
+// session at all knows of it); it answers nothing.
 func TestDialogLeftOpenBetweenCalls(t *testing.T) {
-	// Until Call.attach follows dialogs before it enables the console
-	// (Runtime.enable waits forever behind such a dialog), the call hangs
-	// in attach, before the runner can dismiss anything.
-	c := newCLI(t)
-	tab := c.openTab(fixture.URL + "/life-dialogs.html")
-	id := c.registry(t)[tab]["targetId"].(string)
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-	defer cancel()
-	// The test's own session sees the dialog open; it does not answer it.
-	s, err := cdp.Attach(ctx, browser.Conn, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Detach(context.WithoutCancel(ctx))
-	opened := s.Listen("Page.javascriptDialogOpening")
-	defer opened.Close()
-	if err := s.Call(ctx, "Page.enable", nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	c.runOK(t, fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"window.marker = 'kept'; setTimeout(() => alert('Nobody saw me'), 500); 1"}]}`, tab))
-	if _, err := opened.Next(ctx); err != nil {
-		t.Fatalf("the alert never opened: %v", err)
-	}
+	for _, detach := range []bool{false, true} {
+		t.Run(fmt.Sprintf("detach=%v", detach), func(t *testing.T) {
+			c := newCLI(t)
+			tab := c.openTab(fixture.URL + "/life-dialogs.html")
+			id := c.registry(t)[tab]["targetId"].(string)
+			ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+			defer cancel()
+			s, err := cdp.Attach(ctx, browser.Conn, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Detach(context.WithoutCancel(ctx))
+			opened := s.Listen("Page.javascriptDialogOpening")
+			defer opened.Close()
+			closed := s.Listen("Page.javascriptDialogClosed")
+			defer closed.Close()
+			if err := s.Call(ctx, "Page.enable", nil, nil); err != nil {
+				t.Fatal(err)
+			}
+			c.runOK(t, fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"window.marker = 'kept'; setTimeout(() => alert('Nobody saw me'), 500); 1"}]}`, tab))
+			if _, err := opened.Next(ctx); err != nil {
+				t.Fatalf("the alert never opened: %v", err)
+			}
+			if detach {
+				s.Detach(ctx)
+			}
 
-	res := c.runOK(t, fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"window.marker + ' ' + location.href"}]}`, tab))
-	if got := field(stepOutputs(t, res)[0], "output", "value"); got != "kept "+fixture.URL+"/life-dialogs.html" {
-		t.Errorf("the page lost its state or its URL: %v", got)
+			res := c.runOK(t, fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"window.marker + ' ' + location.href"}]}`, tab))
+			if got := field(stepOutputs(t, res)[0], "output", "value"); got != "kept "+fixture.URL+"/life-dialogs.html" {
+				t.Errorf("the page lost its state or its URL: %v", got)
+			}
+			w := fmt.Sprint(res["warnings"])
+			if !strings.Contains(w, "a JavaScript dialog held this tab") || !strings.Contains(w, "Chrome reports it dismissed") {
+				t.Errorf("the dismissal is not reported as it happened: %v", res)
+			}
+			if res["steps"].([]any)[0].(map[string]any)["dialogs"] != nil {
+				t.Errorf("a dialog whose kind and text the call never learnt is reported as answered: %v", res)
+			}
+			if detach {
+				return
+			}
+			ev, err := closed.Next(ctx)
+			if err != nil || !sameJSON(mustDecode(t, ev.Params)["result"], "false") {
+				t.Errorf("Chrome did not see the alert dismissed: %v %s", err, ev.Params)
+			}
+		})
 	}
-	if w := fmt.Sprint(res["warnings"]); !strings.Contains(w, "dialog") {
-		t.Errorf("the dismissal is not reported: %v", res)
+}
+
+func mustDecode(t *testing.T, raw []byte) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
 	}
+	return m
 }
 
 // uploadServer serves testdata and receives the fixture form's upload,
