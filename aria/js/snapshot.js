@@ -1,6 +1,6 @@
 // snapshot builds the ARIA snapshot of the page (SPEC 7, 11.1) and hands
 // out refs for its interactive elements. lib holds the module factories
-// (roles, states, refs, walk, render, hash) composed in by Go.
+// (roles, states, refs, walk, render, hash, context) composed in by Go.
 //
 // opts: {root, detail, mode, maxDepth, maxElements, maxNameLength,
 //        includeText, viewportOnly, pierceShadow, includeFrames, since,
@@ -58,8 +58,16 @@ function snapshot(lib, opts) {
 
   const out = lib.render(opts);
   let lines;
-  if (detail === 'summary') lines = out.summary(nodes);
-  else lines = out.render(detail === 'interactive' ? out.onlyInteractive(nodes) : nodes);
+  if (detail === 'summary') {
+    lines = out.summary(nodes);
+  } else if (detail === 'interactive') {
+    // The flattened view no longer shows rows and cards: contexts do.
+    const view = out.onlyInteractive(nodes);
+    lib.context(R).mark(view, root);
+    lines = out.render(view);
+  } else {
+    lines = out.render(nodes);
+  }
   if (header) lines.unshift(header);
   const res = {
     yaml: lines.join('\n'),
