@@ -9,7 +9,8 @@ import (
 )
 
 // Issue 9: the flattened views say where an unnamed or repeated control
-// sits (its row, list item or card).
+// sits (its row, list item or card), and a page without main scopes to
+// the app beside a long sidebar.
 func TestContextGolden(t *testing.T) {
 	inter := aria.Options{Detail: aria.DetailInteractive}
 	cases := []struct {
@@ -20,6 +21,9 @@ func TestContextGolden(t *testing.T) {
 		{"products_interactive", "products.html", inter},
 		{"todos_interactive", "todos.html", inter},
 		{"table_interactive", "table.html", inter},
+		{"sidebar", "sidebar.html", aria.Options{}},
+		{"sidebar_interactive", "sidebar.html", inter},
+		{"nomain", "nomain.html", aria.Options{}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -30,9 +34,10 @@ func TestContextGolden(t *testing.T) {
 	}
 }
 
-// The report's lean view, flattened too, says the same.
+// The report's lean view, flattened too, says the same; it is of the
+// whole screen, never scoped (sidebar_lean keeps the sidebar's links).
 func TestContextLean(t *testing.T) {
-	for _, f := range []string{"products", "todos", "table"} {
+	for _, f := range []string{"products", "todos", "table", "sidebar"} {
 		t.Run(f, func(t *testing.T) {
 			t.Parallel()
 			p := open(t, f+".html")

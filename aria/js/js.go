@@ -2,8 +2,8 @@
 // per file, and composes the page calls from them.
 //
 // Modules are factories (inpage's roles.js, and states.js, refs.js,
-// walk.js, render.js, hash.js; context.js only where it is used); entry
-// points (snapshot.js, search.js, query.js, report.js) take a
+// walk.js, render.js, hash.js; context.js and scope.js only where they are
+// used); entry points (snapshot.js, search.js, query.js, report.js) take a
 // lib object of those factories as their first argument.
 package js
 
@@ -26,6 +26,8 @@ var (
 	hash string
 	//go:embed context.js
 	context string
+	//go:embed scope.js
+	scope string
 
 	//go:embed snapshot.js
 	snapshot string
@@ -41,11 +43,14 @@ var all = []inpage.Module{
 	{Name: "roles", Src: inpage.Roles}, {Name: "states", Src: states}, {Name: "refs", Src: refs}, {Name: "walk", Src: walk}, {Name: "render", Src: render}, {Name: "hash", Src: hash},
 }
 
-var contexts = inpage.Module{Name: "context", Src: context}
+var (
+	contexts = inpage.Module{Name: "context", Src: context}
+	scopes   = inpage.Module{Name: "scope", Src: scope}
+)
 
 // The page calls of package aria.
 var (
-	Snapshot = inpage.Compose(snapshot, append(all[:len(all):len(all)], contexts)...)
+	Snapshot = inpage.Compose(snapshot, append(all[:len(all):len(all)], contexts, scopes)...)
 	Search   = inpage.Compose(search, all...)
 	Query    = inpage.Compose(query, all...)
 	Report   = inpage.Compose(report, append(all[:len(all):len(all)], contexts)...)
