@@ -34,7 +34,8 @@ const (
 type Options struct {
 	// Root is a CSS selector, or role=<role> optionally followed by a
 	// quoted name ("role=navigation \"Main Menu\""). Empty auto-scopes to
-	// main when the page has one (SPEC 7.4).
+	// main when the page has one (SPEC 7.4), else to the app beside a long
+	// sidebar when there is one (js/scope.js).
 	Root string `json:"root,omitempty"`
 	// Detail is full (default), interactive or summary.
 	Detail string `json:"detail,omitempty"`

@@ -13,7 +13,7 @@ import (
 )
 
 var fixtures = []string{"landmarks.html", "form.html", "hidden.html", "react.html", "structure.html", "refs.html", "long.html",
-	"roles.html", "shadow.html", "frames.html", "frameset.html"}
+	"roles.html", "shadow.html", "frames.html", "frameset.html", "products.html", "todos.html", "table.html", "sidebar.html", "nomain.html"}
 
 // TestInteractiveNeverLarger (issue 3 lesson): the interactive level only
 // drops and shortens lines, on every fixture, scoped or not.

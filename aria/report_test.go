@@ -33,7 +33,7 @@ func TestReportViews(t *testing.T) {
 		t.Errorf("the lean view must hold only the screen, the full one the page:\n%s", r.Full)
 	}
 	for _, line := range strings.Split(r.Lean, "\n") {
-		if i := strings.Index(line, "[ref="); i >= 0 && !strings.Contains(r.Full, line[i:]) {
+		if m := refRE.FindStringSubmatch(line); m != nil && !strings.Contains(r.Full, "[ref="+m[1]+"]") {
 			t.Errorf("ref of %q is not in the full view", line)
 		}
 	}

@@ -103,10 +103,14 @@ func lines(nodes []Node, indexes []int) []Node {
 }
 
 // content is what must be equal for two lines without identity to be one
-// line: the line, or a text's text (an unfolded text's line is rebuilt).
+// line: the line without its context, or a text's text (an unfolded
+// text's line is rebuilt).
 func (n *Node) content() string {
-	if n.Role == "text" {
+	switch {
+	case n.Role == "text":
 		return "text\x00" + n.Text
+	case n.Context != "":
+		return n.bare
 	}
 	return n.Line
 }

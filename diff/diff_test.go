@@ -17,6 +17,9 @@ func TestParseLine(t *testing.T) {
 		`    - listitem: "Buy milk"`,
 		`  - button "Menu" [collapsed] [ref=s1e3]`,
 		`  - text: "x: y"`,
+		`  - checkbox [checked] [ref=s1e4] in "Buy \"milk\": 2"`,
+		`  - textbox [ref=s1e5] in "Ada": "x"`,
+		`  - button in "a" in "b"`,
 		`not a line`,
 		`- button "unterminated`,
 	}, "\n"))
@@ -30,6 +33,10 @@ func TestParseLine(t *testing.T) {
 		{Depth: 3, Role: "text", Text: "Buy milk", HasText: true, Parent: 4, Line: `text: "Buy milk"`, Inline: true},
 		{Depth: 1, Role: "button", Name: "Menu", Ref: "s1e3", Attrs: []string{"collapsed"}, Parent: 0, Line: `button "Menu" [collapsed] [ref=s1e3]`},
 		{Depth: 1, Role: "text", Text: "x: y", HasText: true, Parent: 0, Line: `text: "x: y"`},
+		{Depth: 1, Role: "checkbox", Ref: "s1e4", Attrs: []string{"checked"}, Context: `Buy "milk": 2`, Parent: 0,
+			Line: `checkbox [checked] [ref=s1e4] in "Buy \"milk\": 2"`, bare: `checkbox [checked] [ref=s1e4]`},
+		{Depth: 1, Role: "textbox", Ref: "s1e5", Context: "Ada", Text: "x", HasText: true, Parent: 0,
+			Line: `textbox [ref=s1e5] in "Ada": "x"`, bare: `textbox [ref=s1e5]: "x"`},
 	}
 	if !reflect.DeepEqual(nodes, want) {
 		t.Fatalf("got\n%+v\nwant\n%+v", nodes, want)
@@ -111,6 +118,25 @@ func TestCompare(t *testing.T) {
 	}
 }
 
+// A control's context comes and goes with its look-alikes (a second
+// "Edit" row gives the first one its row's name) and follows its row's
+// text: never a change on its own; an added line shows it.
+func TestContextIsNoChange(t *testing.T) {
+	before := "- main:\n  - button \"Edit\" [ref=s1e3]\n  - checkbox [ref=s1e4] in \"Buy milk\"\n  - button [uid=7] in \"Ada\""
+	after := "- main:\n  - button \"Edit\" [ref=s1e3] in \"Ada\"\n  - checkbox [ref=s1e4] in \"Buy oat milk\"\n  - button [uid=7]\n" +
+		"  - button \"Edit\" [ref=s1e9] in \"Alan\""
+	got := asJSON(changesOf(t, before, after))
+	want := `{"summary":"Clicked. 1 added (s1e9).","added":["button \"Edit\" [ref=s1e9] in \"Alan\""]}`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	// Lines without refs or uids (plain snapshots) pair up by their
+	// content, the context left out.
+	if d := Compare(Parse(`- checkbox in "A"`), Parse(`- checkbox in "B"`), Options{}); !d.Empty() {
+		t.Errorf("plain lines whose context changed:\n%s", d)
+	}
+}
+
 // The summary counts everything; the lists stop at the limit.
 func TestReportLimit(t *testing.T) {
 	var b, a strings.Builder
@@ -142,6 +168,8 @@ func FuzzParse(f *testing.F) {
 		"- main:\n  - textbox \"x\" [name=\"a]\"] [ref=s2e3]: \"v\"",
 		"  - text: \"\\u00e9\"\n- link [url=\"/a b\"]",
 		"- a [\"",
+		"- checkbox [checked] [ref=s1e3] in \"Buy milk\"\n- button \"Edit\" [ref=s1e4] in \"Ada\": \"x\"",
+		"- button in \"",
 	} {
 		f.Add(s, "- button \"B\" [ref=s1e1]")
 	}

@@ -27,6 +27,10 @@ type Node struct {
 	UID string
 	// Attrs are the bracketed attributes as written, the ref excepted.
 	Attrs []string
+	// Context is where a flattened view says a control sits (` in "Buy
+	// milk"`): a hint that comes and goes with its look-alikes, so it is
+	// shown in Line but never compared.
+	Context string
 	// Text is what follows ": ": a field's value or an element's only
 	// text; HasText tells "" from nothing.
 	Text    string
@@ -41,6 +45,8 @@ type Node struct {
 	// a lone text child so, and unfolds it when a sibling arrives, which
 	// must not read as a change. Its parent's line shows it.
 	Inline bool
+	// bare is Line without its context, when it has one.
+	bare string
 }
 
 // Parse reads a snapshot's YAML into its lines. Comments and lines it
@@ -81,7 +87,7 @@ func quote(s string) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// parseLine reads `  - role "name" [attr] [ref=s1e2]: "text"`.
+// parseLine reads `  - role "name" [attr] [ref=s1e2] in "context": "text"`.
 func parseLine(raw string) (Node, bool) {
 	trimmed := strings.TrimLeft(raw, " ")
 	if !strings.HasPrefix(trimmed, "- ") {
@@ -97,11 +103,12 @@ func parseLine(raw string) (Node, bool) {
 	if n.Role == "" {
 		return Node{}, false
 	}
+	ctx := "" // the context as written, with its " in "
 	for {
 		s = strings.TrimLeft(s, " ")
 		switch {
 		case s == "" || s == ":":
-			n.Line = lineOf(trimmed, n.UID)
+			n.Line, n.bare = lineOf(trimmed, n.UID, ctx)
 			return n, true
 		case s[0] == '"':
 			str, rest, ok := quoted(s)
@@ -122,13 +129,19 @@ func parseLine(raw string) (Node, bool) {
 				n.Attrs = append(n.Attrs, attr)
 			}
 			s = rest
+		case strings.HasPrefix(s, `in "`) && ctx == "":
+			str, rest, ok := quoted(s[3:])
+			if !ok {
+				return Node{}, false
+			}
+			n.Context, ctx, s = str, " "+s[:len(s)-len(rest)], rest
 		case strings.HasPrefix(s, ": "):
 			str, rest, ok := quoted(s[2:])
 			if !ok || strings.TrimSpace(rest) != "" {
 				return Node{}, false
 			}
 			n.Text, n.HasText = str, true
-			n.Line = lineOf(trimmed, n.UID)
+			n.Line, n.bare = lineOf(trimmed, n.UID, ctx)
 			return n, true
 		default:
 			return Node{}, false
@@ -136,13 +149,18 @@ func parseLine(raw string) (Node, bool) {
 	}
 }
 
-// lineOf is a line as a change list shows it.
-func lineOf(trimmed, uid string) string {
-	line := trimmed[2:]
+// lineOf is a line as a change list shows it, and without its context
+// (ctx, as written) when it has one.
+func lineOf(trimmed, uid, ctx string) (line, bare string) {
+	line = trimmed[2:]
 	if uid != "" {
 		line = strings.Replace(line, " [uid="+uid+"]", "", 1)
 	}
-	return strings.TrimSuffix(line, ":")
+	line = strings.TrimSuffix(line, ":")
+	if ctx != "" {
+		bare = strings.Replace(line, ctx, "", 1)
+	}
+	return line, bare
 }
 
 // quoted reads the JSON string s starts with.

@@ -2,9 +2,9 @@
 // per file, and composes the page calls from them.
 //
 // Modules are factories (inpage's roles.js, and states.js, refs.js,
-// walk.js, render.js, hash.js); entry points (snapshot.js, search.js,
-// query.js, report.js) take a lib object of those factories as their
-// first argument.
+// walk.js, render.js, hash.js; context.js and scope.js only where they are
+// used); entry points (snapshot.js, search.js, query.js, report.js) take a
+// lib object of those factories as their first argument.
 package js
 
 import (
@@ -24,6 +24,10 @@ var (
 	render string
 	//go:embed hash.js
 	hash string
+	//go:embed context.js
+	context string
+	//go:embed scope.js
+	scope string
 
 	//go:embed snapshot.js
 	snapshot string
@@ -39,10 +43,15 @@ var all = []inpage.Module{
 	{Name: "roles", Src: inpage.Roles}, {Name: "states", Src: states}, {Name: "refs", Src: refs}, {Name: "walk", Src: walk}, {Name: "render", Src: render}, {Name: "hash", Src: hash},
 }
 
+var (
+	contexts = inpage.Module{Name: "context", Src: context}
+	scopes   = inpage.Module{Name: "scope", Src: scope}
+)
+
 // The page calls of package aria.
 var (
-	Snapshot = inpage.Compose(snapshot, all...)
+	Snapshot = inpage.Compose(snapshot, append(all[:len(all):len(all)], contexts, scopes)...)
 	Search   = inpage.Compose(search, all...)
 	Query    = inpage.Compose(query, all...)
-	Report   = inpage.Compose(report, all...)
+	Report   = inpage.Compose(report, append(all[:len(all):len(all)], contexts)...)
 )

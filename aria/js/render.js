@@ -1,6 +1,7 @@
 // ariaRender turns the walk's tree into the YAML-like text of SPEC 7.2, at
 // the detail levels of SPEC 7.3. cfg: {includeText, uids}: uids shows the
-// element identities of nodes without a ref (report.js), for the diff.
+// element identities of nodes without a ref (report.js), for the diff. A
+// node's context (context.js) follows its attributes: ` in "Buy milk"`.
 function ariaRender(cfg) {
   'use strict';
   const includeText = cfg.includeText !== false;
@@ -15,7 +16,8 @@ function ariaRender(cfg) {
   // onlyInteractive keeps interactive nodes (with their own text) and the
   // landmarks and groups on the way to them; everything else is dropped
   // and its kept descendants promoted. It only removes lines and shortens
-  // others, so it is never larger than the full tree.
+  // others; the contexts context.js adds to its lines are all that can
+  // make it longer than the full tree.
   function onlyInteractive(nodes) {
     const out = [];
     for (const n of nodes) {
@@ -43,10 +45,9 @@ function ariaRender(cfg) {
   // first. It keeps interactive elements with their own text, headings,
   // live messages (alert, status, log) and dialogs with their text,
   // notice text (walk's markNotices) and frames; menus, lists of options
-  // and other groups stay around their items, and any element stays with
-  // its text when that text is all that tells an unnamed control apart (a
-  // to-do item's checkbox). Landmarks and wrappers are flattened; link
-  // URLs and field names are left out.
+  // and other groups stay around their items. Landmarks and wrappers are
+  // flattened (context.js says where an unnamed or repeated control is);
+  // link URLs and field names are left out.
   function lean(nodes) {
     const out = [];
     for (const n of nodes) {
@@ -61,7 +62,6 @@ function ariaRender(cfg) {
       } else {
         const kids = lean(n.children);
         if (kids.length && GROUPS.has(n.role)) out.push(slim(n, kids));
-        else if (kids.some(k => k.interactive && !k.name)) out.push(slim(n, leanKids(n, true)));
         else append(out, kids);
       }
     }
@@ -100,6 +100,7 @@ function ariaRender(cfg) {
       for (const a of n.attrs) line += ' [' + a + ']';
       if (n.ref) line += ' [ref=' + n.ref + ']';
       else if (uids && n.uid) line += ' [uid=' + n.uid + ']';
+      if (n.context) line += ' in ' + JSON.stringify(n.context);
       // An interactive node's own text is its label: it stays.
       const kids = includeText || n.interactive ? n.children : n.children.filter(c => c.text === undefined);
       if (n.value !== undefined) {

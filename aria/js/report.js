@@ -3,7 +3,9 @@
 // compares) and in the lean view the agent reads inline; with opts.full,
 // the whole page for the fullSnapshot file. All are internal: they hand
 // out refs for new elements under the current snapshot number and keep
-// every earlier ref (SPEC 7.9). lib holds the module factories.
+// every earlier ref (SPEC 7.9). lib holds the module factories. They are
+// of the whole body, never scoped (SPEC 7.4): the screen is scope enough,
+// and a change anywhere on it must show in the diff.
 //
 // opts: {viewport, full, snapshotFloor, elementFloor}
 // returns {viewport?, lean?, full?, doc, scroll, lastSnapshot, lastElement}
@@ -27,7 +29,9 @@ function report(lib, opts) {
     refs.assign(nodes, [], W);
     identify(nodes);
     res.viewport = marked.render(nodes).join('\n');
-    res.lean = out.render(out.lean(nodes)).join('\n');
+    const lean = out.lean(nodes);
+    lib.context(R).mark(lean, body);
+    res.lean = out.render(lean).join('\n');
   }
   if (opts.full) {
     const FW = lib.walk(R, S, {});

@@ -1,6 +1,7 @@
 // snapshot builds the ARIA snapshot of the page (SPEC 7, 11.1) and hands
 // out refs for its interactive elements. lib holds the module factories
-// (roles, states, refs, walk, render, hash) composed in by Go.
+// (roles, states, refs, walk, render, hash, context, scope) composed in by
+// Go.
 //
 // opts: {root, detail, mode, maxDepth, maxElements, maxNameLength,
 //        includeText, viewportOnly, pierceShadow, includeFrames, since,
@@ -58,8 +59,16 @@ function snapshot(lib, opts) {
 
   const out = lib.render(opts);
   let lines;
-  if (detail === 'summary') lines = out.summary(nodes);
-  else lines = out.render(detail === 'interactive' ? out.onlyInteractive(nodes) : nodes);
+  if (detail === 'summary') {
+    lines = out.summary(nodes);
+  } else if (detail === 'interactive') {
+    // The flattened view no longer shows rows and cards: contexts do.
+    const view = out.onlyInteractive(nodes);
+    lib.context(R).mark(view, root);
+    lines = out.render(view);
+  } else {
+    lines = out.render(nodes);
+  }
   if (header) lines.unshift(header);
   const res = {
     yaml: lines.join('\n'),
@@ -122,7 +131,8 @@ function snapshot(lib, opts) {
 
   // findRoot returns null when the root matches nothing, and sets
   // badSelector when it does not parse; without a root it auto-scopes to
-  // main (SPEC 7.4).
+  // main (SPEC 7.4), or without one to the app beside a long sidebar
+  // (scope.js).
   function findRoot() {
     const body = document.body || document.documentElement;
     const r = (opts.root || '').trim();
@@ -140,7 +150,12 @@ function snapshot(lib, opts) {
     }
     if (detail === 'summary') return body;
     const main = byRole('main');
-    if (!main) return body;
+    if (!main) {
+      const app = lib.scope(R, W.cut).appRoot(body);
+      if (!app) return body;
+      header = app.note;
+      return app.el;
+    }
     const others = landmarksOutside(main);
     header = '# scoped to main' + (others.length ? '; also: ' + others.join(', ') : '') +
       ' \u2014 use {root:"body"} for all';

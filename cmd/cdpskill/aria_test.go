@@ -122,6 +122,26 @@ func TestSinceAcrossCalls(t *testing.T) {
 	}
 }
 
+// The interactive level says which row an unnamed or repeated control
+// is in; since compares such snapshots without calling a context that
+// appears (a second "Edit" arrives) a change.
+func TestSinceWithContexts(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/report.html")
+	row := `'<tr><td><input type=checkbox></td><td>' + n + '</td><td><button>Edit</button></td></tr>'`
+	c.call(t, tab, `{"pageFunction":"(() => { const n = 'Ada'; document.querySelector('main').insertAdjacentHTML('beforeend', '<table><tbody>' + `+row+` + '</tbody></table>'); })()"}`)
+	yaml := fmt.Sprint(c.call(t, tab, `{"snapshot":{"detail":"interactive"}}`)[0]["yaml"])
+	if !regexp.MustCompile(`- checkbox \[ref=s1e\d+\] in "Ada"\n  - button "Edit" \[ref=s1e\d+\]$`).MatchString(yaml) {
+		t.Fatalf("interactive snapshot:\n%s", yaml)
+	}
+	c.call(t, tab, `{"pageFunction":"(() => { const n = 'Alan'; document.querySelector('tbody').insertAdjacentHTML('beforeend', `+row+`); })()"}`)
+	out := c.call(t, tab, `{"snapshot":{"detail":"interactive","since":"s1"}}`)[0]
+	want := regexp.MustCompile(`^\{"added":\["checkbox \[ref=s2e\d+\] in \\"Alan\\"","button \\"Edit\\" \[ref=s2e\d+\] in \\"Alan\\""\],"summary":"Since s1\. 2 added \(s2e\d+, s2e\d+\)\."\}$`)
+	if got := jsonText(out["changes"]); !want.MatchString(got) {
+		t.Errorf("since s1: %s\n%v", got, out)
+	}
+}
+
 // TestRefsAfterNavigation is the navigation case of issue 3: the next
 // document numbers its refs above the last one's, and an old ref is
 // reported stale instead of naming a new element.
