@@ -3,6 +3,7 @@ package diff
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -74,7 +75,11 @@ func Compare(before, after []Node, opts Options) *Diff {
 			removed = append(removed, i)
 		}
 	}
-	rm, ad, ch := compareUnnamed(before, after, !opts.Scrolled)
+	var twins map[int]int
+	if !opts.Scrolled {
+		removed, added, twins = dropTwins(before, after, removed, added)
+	}
+	rm, ad, ch := compareUnnamed(before, after, twins, !opts.Scrolled)
 	added, removed, changed = append(added, ad...), append(removed, rm...), append(changed, ch...)
 	slices.SortStableFunc(changed, func(x, y indexed) int { return x.at - y.at })
 	for _, c := range changed {
@@ -83,6 +88,44 @@ func Compare(before, after []Node, opts Options) *Diff {
 	d.Added = lines(after, added)
 	d.Removed = lines(before, removed)
 	return d
+}
+
+// dropTwins pairs, in document order, each element that left with one
+// that arrived at the same depth and reads the same but for its ref: a
+// framework that rebuilds its DOM replaces elements with their twins,
+// which is no change the agent can see.
+// twins maps each arrival to the element it stands in for, so that the
+// lines below them compare as the lines below one element.
+func dropTwins(before, after []Node, removed, added []int) ([]int, []int, map[int]int) {
+	slices.Sort(removed)
+	slices.Sort(added)
+	gone := map[string][]int{}
+	for _, i := range removed {
+		k := before[i].twinKey()
+		gone[k] = append(gone[k], i)
+	}
+	twins := map[int]int{}
+	paired := map[int]bool{}
+	var keep []int
+	for _, i := range added {
+		k := after[i].twinKey()
+		if q := gone[k]; len(q) > 0 {
+			twins[i], paired[q[0]], gone[k] = q[0], true, q[1:]
+			continue
+		}
+		keep = append(keep, i)
+	}
+	removed = slices.DeleteFunc(removed, func(i int) bool { return paired[i] })
+	return removed, keep, twins
+}
+
+// twinKey is what twins share: depth and line, the ref taken out.
+func (n *Node) twinKey() string {
+	line := n.content()
+	if n.Ref != "" {
+		line = strings.Replace(line, " [ref="+n.Ref+"]", "", 1)
+	}
+	return strconv.Itoa(n.Depth) + "\x00" + line
 }
 
 // lines are the nodes at the indexes, in document order, leaving out an
@@ -135,9 +178,14 @@ type indexed struct {
 // compareUnnamed aligns the lines without refs group by group (same
 // place, same role): it returns the indexes of the lines left over on
 // each side and the changes of the lines it paired.
-func compareUnnamed(before, after []Node, pair bool) (removed, added []int, changed []indexed) {
-	bg, bOrder := groups(before)
-	ag, aOrder := groups(after)
+func compareUnnamed(before, after []Node, twins map[int]int, pair bool) (removed, added []int, changed []indexed) {
+	bg, bOrder := groups(before, func(p int) string { return before[p].id() })
+	ag, aOrder := groups(after, func(p int) string {
+		if b, ok := twins[p]; ok {
+			return before[b].id()
+		}
+		return after[p].id()
+	})
 	for _, key := range aOrder {
 		rm, ad, pairs := align(before, after, bg[key], ag[key], pair)
 		removed, added = append(removed, rm...), append(added, ad...)
@@ -159,8 +207,8 @@ func compareUnnamed(before, after []Node, pair bool) (removed, added []int, chan
 }
 
 // groups indexes the lines without refs by place and role, and lists the
-// keys in the order they first appear.
-func groups(nodes []Node) (map[string][]int, []string) {
+// keys in the order they first appear; parentID names a line's parent.
+func groups(nodes []Node, parentID func(int) string) (map[string][]int, []string) {
 	paths := make([]string, len(nodes))
 	out := map[string][]int{}
 	var order []string
@@ -168,7 +216,7 @@ func groups(nodes []Node) (map[string][]int, []string) {
 		n := &nodes[i]
 		parent := ""
 		if p := n.Parent; p >= 0 {
-			if id := nodes[p].id(); id != "" {
+			if id := parentID(p); id != "" {
 				parent = "@" + id
 			} else {
 				parent = paths[p]

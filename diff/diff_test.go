@@ -105,9 +105,17 @@ func TestCompare(t *testing.T) {
 			"- heading \"Shopping list\" [level=1] [uid=3]\n- status [uid=4]: \"Nothing loaded\"",
 			"- status [uid=4]: \"Loaded\"\n- heading \"Details\" [level=2] [uid=9]",
 			`{"summary":"Clicked. 1 added (heading). 1 removed (heading). 1 text changed (status).","added":["heading \"Details\" [level=2]"],"removed":["heading \"Shopping list\" [level=1]"],"changed":[{"role":"status","field":"text","from":"Nothing loaded","to":"Loaded"}]}`},
-		{"element replaced by a re-render gets a new ref",
-			`- button "Save" [ref=s1e1]`, `- button "Save" [ref=s1e7]`,
-			`{"summary":"Clicked. 1 added (s1e7). 1 removed (s1e1).","added":["button \"Save\" [ref=s1e7]"],"removed":["button \"Save\" [ref=s1e1]"]}`},
+		{"element replaced by its twin in a re-render is no change",
+			`- button "Save" [ref=s1e1]`, `- button "Save" [ref=s1e7]`, `null`},
+		{"a rebuilt list is no change, its text neither",
+			"- list [uid=2]:\n  - listitem [uid=3]: \"first\"\n- button \"Count\" [ref=s1e1]",
+			"- list [uid=8]:\n  - listitem [uid=9]: \"first\"\n- button \"Count\" [ref=s1e4]", `null`},
+		{"element replaced by a different one",
+			`- button "Save" [ref=s1e1]`, `- button "Saved" [ref=s1e7]`,
+			`{"summary":"Clicked. 1 added (s1e7). 1 removed (s1e1).","added":["button \"Saved\" [ref=s1e7]"],"removed":["button \"Save\" [ref=s1e1]"]}`},
+		{"twins at another depth are not one",
+			"- button \"Save\" [ref=s1e1]", "- group:\n  - button \"Save\" [ref=s1e7]",
+			`{"summary":"Clicked. 2 added (s1e7, group). 1 removed (s1e1).","added":["group","button \"Save\" [ref=s1e7]"],"removed":["button \"Save\" [ref=s1e1]"]}`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

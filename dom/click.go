@@ -175,24 +175,14 @@ func clickOnce(ctx context.Context, p *page.Page, req ClickRequest, target *Targ
 	if req.X != nil {
 		ar.Offset = &Point{*req.X, *req.Y}
 	}
-	// A target replaced before the click reached it (a re-render) is
-	// resolved again and clicked, for as long as the actionability
-	// timeout allows.
-	deadline := time.Now().Add(orDefault(req.Timeout))
-	for replaced := false; ; replaced = true {
-		ar.Timeout = max(time.Until(deadline), minAttempt)
-		res, err := clickTarget(ctx, p, req, ar, button, count)
-		if errors.Is(err, errReplaced) {
-			if time.Now().Before(deadline) {
-				continue
-			}
-			err = &ActionabilityError{Target: ar.Target, Action: ActionClick, Reason: &DetachedError{}}
-		}
-		if res != nil {
-			res.ReResolved = res.ReResolved || replaced
-		}
-		return res, err
+	res, replaced, err := reResolving(req.Timeout, ar.Target, ActionClick, func(timeout time.Duration) (*ClickResult, error) {
+		ar.Timeout = timeout
+		return clickTarget(ctx, p, req, ar, button, count)
+	})
+	if res != nil {
+		res.ReResolved = res.ReResolved || replaced
 	}
+	return res, err
 }
 
 // clickTarget readies the target and clicks it once.

@@ -96,19 +96,13 @@ func fillOne(ctx context.Context, p *page.Page, req FillRequest) (*FillResult, e
 	if req.Target != "" {
 		target = ParseTarget(req.Target)
 	}
-	deadline := time.Now().Add(orDefault(req.Timeout))
-	for replaced := false; ; replaced = true {
-		res, err := fillAttempt(ctx, p, req, target, max(time.Until(deadline), minAttempt))
-		if !errors.Is(err, errReplaced) {
-			if res != nil {
-				res.ReResolved = res.ReResolved || replaced
-			}
-			return res, err
-		}
-		if time.Now().After(deadline) {
-			return nil, &ActionabilityError{Target: target, Action: ActionFill, Reason: &DetachedError{}}
-		}
+	res, replaced, err := reResolving(req.Timeout, target, ActionFill, func(timeout time.Duration) (*FillResult, error) {
+		return fillAttempt(ctx, p, req, target, timeout)
+	})
+	if res != nil {
+		res.ReResolved = res.ReResolved || replaced
 	}
+	return res, err
 }
 
 func fillAttempt(ctx context.Context, p *page.Page, req FillRequest, target Target, timeout time.Duration) (*FillResult, error) {
@@ -260,6 +254,26 @@ var errReplaced = errors.New("the element was replaced before the action reached
 // minAttempt is the least time a retry after a replacement gets to find
 // the new element.
 const minAttempt = 100 * time.Millisecond
+
+// reResolving runs attempt with what is left of the actionability
+// timeout, again for as long as the target it readied is replaced before
+// the action reaches it (errReplaced), as a re-rendering framework does;
+// replaced says whether that happened. Each attempt resolves the target
+// afresh: a selector, text or label matches the new element, a ref is
+// re-resolved from what its snapshot recorded.
+func reResolving[T any](timeout time.Duration, target Target, action Action, attempt func(time.Duration) (T, error)) (res T, replaced bool, err error) {
+	deadline := time.Now().Add(orDefault(timeout))
+	for {
+		res, err = attempt(max(time.Until(deadline), minAttempt))
+		if !errors.Is(err, errReplaced) {
+			return res, replaced, err
+		}
+		replaced = true
+		if !time.Now().Before(deadline) {
+			return res, true, &ActionabilityError{Target: target, Action: action, Reason: &DetachedError{}}
+		}
+	}
+}
 
 func orDefault(d time.Duration) time.Duration {
 	if d <= 0 {

@@ -49,17 +49,12 @@ func Press(ctx context.Context, p *page.Page, req PressRequest) (*PressResult, e
 	res := &PressResult{}
 	if req.Target != "" {
 		target := ParseTarget(req.Target)
-		el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionPress, Force: req.Force, Timeout: req.Timeout})
+		f, err := focusTarget(ctx, p, target, ActionPress, ActionPress, req.Force, req.Timeout, false)
 		if err != nil {
 			return nil, err
 		}
-		defer release(ctx, p, el)
-		res.ReResolved, res.AutoForced = el.ReResolved, el.AutoForced
-		focused, err := focus(ctx, p, el, target, ActionPress, false)
-		if err != nil {
-			return nil, err
-		}
-		if !focused {
+		res.ReResolved, res.AutoForced = f.ReResolved, f.AutoForced
+		if !f.Focused {
 			res.Warning = target.String() + " cannot take focus; the keys went to the element that has it"
 		}
 	}

@@ -71,20 +71,15 @@ func Type(ctx context.Context, p *page.Page, req TypeRequest) (*TypeResult, erro
 	} else {
 		target := ParseTarget(req.Target)
 		// fill's checks are type's: visible and editable.
-		el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionFill, Force: req.Force, Timeout: req.Timeout})
+		f, err := focusTarget(ctx, p, target, ActionFill, ActionType, req.Force, req.Timeout, true)
 		if err != nil {
 			return nil, relabel(err, ActionType)
 		}
-		defer release(ctx, p, el)
-		res.ReResolved, res.AutoForced = el.ReResolved, el.AutoForced
-		if el.AutoForced {
-			res.Warning = el.forcedNote("typed anyway")
+		res.ReResolved, res.AutoForced = f.ReResolved, f.AutoForced
+		if f.AutoForced {
+			res.Warning = f.forced.forcedNote("typed anyway")
 		}
-		focused, err := focus(ctx, p, el, target, ActionType, true)
-		if err != nil {
-			return nil, err
-		}
-		if !focused {
+		if !f.Focused {
 			return nil, &ActionabilityError{Target: target, Action: ActionType, Reason: &NotEditableError{Reason: "it cannot take focus"}}
 		}
 	}
@@ -94,12 +89,41 @@ func Type(ctx context.Context, p *page.Page, req TypeRequest) (*TypeResult, erro
 	return res, nil
 }
 
+// keyTarget is a target readied for keys.
+type keyTarget struct {
+	ReResolved, AutoForced, Focused bool
+	forced                          *Element // the element, when auto-forced
+}
+
+// focusTarget readies target with check's checks and gives it keyboard
+// focus (see focus), resolving it again when a re-render replaces it
+// before it has focus.
+func focusTarget(ctx context.Context, p *page.Page, target Target, check, action Action, force bool, timeout time.Duration, click bool) (*keyTarget, error) {
+	k, replaced, err := reResolving(timeout, target, action, func(t time.Duration) (*keyTarget, error) {
+		el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: check, Force: force, Timeout: t})
+		if err != nil {
+			return nil, err
+		}
+		defer release(ctx, p, el)
+		k := &keyTarget{ReResolved: el.ReResolved, AutoForced: el.AutoForced}
+		if el.AutoForced {
+			k.forced = el
+		}
+		k.Focused, err = focus(ctx, p, el, click)
+		return k, err
+	})
+	if k != nil {
+		k.ReResolved = k.ReResolved || replaced
+	}
+	return k, err
+}
+
 // focus gives el keyboard focus: with click, a click when nothing is in
 // the way, as a user would focus a field; then focus() to make sure, with
 // the caret at the end of a field that did not have focus before. It
-// reports whether el has focus now; an element that left the page is an
-// error.
-func focus(ctx context.Context, p *page.Page, el *Element, target Target, action Action, click bool) (bool, error) {
+// reports whether el has focus now; an element that left the page is
+// errReplaced.
+func focus(ctx context.Context, p *page.Page, el *Element, click bool) (bool, error) {
 	if click && !el.Focused && el.Clickable && !el.AutoForced && el.Point != nil {
 		if err := mouseClick(ctx, p.S, *el.Point, "left", 1); err != nil {
 			return false, err
@@ -113,7 +137,7 @@ func focus(ctx context.Context, p *page.Page, el *Element, target Target, action
 		return false, err
 	}
 	if r.Detached {
-		return false, &ActionabilityError{Target: target, Action: action, Reason: &DetachedError{}}
+		return false, errReplaced
 	}
 	return r.Focused, nil
 }

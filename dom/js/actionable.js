@@ -241,12 +241,20 @@ async function (h, req) {
   // probe records whether a pointer event reaches el. It listens on the
   // window in the capture phase so that page handlers that stop
   // propagation lower down cannot hide the event from it.
+  // When el was replaced by a re-render before the events came, whether
+  // they reached what the target resolves to then is judged as they come:
+  // a page that re-renders on a clock may replace that one too before Go
+  // asks.
   function probe(el) {
-    const rec = { received: false, hit: null };
+    const rec = { received: false, standIn: null };
     const types = ['pointerdown', 'mousedown', 'click', 'contextmenu'];
     const on = (e) => {
-      if (e.composedPath().includes(el)) rec.received = true;
-      else if (!rec.hit) rec.hit = e.composedPath()[0];
+      if (e.composedPath().includes(el)) {
+        rec.received = true;
+      } else if (rec.standIn === null) {
+        const now = el.isConnected ? null : h.resolve(req.target).el;
+        rec.standIn = !!now && e.composedPath().includes(now);
+      }
     };
     for (const t of types) view.addEventListener(t, on, true);
     rec.remove = () => { for (const t of types) view.removeEventListener(t, on, true); };
