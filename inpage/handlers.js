@@ -14,12 +14,16 @@ function exposeClickHandlers() {
         if (typeof e.detail !== 'string') return;
         e.stopImmediatePropagation();
         const all = w.document.getElementsByTagName('*');
-        for (let i = 0; i < all.length; i++) {
-          const el = all[i];
-          if (el.onclick !== null && !el.hasAttribute('onclick')) {
-            el.dispatchEvent(new w.CustomEvent(e.detail, { composed: true }));
+        // Caught here, a page that broke dispatchEvent or CustomEvent
+        // hides its handlers and leaves nothing of ours in its console.
+        try {
+          for (let i = 0; i < all.length; i++) {
+            const el = all[i];
+            if (el.onclick !== null && !el.hasAttribute('onclick')) {
+              el.dispatchEvent(new w.CustomEvent(e.detail, { composed: true }));
+            }
           }
-        }
+        } catch (err) { /* see above */ }
       }, true);
     } catch (e) { /* a page that broke its own events loses only this */ }
     try {

@@ -29,6 +29,9 @@ func TestPageThatRewritesBuiltins(t *testing.T) {
 	if w, _ := steps[2]["warning"].(string); w != "" {
 		t.Errorf("a fill whose field has no throwing listener warns %q", w)
 	}
+	if got := jsonText(res["console"]); strings.Contains(got, "oldlib.js") {
+		t.Errorf("cdpskill's own code tripped over the library, in the page's console: %s", got)
+	}
 	if got := jsonText(changesOf(res)); !strings.Contains(got, "Joined as a@b.c") {
 		t.Errorf("changes after the click: %s", got)
 	}
