@@ -102,13 +102,9 @@ func release(ctx context.Context, p *page.Page, el *Element) {
 // *StaleElementError or *ActionabilityError. If ctx ends first the error
 // is a *TimeoutError wrapping ctx's error.
 func WaitActionable(ctx context.Context, p *page.Page, req ActionRequest) (*Element, error) {
-	timeout := req.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
 	start := time.Now()
-	deadline := start.Add(timeout)
-	token := newToken()
+	deadline := start.Add(orDefault(req.Timeout))
+	token := page.Token()
 	var last error
 	lastVerdict := waitable
 	reResolved := false

@@ -11,9 +11,7 @@
 package dom
 
 import (
-	"crypto/rand"
 	_ "embed"
-	"encoding/hex"
 
 	"github.com/cdpskill/cdpskill/inpage"
 )
@@ -60,13 +58,6 @@ var (
 
 // bind composes an operation with the helpers (js.Bind).
 func bind(op string) string { return inpage.Bind(helpersJS, op) }
-
-// newToken names one action's pinned element in the page's handle store.
-func newToken() string {
-	var b [8]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
 
 // Point is a position in CSS pixels of the top-level viewport.
 type Point struct {

@@ -322,7 +322,7 @@ type dragWatch struct {
 // auto drags with the mouse while watching the page. Native drag events
 // or any DOM change mean the mouse worked; otherwise HTML5 events follow.
 func (d *dragger) auto(ctx context.Context, res *DragResult, src, tgt endpoint, plan *dragPlan) (*DragResult, error) {
-	watch := &Element{token: newToken()}
+	watch := &Element{token: page.Token()}
 	if err := d.p.CallJS(ctx, inputDragWatchFn, nil, map[string]any{"phase": "start", "token": watch.token}); err != nil {
 		return nil, err
 	}

@@ -49,7 +49,7 @@ func searchFrames(ctx context.Context, p *page.Page, found func(*page.Page) (boo
 // present reports whether t names an element in p's current frame now,
 // without waiting.
 func present(ctx context.Context, p *page.Page, t Target) (bool, error) {
-	token := newToken()
+	token := page.Token()
 	res, err := check(ctx, p, ActionRequest{Target: t, Action: ActionClick}, token, true)
 	if err != nil {
 		return false, err

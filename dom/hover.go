@@ -105,7 +105,7 @@ func hoverAt(ctx context.Context, p *page.Page, pt Point, d time.Duration) error
 // captureOverlays records the visible overlays, runs act, and reports the
 // ones that appeared. The page's record is dropped even when act fails.
 func captureOverlays(ctx context.Context, p *page.Page, el *Element, act func() error) (*Captured, error) {
-	rec := &Element{token: newToken()}
+	rec := &Element{token: page.Token()}
 	if err := p.CallJS(ctx, inputOverlaysFn, nil, overlaysArg{Phase: "before", Token: rec.token, Target: el.token}); err != nil {
 		return nil, err
 	}

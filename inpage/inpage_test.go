@@ -1,30 +1,16 @@
 package inpage
 
 import (
-	"os"
-	"path/filepath"
-	"regexp"
-	"strings"
 	"testing"
+
+	"github.com/cdpskill/cdpskill/internal/jsfiles"
 )
 
 // Every file is one function expression, so that Compose can paste it
 // between parentheses.
 func TestOneFunctionPerFile(t *testing.T) {
-	files, _ := filepath.Glob("*.js")
-	if len(files) != 3 {
+	if files := jsfiles.CheckShape(t, 3, 450); len(files) != 3 {
 		t.Fatalf("found %d .js files", len(files))
-	}
-	head := regexp.MustCompile(`(?m)\A(//.*\n)+function \w+\([\w, ]*\) \{\n`)
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		src := string(data)
-		if !head.MatchString(src) || !strings.HasSuffix(src, "\n}\n") {
-			t.Errorf("%s: not a commented function expression", f)
-		}
 	}
 }
 

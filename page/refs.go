@@ -20,7 +20,7 @@ var (
 // refs, a pipeline's ref targets). The copy is the page's to see and is
 // current only until the next snapshot.
 func ShareRefs(ctx context.Context, p *Page) error {
-	name := "cdpskill-refs-" + newEventToken()
+	name := "cdpskill-refs-" + Token()
 	if err := p.Main().CallJS(ctx, refsReceiveJS, nil, name); err != nil {
 		return fmt.Errorf("share refs: %w", err)
 	}
@@ -30,8 +30,9 @@ func ShareRefs(ctx context.Context, p *Page) error {
 	return nil
 }
 
-// newEventToken makes an event name the page cannot guess.
-func newEventToken() string {
+// Token is a random name the page cannot guess: of an event, of a handle
+// in-page code keeps between calls of one action.
+func Token() string {
 	var b [8]byte
 	rand.Read(b[:])
 	return hex.EncodeToString(b[:])
