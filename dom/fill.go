@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -177,12 +178,23 @@ func (f filler) insert(ctx context.Context, res *FillResult) (*FillResult, error
 		return nil, err
 	}
 	var fin struct {
-		Detached bool    `json:"detached"`
-		Landed   *string `json:"landed"`
-		Value    *string `json:"value"`
+		Navigated bool    `json:"navigated"`
+		Detached  bool    `json:"detached"`
+		Landed    *string `json:"landed"`
+		Value     *string `json:"value"`
 	}
-	if err := f.p.CallJS(ctx, fillFinishFn, &fin, f.el.token); err != nil {
+	err = f.p.CallJS(ctx, fillFinishFn, &fin, f.el.token)
+	if cdp.IsContextDestroyed(err) {
+		fin.Navigated, err = true, nil
+	}
+	if err != nil {
 		return nil, err
+	}
+	res.Method = MethodInsertText
+	if fin.Navigated {
+		// The page the text went into is gone; Fill reports where it went.
+		res.Filled = true
+		return res, nil
 	}
 	if fin.Detached && fin.Landed == nil {
 		// The field was replaced before the text reached it. Replacing the
@@ -192,7 +204,6 @@ func (f filler) insert(ctx context.Context, res *FillResult) (*FillResult, error
 		}
 		return nil, f.fail(&DetachedError{})
 	}
-	res.Method = MethodInsertText
 	return f.verify(res, prep.Before, fin.Landed, fin.Value)
 }
 

@@ -3,9 +3,13 @@
 // now, after the page's listeners had their say. No change event is
 // fired: a person's typing fires one when the field loses focus or takes
 // Enter, and an app that acts on change must act then, once.
+//
+// A missing handle store means the document was replaced since the text
+// went in, which only the fill itself can have caused (a field that
+// submits its form as you type): navigated.
 function (h, token) {
   const entry = h.handles().get(token);
-  if (!entry) return { detached: true, landed: null };
+  if (!entry) return { navigated: true };
   const watch = entry.watch || { landed: null };
   if (watch.remove) watch.remove();
   const el = entry.el;
