@@ -289,7 +289,7 @@ func (c clicker) native(ctx context.Context, res *ClickResult, jsAllowed bool) (
 	if err := mouseClick(ctx, c.p.S, *c.el.Point, c.button, c.count); err != nil {
 		return nil, err
 	}
-	v, err := c.verify(ctx)
+	v, err := verifyProbe(ctx, c.p, c.el, c.target)
 	switch {
 	case err != nil:
 		return nil, err
@@ -311,20 +311,22 @@ func (c clicker) native(ctx context.Context, res *ClickResult, jsAllowed bool) (
 	return c.js(ctx, res, MethodJSClickAuto)
 }
 
-// clickVerdict is what the probe saw of the mouse events (verify_click.js).
-type clickVerdict struct {
+// probeVerdict is what the probe saw of an action's mouse events
+// (verify_probe.js).
+type probeVerdict struct {
 	Received   bool `json:"received"`
 	ReResolved bool `json:"reResolved"` // by the element that replaced the target
 	Replaced   bool `json:"replaced"`   // the target was replaced; the events missed it
 	Gone       bool `json:"gone"`       // the target left the page; nothing stands for it
 }
 
-// verify reads the probe. A page that navigated away took the click.
-func (c clicker) verify(ctx context.Context) (clickVerdict, error) {
-	var v clickVerdict
-	err := c.p.CallJS(ctx, verifyClickFn, &v, map[string]any{"token": c.el.token, "target": c.target.arg()})
+// verifyProbe reads el's probe. A page that navigated away took the
+// events.
+func verifyProbe(ctx context.Context, p *page.Page, el *Element, target Target) (probeVerdict, error) {
+	var v probeVerdict
+	err := p.CallJS(ctx, verifyProbeFn, &v, map[string]any{"token": el.token, "target": target.arg()})
 	if cdp.IsContextDestroyed(err) {
-		return clickVerdict{Received: true}, nil
+		return probeVerdict{Received: true}, nil
 	}
 	return v, err
 }

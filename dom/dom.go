@@ -23,8 +23,8 @@ var (
 	actionableJS string
 	//go:embed js/release.js
 	releaseJS string
-	//go:embed js/verify_click.js
-	verifyClickJS string
+	//go:embed js/verify_probe.js
+	verifyProbeJS string
 	//go:embed js/jsclick.js
 	jsClickJS string
 	//go:embed js/fill_prepare.js
@@ -46,7 +46,7 @@ var (
 var (
 	actionableFn  = bind(actionableJS)
 	releaseFn     = bind(releaseJS)
-	verifyClickFn = bind(verifyClickJS)
+	verifyProbeFn = bind(verifyProbeJS)
 	jsClickFn     = bind(jsClickJS)
 	fillPrepareFn = bind(fillPrepareJS)
 	fillFinishFn  = bind(fillFinishJS)

@@ -3,6 +3,7 @@ package dom
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -79,6 +80,7 @@ type DragResult struct {
 	// MouseAttempted: mouse events changed nothing, so HTML5 events
 	// followed.
 	MouseAttempted bool   `json:"mouseAttempted,omitempty"`
+	ReResolved     bool   `json:"reResolved,omitempty"`
 	Warning        string `json:"warning,omitempty"`
 }
 
@@ -95,20 +97,30 @@ func Drag(ctx context.Context, p *page.Page, req DragRequest) (*DragResult, erro
 		return nil, err
 	}
 	d := dragger{p: p, steps: steps, delay: req.Delay}
-	src, err := d.ready(ctx, req.Source, req.Timeout)
-	if err != nil {
-		return nil, err
-	}
 	defer d.releaseAll(ctx)
-	tgt, err := d.ready(ctx, req.Target, req.Timeout)
+	var src, tgt endpoint
+	plan, replaced, err := reResolving(req.Timeout, Target{}, ActionDrag, func(timeout time.Duration) (*dragPlan, error) {
+		d.releaseAll(ctx)
+		var err error
+		if src, err = d.ready(ctx, req.Source, timeout); err != nil {
+			return nil, err
+		}
+		if tgt, err = d.ready(ctx, req.Target, timeout); err != nil {
+			return nil, err
+		}
+		return d.plan(ctx, src, tgt, req, method == DragAuto)
+	})
 	if err != nil {
+		// Only a replacement makes a DetachedError here: name its side.
+		var ae *ActionabilityError
+		var de *DetachedError
+		if errors.As(err, &ae) && errors.As(ae.Reason, &de) {
+			ae.Target = ParseTarget(d.lastReplaced)
+		}
 		return nil, err
 	}
-	plan, err := d.plan(ctx, src, tgt, req, method == DragAuto)
-	if err != nil {
-		return nil, err
-	}
-	res := &DragResult{Dragged: true, Source: rounded(plan.Source.plus(plan.off)), Target: rounded(plan.Target.plus(plan.off)), Warning: endpointNotes(src, tgt)}
+	res := &DragResult{Dragged: true, Source: rounded(plan.Source.plus(plan.off)), Target: rounded(plan.Target.plus(plan.off)), Warning: endpointNotes(src, tgt),
+		ReResolved: replaced || src.reResolved() || tgt.reResolved()}
 	switch {
 	case plan.Value != nil:
 		res.Method, res.Value = MethodSetValue, *plan.Value
@@ -149,6 +161,8 @@ type dragger struct {
 	steps  int
 	delay  time.Duration
 	pinned []*Element
+	// lastReplaced is the endpoint last found replaced before the drag.
+	lastReplaced string
 }
 
 // endpoint is a readied endpoint: a pinned element, or a point.
@@ -185,7 +199,10 @@ func (d *dragger) releaseAll(ctx context.Context) {
 	for _, el := range d.pinned {
 		release(ctx, d.p, el)
 	}
+	d.pinned = nil
 }
+
+func (e endpoint) reResolved() bool { return e.el != nil && e.el.ReResolved }
 
 // dragPlan is js/input-drag-plan.js's reply.
 type dragPlan struct {
@@ -214,7 +231,8 @@ func (d *dragger) plan(ctx context.Context, src, tgt endpoint, req DragRequest, 
 	side := map[string]DragEndpoint{"source": req.Source, "target": req.Target}
 	switch {
 	case plan.Detached != "":
-		return nil, &ActionabilityError{Target: ParseTarget(side[plan.Detached].Target), Action: ActionDrag, Reason: &DetachedError{}}
+		d.lastReplaced = side[plan.Detached].Target
+		return nil, errReplaced
 	case plan.NoBox != "":
 		return nil, &ActionabilityError{Target: ParseTarget(side[plan.NoBox].Target), Action: ActionDrag, Reason: &NotVisibleError{Detail: "no box to drag " + plan.NoBox}}
 	}

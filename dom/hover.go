@@ -58,64 +58,94 @@ type Overlay struct {
 
 // Hover waits for the target to be visible, moves the mouse to the centre
 // of its box with a CDP mouseMoved (so :hover, mouseover and mouseenter
-// all happen), and holds it there for Duration. With CaptureResult it
-// compares the visible overlay-type elements before and after (after two
-// more frames); a tooltip that opens on a timer needs a Duration at least
-// that long.
+// all happen), and holds it there for Duration. A target replaced before
+// the mouse reached it is found again and hovered anew. With
+// CaptureResult it compares the visible overlay-type elements before and
+// after (after two more frames); a tooltip that opens on a timer needs a
+// Duration at least that long.
 func Hover(ctx context.Context, p *page.Page, req HoverRequest) (*HoverResult, error) {
 	target := ParseTarget(req.Target)
-	el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionHover, Force: req.Force, Timeout: req.Timeout})
-	if err != nil {
-		return nil, err
-	}
-	defer release(ctx, p, el)
-	if el.Point == nil {
-		return nil, &ActionabilityError{Target: target, Action: ActionHover, Reason: &NotVisibleError{Detail: "no box to hover"}}
-	}
-	res := &HoverResult{ReResolved: el.ReResolved, AutoForced: el.AutoForced}
-	switch {
-	case el.AutoForced:
-		res.Warning = el.forcedNote("hovered anyway")
-	case !el.Clickable:
-		res.Warning = "another element is on top of it at its centre, so that element is what the mouse is over"
-	}
-	if !req.CaptureResult {
-		if err := hoverAt(ctx, p, *el.Point, req.Duration); err != nil {
+	var rec *Element // the overlays seen before the first move
+	res, replaced, err := reResolving(req.Timeout, target, ActionHover, func(timeout time.Duration) (*HoverResult, error) {
+		el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionHover, Force: req.Force, Timeout: timeout, probe: true})
+		if err != nil {
 			return nil, err
 		}
-		res.Hovered = true
-		return res, nil
+		defer release(ctx, p, el)
+		if el.Point == nil {
+			return nil, &ActionabilityError{Target: target, Action: ActionHover, Reason: &NotVisibleError{Detail: "no box to hover"}}
+		}
+		if req.CaptureResult && rec == nil {
+			if rec, err = overlaysBefore(ctx, p, el); err != nil {
+				return nil, err
+			}
+		}
+		reResolved, err := hoverOn(ctx, p, el, target, req.Duration)
+		if err != nil {
+			return nil, err
+		}
+		res := &HoverResult{Hovered: true, ReResolved: el.ReResolved || reResolved, AutoForced: el.AutoForced, Warning: hoverNote(el)}
+		if rec != nil {
+			res.CapturedResult, err = overlaysAfter(ctx, p, rec, el)
+		}
+		return res, err
+	})
+	if rec != nil {
+		release(ctx, p, rec)
 	}
-	c, err := captureOverlays(ctx, p, el, func() error { return hoverAt(ctx, p, *el.Point, req.Duration) })
-	if err != nil {
-		return nil, err
+	if res != nil {
+		res.ReResolved = res.ReResolved || replaced
 	}
-	res.Hovered, res.CapturedResult = true, c
-	return res, nil
+	return res, err
 }
 
-// hoverAt moves the mouse to pt and holds it there for d.
-func hoverAt(ctx context.Context, p *page.Page, pt Point, d time.Duration) error {
-	if err := mouseMove(ctx, p, pt, "none", 0); err != nil {
-		return err
+func hoverNote(el *Element) string {
+	switch {
+	case el.AutoForced:
+		return el.forcedNote("hovered anyway")
+	case !el.Clickable:
+		return "another element is on top of it at its centre, so that element is what the mouse is over"
 	}
-	return sleep(ctx, d)
+	return ""
 }
 
-// captureOverlays records the visible overlays, runs act, and reports the
-// ones that appeared. The page's record is dropped even when act fails.
-func captureOverlays(ctx context.Context, p *page.Page, el *Element, act func() error) (*Captured, error) {
+// hoverOn moves the mouse onto el and holds it there for d. The probe
+// says where the move landed: on el, or on the element that replaced it
+// (reResolved); errReplaced when el was replaced before the mouse came
+// and the move missed what stands for it now. A hover whose own effect
+// re-renders the target has still hovered it.
+func hoverOn(ctx context.Context, p *page.Page, el *Element, target Target, d time.Duration) (reResolved bool, err error) {
+	if err := mouseMove(ctx, p, *el.Point, "none", 0); err != nil {
+		return false, err
+	}
+	v, err := verifyProbe(ctx, p, el, target)
+	switch {
+	case err != nil:
+		return false, err
+	case v.Replaced:
+		return false, errReplaced
+	case v.Gone:
+		return false, &ActionabilityError{Target: target, Action: ActionHover, Reason: &DetachedError{}}
+	}
+	return v.ReResolved, sleep(ctx, d)
+}
+
+// overlaysBefore records the overlays visible before the hover, under a
+// token of their own.
+func overlaysBefore(ctx context.Context, p *page.Page, el *Element) (*Element, error) {
 	rec := &Element{token: page.Token()}
 	if err := p.CallJS(ctx, inputOverlaysFn, nil, overlaysArg{Phase: "before", Token: rec.token, Target: el.token}); err != nil {
-		return nil, err
-	}
-	if err := act(); err != nil {
 		release(ctx, p, rec)
 		return nil, err
 	}
+	return rec, nil
+}
+
+// overlaysAfter reports the overlays that appeared since rec, leaving
+// out el's own ancestors.
+func overlaysAfter(ctx context.Context, p *page.Page, rec, el *Element) (*Captured, error) {
 	var c Captured
 	if err := p.CallJS(ctx, inputOverlaysFn, &c, overlaysArg{Phase: "after", Token: rec.token, Target: el.token}); err != nil {
-		release(ctx, p, rec)
 		return nil, err
 	}
 	if c.VisibleElements == nil {

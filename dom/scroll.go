@@ -40,7 +40,8 @@ type ScrollResult struct {
 	ScrollY float64 `json:"scrollY"`
 	// Element names the container scrolled, when the document itself
 	// could not scroll; the position is that container's.
-	Element string `json:"element,omitempty"`
+	Element    string `json:"element,omitempty"`
+	ReResolved bool   `json:"reResolved,omitempty"`
 }
 
 // Scroll scrolls the page, or its main scrolling container when the
@@ -69,20 +70,30 @@ func Scroll(ctx context.Context, p *page.Page, req ScrollRequest) (*ScrollResult
 	default:
 		return nil, &InvalidArgumentError{Field: "scroll", Message: fmt.Sprintf("unknown direction %q (top, bottom, up, down)", req.To)}
 	}
-	return runScroll(ctx, p, arg, Target{})
+	return runScroll(ctx, p, arg)
 }
 
 func scrollToElement(ctx context.Context, p *page.Page, req ScrollRequest) (*ScrollResult, error) {
 	target := ParseTarget(req.Target)
-	el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionScroll, Force: true, Timeout: req.Timeout})
-	if err != nil {
-		return nil, err
+	res, replaced, err := reResolving(req.Timeout, target, ActionScroll, func(timeout time.Duration) (*ScrollResult, error) {
+		el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionScroll, Force: true, Timeout: timeout})
+		if err != nil {
+			return nil, err
+		}
+		defer release(ctx, p, el)
+		res, err := runScroll(ctx, p, map[string]any{"mode": "element", "token": el.token})
+		if res != nil {
+			res.ReResolved = el.ReResolved
+		}
+		return res, err
+	})
+	if res != nil {
+		res.ReResolved = res.ReResolved || replaced
 	}
-	defer release(ctx, p, el)
-	return runScroll(ctx, p, map[string]any{"mode": "element", "token": el.token}, target)
+	return res, err
 }
 
-func runScroll(ctx context.Context, p *page.Page, arg map[string]any, target Target) (*ScrollResult, error) {
+func runScroll(ctx context.Context, p *page.Page, arg map[string]any) (*ScrollResult, error) {
 	var r struct {
 		ScrollResult
 		Detached bool `json:"detached"`
@@ -91,7 +102,7 @@ func runScroll(ctx context.Context, p *page.Page, arg map[string]any, target Tar
 		return nil, err
 	}
 	if r.Detached {
-		return nil, &ActionabilityError{Target: target, Action: ActionScroll, Reason: &DetachedError{}}
+		return nil, errReplaced
 	}
 	return &r.ScrollResult, nil
 }

@@ -100,12 +100,20 @@ func SelectOption(ctx context.Context, p *page.Page, req SelectOptionRequest) (*
 	if err != nil {
 		return nil, err
 	}
-	timeout := req.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
-	deadline := time.Now().Add(timeout)
 	target := ParseTarget(req.Target)
+	res, replaced, err := reResolving(req.Timeout, target, ActionSelect, func(timeout time.Duration) (*SelectOptionResult, error) {
+		return selectAttempt(ctx, p, req, arg, target, timeout)
+	})
+	if res != nil {
+		res.ReResolved = res.ReResolved || replaced
+	}
+	return res, err
+}
+
+// selectAttempt readies the select and retries the choice while the
+// option is missing or disabled, until timeout.
+func selectAttempt(ctx context.Context, p *page.Page, req SelectOptionRequest, arg map[string]any, target Target, timeout time.Duration) (*SelectOptionResult, error) {
+	deadline := time.Now().Add(timeout)
 	el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionSelect, Force: true, Timeout: timeout})
 	if err != nil {
 		return nil, err
@@ -192,7 +200,7 @@ func selectOnce(ctx context.Context, p *page.Page, arg map[string]any, target Ta
 	}
 	switch {
 	case r.Detached:
-		return nil, false, fail(&DetachedError{})
+		return nil, false, errReplaced
 	case r.NotSelect != nil:
 		return nil, false, fail(&NotEditableError{Reason: notSelectReason(r.NotSelect.Tag, r.NotSelect.Role), Permanent: true})
 	case r.TooMany > 0:
@@ -230,8 +238,9 @@ type SelectTextRequest struct {
 
 // SelectTextResult is the text now selected.
 type SelectTextResult struct {
-	Selected bool   `json:"selected"`
-	Text     string `json:"text"`
+	Selected   bool   `json:"selected"`
+	Text       string `json:"text"`
+	ReResolved bool   `json:"reResolved,omitempty"`
 }
 
 // SelectText selects text in an input or textarea (focus and
@@ -245,7 +254,17 @@ func SelectText(ctx context.Context, p *page.Page, req SelectTextRequest) (*Sele
 		return nil, &InvalidArgumentError{Field: "start", Message: "need 0 <= start <= end"}
 	}
 	target := ParseTarget(req.Target)
-	el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionSelect, Force: true, Timeout: req.Timeout})
+	res, replaced, err := reResolving(req.Timeout, target, ActionSelect, func(timeout time.Duration) (*SelectTextResult, error) {
+		return selectTextOnce(ctx, p, req, target, timeout)
+	})
+	if res != nil {
+		res.ReResolved = res.ReResolved || replaced
+	}
+	return res, err
+}
+
+func selectTextOnce(ctx context.Context, p *page.Page, req SelectTextRequest, target Target, timeout time.Duration) (*SelectTextResult, error) {
+	el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionSelect, Force: true, Timeout: timeout})
 	if err != nil {
 		return nil, err
 	}
@@ -260,11 +279,11 @@ func SelectText(ctx context.Context, p *page.Page, req SelectTextRequest) (*Sele
 	}
 	switch {
 	case r.Detached:
-		return nil, &ActionabilityError{Target: target, Action: ActionSelect, Reason: &DetachedError{}}
+		return nil, errReplaced
 	case r.NoRange != "":
 		return nil, &InvalidArgumentError{Field: "start", Message: fmt.Sprintf("an input of type %q has no selection range; leave out start and end to select all of it", r.NoRange)}
 	case r.Text == nil:
 		return nil, fmt.Errorf("dom: selectText: unexpected reply from the page")
 	}
-	return &SelectTextResult{Selected: true, Text: *r.Text}, nil
+	return &SelectTextResult{Selected: true, Text: *r.Text, ReResolved: el.ReResolved}, nil
 }

@@ -95,4 +95,22 @@ func TestTargetsReplacedUnderTheAction(t *testing.T) {
 	if got := c.value(t, tab, "[...document.querySelectorAll('li')].map(li => li.textContent).join(',') + ' ' + document.getElementById('clicks').textContent"); got != "first,second Clicked 3" {
 		t.Errorf("page = %q", got)
 	}
+
+	// Every other action finds its replaced target again too.
+	out = c.call(t, tab, `{"selectOption":{"selector":"select","value":"l"}},`+
+		`{"hover":{"selector":"#help","captureResult":true}},`+
+		`{"drag":{"source":"#volume","target":"#app > p:nth-last-of-type(2)"}},`+
+		`{"scroll":{"selector":"#end"}}`)
+	if sel, _ := out[0]["selected"].([]any); len(sel) != 1 || sel[0] != "l" {
+		t.Errorf("selectOption = %v", out[0])
+	}
+	if cap, _ := out[1]["capturedResult"].(map[string]any); cap == nil || fmt.Sprint(cap["visibleElements"]) == "[]" {
+		t.Errorf("hover captured no tooltip: %v", out[1])
+	}
+	if out[2]["value"] != "100" {
+		t.Errorf("drag = %v", out[2])
+	}
+	if got := c.value(t, tab, "document.querySelector('#app > p:nth-last-of-type(2)').textContent + ' ' + (scrollY > 1000)"); got != "Size l, volume 100 true" {
+		t.Errorf("page after select, drag and scroll = %q", got)
+	}
 }

@@ -6,7 +6,7 @@
 //
 // On success the element is pinned under req.token in the handle store and,
 // when req.probe is set, a listener records whether the coming CDP click
-// reaches it. With req.force every check but editability is skipped.
+// or hover reaches it. With req.force every check but editability is skipped.
 async function (h, req) {
   const found = h.resolve(req.target);
   if (found.error) return found.error;
@@ -236,18 +236,22 @@ async function (h, req) {
     };
   }
 
-  // ---- click verification ----------------------------------------------------
+  // ---- event verification ----------------------------------------------------
 
-  // probe records whether a pointer event reaches el. It listens on the
+  // probe records whether the action's pointer events reach el. It listens on the
   // window in the capture phase so that page handlers that stop
   // propagation lower down cannot hide the event from it.
   // When el was replaced by a re-render before the events came, whether
   // they reached what the target resolves to then is judged as they come:
   // a page that re-renders on a clock may replace that one too before Go
-  // asks.
+  // asks. A hover is judged by its boundary events too: they come before
+  // the move, and a page that re-renders on mouseover sends the move to a
+  // detached element no window listener hears.
   function probe(el) {
     const rec = { received: false, standIn: null };
-    const types = ['pointerdown', 'mousedown', 'click', 'contextmenu'];
+    const types = req.action === 'hover'
+      ? ['pointerover', 'mouseover', 'pointermove', 'mousemove']
+      : ['pointerdown', 'mousedown', 'click', 'contextmenu'];
     const on = (e) => {
       if (e.composedPath().includes(el)) {
         rec.received = true;

@@ -2,7 +2,9 @@
 // that a hover made visible. Phase "before" records which are visible now
 // under args.token; phase "after" lets the page run two frames (so
 // transitions start and rAF-driven code runs), reports those visible now
-// that were not before, outermost only, and forgets the record.
+// that were not before, outermost only, and forgets the record. An
+// overlay a re-rendering page rebuilt in the meantime is the same one if
+// it reads the same.
 async function (h, args) {
   const OVERLAY = [
     '[role=tooltip]', '[role=menu]', '[role=menubar]', '[role=listbox]', '[role=dialog]',
@@ -14,14 +16,14 @@ async function (h, args) {
   const store = h.handles();
 
   if (args.phase === 'before') {
-    store.set(args.token, { before: new Set(visibleOverlays()) });
+    const seen = visibleOverlays();
+    store.set(args.token, { before: new Set(seen), keys: new Set(seen.map(key)) });
     return null;
   }
-  const entry = store.get(args.token);
+  const entry = store.get(args.token) || { before: new Set(), keys: new Set() };
   store.delete(args.token);
   await frames(2);
-  const before = entry ? entry.before : new Set();
-  const fresh = visibleOverlays().filter((el) => !before.has(el));
+  const fresh = visibleOverlays().filter((el) => !entry.before.has(el) && !entry.keys.has(key(el)));
   const outer = fresh.filter((el) => !fresh.some((o) => o !== el && o.contains(el)));
   return { visibleElements: outer.slice(0, LIMIT).map(describe), total: outer.length };
 
@@ -40,6 +42,10 @@ async function (h, args) {
       }
     }
     return [...found].filter((el) => !h.hiddenReason(el));
+  }
+
+  function key(el) {
+    return selectorOf(el) + '\n' + h.norm(el.textContent);
   }
 
   function describe(el) {

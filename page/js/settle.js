@@ -1,11 +1,13 @@
 /**
  * The DOM half of the settle after an action (SPEC 17.4): a
  * MutationObserver and a scroll listener armed before the action, and a
- * wait for a quiet window after it, at whose end they stop. Style-
- * attribute changes do not count: a script animation rewrites them every
- * frame without changing what the page shows an agent. The state lives on
- * the document, under a symbol the page does not enumerate, so a new
- * document starts without one.
+ * wait for a quiet window after it, at whose end they stop. Only changes
+ * an agent could see count: not style attributes (a script animation
+ * rewrites them every frame), not an attribute set to the value it had,
+ * and not a batch of nodes replaced by identical ones in the same places
+ * (a framework re-rendering on a clock). The state lives on the document,
+ * under a symbol the page does not enumerate, so a new document starts
+ * without one.
  *
  * a: {op: "arm"} starts watching afresh;
  *    {op: "quiet", window, max, fresh} waits until the DOM has not changed
@@ -59,7 +61,7 @@ function settle(a) {
   });
 
   function install() {
-    const s = { count: 0, last: 0, scrolled: false, observer: null, onScroll: null };
+    const s = { count: 0, last: 0, scrolled: false, observer: null, onScroll: null, ids: new WeakMap(), nextID: 0 };
     s.observer = new MutationObserver((records) => fold(records));
     s.onScroll = () => { s.scrolled = true; };
     Object.defineProperty(document, KEY, { value: s, configurable: true });
@@ -70,7 +72,7 @@ function settle(a) {
     st.count = 0;
     st.last = 0;
     st.scrolled = false;
-    st.observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    st.observer.observe(document, { subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true });
     // Scroll events do not bubble; a capturing listener hears every one.
     document.addEventListener('scroll', st.onScroll, { capture: true, passive: true });
   }
@@ -80,11 +82,39 @@ function settle(a) {
     document.removeEventListener('scroll', st.onScroll, { capture: true });
   }
 
+  // fold counts the records that change what the page shows. One
+  // batch's removed and added nodes, each with where it sat, are compared
+  // as a whole: equal means the page rebuilt what it had.
   function fold(records) {
+    let removed = '';
+    let added = '';
     for (const r of records) {
-      if (r.type === 'attributes' && r.attributeName === 'style') continue;
-      st.count++;
-      st.last = performance.now();
+      if (r.type === 'childList') {
+        removed += place(r, r.removedNodes);
+        added += place(r, r.addedNodes);
+      } else if (r.type !== 'attributes' || (r.attributeName !== 'style' && r.oldValue !== r.target.getAttribute(r.attributeName))) {
+        changed();
+      }
     }
+    if (removed !== added) changed();
+  }
+
+  function changed() {
+    st.count++;
+    st.last = performance.now();
+  }
+
+  function place(r, nodes) {
+    if (!nodes.length) return '';
+    let out = id(r.target) + ':' + id(r.previousSibling) + ':' + id(r.nextSibling) + '[';
+    for (const n of nodes) out += (n.nodeType === 1 ? n.outerHTML : n.nodeName + n.textContent) + '\u0000';
+    return out + ']';
+  }
+
+  function id(n) {
+    if (!n) return '-';
+    let v = st.ids.get(n);
+    if (!v) st.ids.set(n, (v = String(++st.nextID)));
+    return v;
   }
 }

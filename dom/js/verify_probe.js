@@ -1,12 +1,12 @@
-// Reports whether the CDP click reached the pinned element. A missing
-// handle store means the document was replaced since the check, which only
-// the click itself can have caused.
+// Reports whether the CDP mouse events of a click or hover reached the
+// pinned element. A missing handle store means the document was replaced
+// since the check, which only the events themselves can have caused.
 //
-// A pinned element that left the page was replaced under the click (a
+// A pinned element that left the page was replaced under the action (a
 // re-render): when the element standing for the target then received the
-// events (the probe judged it as they came), the click reached it
+// events (the probe judged it as they came), they reached it
 // (reResolved); when the target resolves to an element the events
-// missed, the click never reached it and Go clicks again (replaced); when
+// missed, they never reached it and Go acts again (replaced); when
 // nothing matches, the element is gone.
 function (h, args) {
   const entry = h.handles().get(args.token);

@@ -1,0 +1,36 @@
+package page_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/cdpskill/cdpskill/internal/pagetest"
+	"github.com/cdpskill/cdpskill/page"
+)
+
+// The settle counts only changes an agent could see: a page that redraws
+// what it had, or sets an attribute to its own value, on a clock is
+// quiet; one that reorders its list on a clock is not, though no node
+// is new.
+func TestSettleIgnoresRedrawsThatChangeNothing(t *testing.T) {
+	for _, tc := range []struct {
+		clock string
+		quiet bool
+	}{{"rebuild", true}, {"restyle", true}, {"rotate", false}} {
+		t.Run(tc.clock, func(t *testing.T) {
+			p, _ := evalPage(t, "settle-clock.html")
+			ctx := pagetest.Ctx(t)
+			pagetest.Eval[float64](t, p, "start('"+tc.clock+"')")
+			if err := page.ArmSettle(ctx, p); err != nil {
+				t.Fatal(err)
+			}
+			q, err := page.AwaitQuiet(ctx, p, 50*time.Millisecond, time.Second, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if q.Settled != tc.quiet || q.Moved == tc.quiet {
+				t.Errorf("settled %v, moved %v; want settled %v", q.Settled, q.Moved, tc.quiet)
+			}
+		})
+	}
+}
