@@ -78,6 +78,9 @@ func Compare(before, after []Node, opts Options) *Diff {
 	var twins map[int]int
 	if !opts.Scrolled {
 		removed, added, twins = dropTwins(before, after, removed, added)
+		var ch []indexed
+		removed, added, ch = pairRebuilt(before, after, removed, added, twins)
+		changed = append(changed, ch...)
 	}
 	rm, ad, ch := compareUnnamed(before, after, twins, !opts.Scrolled)
 	added, removed, changed = append(added, ad...), append(removed, rm...), append(changed, ch...)
@@ -117,6 +120,64 @@ func dropTwins(before, after []Node, removed, added []int) ([]int, []int, map[in
 	}
 	removed = slices.DeleteFunc(removed, func(i int) bool { return paired[i] })
 	return removed, keep, twins
+}
+
+// pairRebuilt pairs the elements that left and arrived under a parent the
+// page rebuilt, one with twins among its children: a framework that
+// re-renders replaces every element, the changed ones too, and those can
+// be matched only by place. Under each such parent and role they are
+// aligned in order as the lines without identity are, so a paragraph
+// whose text changed is one change. Each pair joins twins, which makes
+// its own children rebuilt in the next round; it returns the elements
+// left over and the pairs' changes.
+func pairRebuilt(before, after []Node, removed, added []int, twins map[int]int) ([]int, []int, []indexed) {
+	var changed []indexed
+	for len(twins) > 0 && len(removed) > 0 && len(added) > 0 {
+		bPlace := placesOf(before, func(p int) string { return before[p].id() })
+		aPlace := placesOf(after, func(p int) string {
+			if b, ok := twins[p]; ok {
+				return before[b].id()
+			}
+			return after[p].id()
+		})
+		rebuilt := map[string]bool{}
+		for a, b := range twins {
+			if aPlace[a] == bPlace[b] {
+				rebuilt[bPlace[b]] = true
+			}
+		}
+		bg, ag := map[string][]int{}, map[string][]int{}
+		for _, i := range removed {
+			if rebuilt[bPlace[i]] {
+				k := bPlace[i] + "/" + before[i].Role
+				bg[k] = append(bg[k], i)
+			}
+		}
+		var keep []int
+		for _, i := range added {
+			k := aPlace[i] + "/" + after[i].Role
+			if !rebuilt[aPlace[i]] || len(bg[k]) == 0 {
+				keep = append(keep, i)
+				continue
+			}
+			ag[k] = append(ag[k], i)
+		}
+		paired := map[int]bool{}
+		for k, a := range ag {
+			_, ad, pairs := align(before, after, bg[k], a, true)
+			keep = append(keep, ad...)
+			for _, p := range pairs {
+				twins[p[1]], paired[p[0]] = p[0], true
+				changed = append(changed, indexed{p[1], fields(&before[p[0]], &after[p[1]], &after[p[1]])})
+			}
+		}
+		if len(paired) == 0 {
+			break
+		}
+		removed = slices.DeleteFunc(removed, func(i int) bool { return paired[i] })
+		added = keep
+	}
+	return removed, added, changed
 }
 
 // twinKey is what twins share: depth and line, the ref taken out.
@@ -209,29 +270,36 @@ func compareUnnamed(before, after []Node, twins map[int]int, pair bool) (removed
 // groups indexes the lines without refs by place and role, and lists the
 // keys in the order they first appear; parentID names a line's parent.
 func groups(nodes []Node, parentID func(int) string) (map[string][]int, []string) {
-	paths := make([]string, len(nodes))
+	places := placesOf(nodes, parentID)
 	out := map[string][]int{}
 	var order []string
 	for i := range nodes {
-		n := &nodes[i]
-		parent := ""
-		if p := n.Parent; p >= 0 {
-			if id := parentID(p); id != "" {
-				parent = "@" + id
-			} else {
-				parent = paths[p]
-			}
-		}
-		paths[i] = parent + "/" + n.Role
-		if n.id() != "" {
+		if nodes[i].id() != "" {
 			continue
 		}
-		if _, ok := out[paths[i]]; !ok {
-			order = append(order, paths[i])
+		key := places[i] + "/" + nodes[i].Role
+		if _, ok := out[key]; !ok {
+			order = append(order, key)
 		}
-		out[paths[i]] = append(out[paths[i]], i)
+		out[key] = append(out[key], i)
 	}
 	return out, order
+}
+
+// placesOf names where each line sits: its parent's identity, else the
+// chain of roles down to it from the nearest ancestor with one.
+func placesOf(nodes []Node, parentID func(int) string) []string {
+	places := make([]string, len(nodes))
+	for i := range nodes {
+		if p := nodes[i].Parent; p >= 0 {
+			if id := parentID(p); id != "" {
+				places[i] = "@" + id
+			} else {
+				places[i] = places[p] + "/" + nodes[p].Role
+			}
+		}
+	}
+	return places
 }
 
 // maxAlign bounds the quadratic alignment; longer runs that differ are
