@@ -147,7 +147,13 @@ function ariaRoles() {
     const ti = el.getAttribute('tabindex');
     if (ti !== null && parseInt(ti, 10) >= 0) return true;
     if (isEditingHost(el)) return true;
-    return pointerOrigin || el.hasAttribute('onclick') || scriptHandlers(el.ownerDocument).has(el);
+    return pointerOrigin || hasClickHandler(el);
+  }
+
+  // hasClickHandler: an onclick attribute, or a handler assigned from
+  // script.
+  function hasClickHandler(el) {
+    return el.hasAttribute('onclick') || scriptHandlers(el.ownerDocument).has(el);
   }
 
   // scriptHandlers is the set of elements of doc whose onclick handler was
@@ -341,7 +347,7 @@ function ariaRoles() {
   }
 
   return {
-    SKIP, CONTROLS, roleOf, isInteractive, isEditingHost, roleSelector, isShown,
+    SKIP, CONTROLS, roleOf, isInteractive, hasClickHandler, isEditingHost, roleSelector, isShown,
     ariaName, hasAuthoredName, authoredName, allowsContentName, lastResortName,
     accessibleName, captionOf, domText, norm,
   };

@@ -161,6 +161,7 @@ func ElementsAt(ctx context.Context, p *page.Page, req PointRequest) (*Batch, er
 			return nil, err
 		}
 	}
+	page.ExposeClickHandlers(ctx, p) // clickable counts script handlers
 	dx, dy, err := p.FrameOffset(ctx, false)
 	if err != nil {
 		return nil, err
@@ -233,6 +234,7 @@ func ElementsNear(ctx context.Context, p *page.Page, req NearRequest) (*Nearby, 
 	if req.Limit == 0 {
 		req.Limit = 20
 	}
+	page.ExposeClickHandlers(ctx, p)
 	dx, dy, err := p.FrameOffset(ctx, false)
 	if err != nil {
 		return nil, err

@@ -67,6 +67,9 @@ func TestElementAtMintsRefs(t *testing.T) {
 	if err != nil || again.Ref != "s1e4" || !again.Existing {
 		t.Errorf("again: %s %v", jsonOf(t, again), err)
 	}
+	if el, _, err := query.ElementAt(ctx, p, query.FloatPoint{X: 140, Y: 190}, query.Counters{}); err != nil || el.Selector != "#scripted" || !el.Clickable {
+		t.Errorf("an element whose onclick was assigned from script: %s %v", jsonOf(t, el), err)
+	}
 	if _, _, err := query.ElementAt(ctx, p, query.FloatPoint{X: 5000, Y: 5000}, query.Counters{}); errName(err) != "ElementNotFoundError" {
 		t.Errorf("outside the viewport: %v", err)
 	}

@@ -113,7 +113,7 @@ function (R, S) {
     if (tag === 'a' && el.hasAttribute('href')) return true;
     if (tag === 'input' && el.type !== 'hidden') return true;
     if (CLICKABLE_ROLES.has(role(el))) return true;
-    if (el.hasAttribute('onclick') || typeof el.onclick === 'function') return true;
+    if (R.hasClickHandler(el)) return true;
     return getComputedStyle(el).cursor === 'pointer';
   }
 
