@@ -16,7 +16,7 @@ func BenchmarkScreenshot(b *testing.B) {
 	defer cancel()
 	path := filepath.Join(b.TempDir(), "bench.png")
 	for b.Loop() {
-		if err := capture.Screenshot(ctx, s, path, capture.ShotOptions{}); err != nil {
+		if _, err := capture.Capture(ctx, s, path, capture.ShotOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"golang.org/x/sync/errgroup"
 )
 
 // DefaultShotTimeout bounds a screenshot whose ctx has no deadline:
@@ -19,6 +20,18 @@ const DefaultShotTimeout = 10 * time.Second
 // MaxShotSide is the most device pixels a screenshot may have on a side:
 // past it Chrome's compositor returns blank or torn images.
 const MaxShotSide = 16384
+
+// ReadableSide is the longest side a vision model reads an image at
+// without scaling it down itself (Claude's limit is 1568 px): a larger
+// image costs more to send and shows the model no more.
+const ReadableSide = 1568
+
+// measureWait bounds measuring the view before a capture.
+const measureWait = 500 * time.Millisecond
+
+// minReadable is the least image pixels per CSS pixel at which a page's
+// text stays legible; a capture scaled below it says so.
+const minReadable = 0.5
 
 // ShotOptions are the screenshot settings. The zero value is a viewport
 // PNG.
@@ -33,6 +46,9 @@ type ShotOptions struct {
 	// OmitBackground makes the default white background transparent
 	// (png and webp); a page that paints its own background keeps it.
 	OmitBackground bool
+	// MaxSide, when set, scales the capture down at capture time so that
+	// neither side of the image is longer; zero keeps device pixels.
+	MaxSide int
 }
 
 // Rect is a region in CSS pixels.
@@ -43,13 +59,19 @@ type Rect struct {
 	Height float64 `json:"height"`
 }
 
-// Shot is a screenshot written to disk; Width and Height are the image's,
-// in device pixels.
+// Shot is a screenshot written to disk; Width and Height are the image's
+// pixels.
 type Shot struct {
 	Path   string `json:"path"`
 	Width  int    `json:"width"`
 	Height int    `json:"height"`
 	Format string `json:"format"`
+	// Scale is the image's pixels per CSS pixel, when not 1 (a high
+	// pixel ratio, or a capture scaled down to MaxSide): a point in the
+	// image is at (x/scale, y/scale) CSS pixels from its top left.
+	Scale float64 `json:"scale,omitempty"`
+	// Warning says when the scaled image is too small to read.
+	Warning string `json:"warning,omitempty"`
 }
 
 // OptionError is a screenshot option Chrome would reject or misread.
@@ -122,14 +144,9 @@ func (o ShotOptions) params() map[string]any {
 	return p
 }
 
-// Screenshot captures the tab into path as opts say, creating its parent
-// directories. The file is replaced whole, never seen half-written.
-func Screenshot(ctx context.Context, s *cdp.Session, path string, opts ShotOptions) error {
-	_, err := Capture(ctx, s, path, opts)
-	return err
-}
-
-// Capture is Screenshot reporting the image's size.
+// Capture captures the tab into path as opts say, creating its parent
+// directories, and reports the image. The file is replaced whole, never
+// seen half-written.
 func Capture(ctx context.Context, s *cdp.Session, path string, opts ShotOptions) (*Shot, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
@@ -140,10 +157,9 @@ func Capture(ctx context.Context, s *cdp.Session, path string, opts ShotOptions)
 		defer cancel()
 	}
 	params := opts.params()
-	if opts.FullPage || opts.Clip != nil {
-		if err := addClip(ctx, s, params, opts); err != nil {
-			return nil, err
-		}
+	region, err := addClip(ctx, s, params, opts)
+	if err != nil {
+		return nil, err
 	}
 	if opts.OmitBackground {
 		restore, err := transparentBackground(ctx, s)
@@ -166,7 +182,21 @@ func Capture(ctx context.Context, s *cdp.Session, path string, opts ShotOptions)
 	if err := writeFile(path, res.Data); err != nil {
 		return nil, err
 	}
-	return &Shot{Path: path, Width: w, Height: h, Format: format}, nil
+	shot := &Shot{Path: path, Width: w, Height: h, Format: format}
+	if region.Width == 0 { // not measured
+		return shot, nil
+	}
+	// Measured, not derived: a phone page zoomed out to fit its screen
+	// has more CSS pixels than the screen has.
+	scale := float64(w) / region.Width
+	if math.Abs(scale-1) > 1e-3 {
+		shot.Scale = math.Round(scale*1000) / 1000
+	}
+	if scale < minReadable {
+		shot.Warning = fmt.Sprintf("%g×%g CSS pixels at %.2f image pixels each are too small to read: "+
+			"capture a region (clip) or an element (selector), or keep device pixels (fullResolution)", region.Width, region.Height, scale)
+	}
+	return shot, nil
 }
 
 // layoutMetrics is what a clipped capture needs of Page.getLayoutMetrics.
@@ -180,19 +210,25 @@ type layoutMetrics struct {
 	CSSContentSize Rect `json:"cssContentSize"`
 }
 
-// pixelRatio is the page's device pixels per CSS pixel. Layout metrics
-// do not tell it under device emulation, so the page is asked.
-func pixelRatio(ctx context.Context, s *cdp.Session) (float64, error) {
+// view is what the page says of its viewport: device pixels per CSS
+// pixel (layout metrics do not tell it under device emulation) and the
+// window's inner size, scrollbars included as a plain capture has them.
+type view struct {
+	Ratio, Width, Height float64
+}
+
+func viewOf(ctx context.Context, s *cdp.Session) (view, error) {
 	var res struct {
 		Result struct {
-			Value float64 `json:"value"`
+			Value [3]float64 `json:"value"`
 		} `json:"result"`
 	}
-	err := s.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "devicePixelRatio", "returnByValue": true, "silent": true}, &res)
+	err := s.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "[devicePixelRatio, innerWidth, innerHeight]", "returnByValue": true, "silent": true}, &res)
 	if err != nil {
-		return 0, fmt.Errorf("capture: screenshot: %w", err)
+		return view{}, fmt.Errorf("capture: screenshot: %w", err)
 	}
-	return max(res.Result.Value, 1e-3), nil
+	v := res.Result.Value
+	return view{Ratio: max(v[0], 1e-3), Width: v[1], Height: v[2]}, nil
 }
 
 // inViewport reports whether r lies in what the visual viewport shows.
@@ -202,29 +238,56 @@ func (m *layoutMetrics) inViewport(r Rect) bool {
 		r.X+r.Width <= v.PageX+v.ClientWidth && r.Y+r.Height <= v.PageY+v.ClientHeight
 }
 
-// addClip sets the clip of a full-page or region capture. Chrome paints
-// beyond the viewport only when asked, and the asking resizes the view
-// for a moment, so it is asked only when the region needs it.
-func addClip(ctx context.Context, s *cdp.Session, params map[string]any, opts ShotOptions) error {
+// addClip measures the region a capture shows, in CSS pixels, and sets
+// the clip of a full-page, region or scaled capture. Chrome paints beyond
+// the viewport only when asked, and the asking resizes the view for a
+// moment, so it is asked only when the region needs it.
+func addClip(ctx context.Context, s *cdp.Session, params map[string]any, opts ShotOptions) (Rect, error) {
 	var m layoutMetrics
-	if err := s.Call(ctx, "Page.getLayoutMetrics", nil, &m); err != nil {
-		return fmt.Errorf("capture: screenshot: %w", err)
-	}
-	scale, err := pixelRatio(ctx, s)
-	if err != nil {
+	var vw view
+	// A page whose navigation has no response yet answers no evaluation
+	// but still shows something: a viewport capture then goes ahead as it
+	// is, unscaled, with no scale to tell.
+	mctx, cancel := context.WithTimeout(ctx, measureWait)
+	defer cancel()
+	g, gctx := errgroup.WithContext(mctx)
+	g.Go(func() error {
+		if err := s.Call(gctx, "Page.getLayoutMetrics", nil, &m); err != nil {
+			return fmt.Errorf("capture: screenshot: %w", err)
+		}
+		return nil
+	})
+	g.Go(func() (err error) {
+		vw, err = viewOf(gctx, s)
 		return err
+	})
+	if err := g.Wait(); err != nil {
+		if mctx.Err() != nil && ctx.Err() == nil && !opts.FullPage && opts.Clip == nil {
+			return Rect{}, nil
+		}
+		return Rect{}, err
 	}
-	r := Rect{Width: m.CSSContentSize.Width, Height: m.CSSContentSize.Height}
-	if opts.Clip != nil {
+	r := Rect{X: m.CSSVisualViewport.PageX, Y: m.CSSVisualViewport.PageY, Width: vw.Width, Height: vw.Height}
+	switch {
+	case opts.FullPage:
+		r = Rect{Width: m.CSSContentSize.Width, Height: m.CSSContentSize.Height}
+	case opts.Clip != nil:
 		r = *opts.Clip
 	}
-	w, h := int(math.Ceil(r.Width*scale)), int(math.Ceil(r.Height*scale))
+	w, h := int(math.Ceil(r.Width*vw.Ratio)), int(math.Ceil(r.Height*vw.Ratio))
 	if w > MaxShotSide || h > MaxShotSide {
-		return &TooLargeError{Width: w, Height: h}
+		return Rect{}, &TooLargeError{Width: w, Height: h}
 	}
-	params["clip"] = map[string]any{"x": r.X, "y": r.Y, "width": r.Width, "height": r.Height, "scale": 1}
-	params["captureBeyondViewport"] = opts.FullPage || !m.inViewport(r)
-	return nil
+	fit := 1.0
+	if longest := max(w, h); opts.MaxSide > 0 && longest > opts.MaxSide {
+		fit = float64(opts.MaxSide) / float64(longest)
+	}
+	if fit == 1 && !opts.FullPage && opts.Clip == nil {
+		return r, nil // the viewport as it is: no clip needed
+	}
+	params["clip"] = map[string]any{"x": r.X, "y": r.Y, "width": r.Width, "height": r.Height, "scale": fit}
+	params["captureBeyondViewport"] = opts.FullPage || opts.Clip != nil && !m.inViewport(r)
+	return r, nil
 }
 
 // transparentBackground clears the default background until restore,

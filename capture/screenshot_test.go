@@ -8,6 +8,7 @@ import (
 	"image/jpeg"
 	"image/png"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -43,7 +44,7 @@ func viewport(t *testing.T, ctx context.Context, s *cdp.Session) image.Point {
 func TestScreenshotPNGHasViewportSize(t *testing.T) {
 	s, ctx := openPage(t, "shot.html")
 	path := filepath.Join(t.TempDir(), "new", "dir", "t1.after.png")
-	if err := capture.Screenshot(ctx, s, path, capture.ShotOptions{}); err != nil {
+	if _, err := capture.Capture(ctx, s, path, capture.ShotOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.Open(path)
@@ -73,7 +74,7 @@ func TestScreenshotFormats(t *testing.T) {
 	dir := t.TempDir()
 
 	jpg := filepath.Join(dir, "a.jpg")
-	if err := capture.Screenshot(ctx, s, jpg, capture.ShotOptions{Format: "jpeg", Quality: 50}); err != nil {
+	if _, err := capture.Capture(ctx, s, jpg, capture.ShotOptions{Format: "jpeg", Quality: 50}); err != nil {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(jpg)
@@ -82,7 +83,7 @@ func TestScreenshotFormats(t *testing.T) {
 	}
 
 	webp := filepath.Join(dir, "a.webp")
-	if err := capture.Screenshot(ctx, s, webp, capture.ShotOptions{Format: "webp"}); err != nil {
+	if _, err := capture.Capture(ctx, s, webp, capture.ShotOptions{Format: "webp"}); err != nil {
 		t.Fatal(err)
 	}
 	data, _ = os.ReadFile(webp)
@@ -94,7 +95,7 @@ func TestScreenshotFormats(t *testing.T) {
 func TestScreenshotRejectsBadOptions(t *testing.T) {
 	for _, o := range []capture.ShotOptions{{Format: "gif"}, {Format: "jpeg", Quality: 101}, {Quality: -1}} {
 		// Options are checked before Chrome is touched: no session needed.
-		err := capture.Screenshot(t.Context(), nil, filepath.Join(t.TempDir(), "x"), o)
+		_, err := capture.Capture(t.Context(), nil, filepath.Join(t.TempDir(), "x"), o)
 		var oe *capture.OptionError
 		if !errors.As(err, &oe) || oe.ErrorName() != "StepValidationError" {
 			t.Errorf("%+v: got %v", o, err)
@@ -131,7 +132,7 @@ func TestScreenshotWhileLoading(t *testing.T) {
 				waitTitle(t, ctx, s, "partial")
 			}
 			out := filepath.Join(t.TempDir(), "loading.png")
-			if err := capture.Screenshot(ctx, s, out, capture.ShotOptions{}); err != nil {
+			if _, err := capture.Capture(ctx, s, out, capture.ShotOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			data, _ := os.ReadFile(out)
@@ -186,7 +187,7 @@ func TestScreenshotBoundedByContext(t *testing.T) {
 	})
 	short, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
-	err := capture.Screenshot(short, s, filepath.Join(t.TempDir(), "x.png"), capture.ShotOptions{})
+	_, err := capture.Capture(short, s, filepath.Join(t.TempDir(), "x.png"), capture.ShotOptions{})
 	t.Logf("screenshot with an alert open: %v", err)
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("got %v, want a deadline error or success", err)
@@ -414,3 +415,77 @@ func TestScreenshotLimitCountsDevicePixels(t *testing.T) {
 		t.Errorf("a clip at ratio 6: %dx%d, want 300x120", shot.Width, shot.Height)
 	}
 }
+
+// A capture bounded by MaxSide fits a vision model: scaled at capture
+// time, the scale (image pixels per CSS pixel) said when not 1, the
+// picture the same page. At 1x the viewport already fits and is left as
+// it is; at 2x and at a phone's 3x it is scaled to 1568 on its long side.
+func TestScreenshotReadableSize(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		width, height int
+		ratio         float64
+	}{{"1x", 1280, 720, 1}, {"2x", 1280, 720, 2}, {"phone 3x", 390, 844, 3}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, ctx := openPage(t, "long.html")
+			if _, err := page.SetViewport(ctx, page.New(s), page.DeviceMetrics{Width: tc.width, Height: tc.height, DeviceScaleFactor: tc.ratio}); err != nil {
+				t.Fatal(err)
+			}
+			var res struct {
+				Result struct {
+					Value [2]float64 `json:"value"`
+				} `json:"result"`
+			}
+			if err := s.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "[innerWidth, innerHeight]", "returnByValue": true}, &res); err != nil {
+				t.Fatal(err)
+			}
+			cw, ch := res.Result.Value[0], res.Result.Value[1]
+			scale := min(tc.ratio, capture.ReadableSide/max(cw, ch))
+			w, h := int(math.Round(cw*scale)), int(math.Round(ch*scale))
+			if scale == 1 {
+				scale = 0 // not said
+			}
+			shot, path := shoot(t, ctx, s, capture.ShotOptions{MaxSide: capture.ReadableSide})
+			if abs(shot.Width-w) > 1 || abs(shot.Height-h) > 1 || math.Abs(shot.Scale-scale) > 0.002 || shot.Warning != "" {
+				t.Fatalf("%dx%d scale %g %q, want %dx%d scale %.3f", shot.Width, shot.Height, shot.Scale, shot.Warning, w, h, scale)
+			}
+			if tc.ratio > 1 && max(shot.Width, shot.Height) != capture.ReadableSide {
+				t.Errorf("%dx%d: the long side is not %d", shot.Width, shot.Height, capture.ReadableSide)
+			}
+			img := decodePNG(t, path)
+			if img.Bounds().Dx() != shot.Width || img.Bounds().Dy() != shot.Height {
+				t.Errorf("reported %dx%d, image %v", shot.Width, shot.Height, img.Bounds())
+			}
+			if got := rgbAt(img, shot.Width/2, shot.Height/2); got != [3]uint32{255, 0, 0} {
+				t.Errorf("centre %v, want the first band's red", got)
+			}
+			full, _ := shoot(t, ctx, s, capture.ShotOptions{})
+			if want := int(cw * tc.ratio); abs(full.Width-want) > 1 {
+				t.Errorf("without MaxSide the capture keeps device pixels: %d wide, want %d", full.Width, want)
+			}
+		})
+	}
+}
+
+// A full page scaled to fit is one picture of the whole page; when that
+// leaves its text too small to read, the shot says so and what to do.
+func TestScreenshotFullPageTooTallToRead(t *testing.T) {
+	s, ctx := openPage(t, "long.html")
+	shot, path := shoot(t, ctx, s, capture.ShotOptions{FullPage: true, MaxSide: capture.ReadableSide})
+	if shot.Height != capture.ReadableSide || shot.Warning != "" {
+		t.Fatalf("3000 px page: %dx%d %q", shot.Width, shot.Height, shot.Warning)
+	}
+	img := decodePNG(t, path)
+	if got := rgbAt(img, 5, shot.Height-5); got != [3]uint32{0, 0, 255} {
+		t.Errorf("bottom %v, want the last band's blue", got)
+	}
+	if err := s.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "document.body.style.height = '8000px'"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	shot, _ = shoot(t, ctx, s, capture.ShotOptions{FullPage: true, MaxSide: capture.ReadableSide})
+	if shot.Height != capture.ReadableSide || !strings.Contains(shot.Warning, "too small to read") || !strings.Contains(shot.Warning, "clip") {
+		t.Errorf("8000 px page: %dx%d %q", shot.Width, shot.Height, shot.Warning)
+	}
+}
+
+func abs(n int) int { return max(n, -n) }

@@ -13,15 +13,18 @@ import (
 // output order (SPEC 3); empty fields are left out; the viewport
 // snapshot, the largest field, comes last.
 type Result struct {
-	Status           string                 `json:"status"`
-	Tab              string                 `json:"tab,omitempty"`
-	Error            *errorJSON             `json:"error,omitempty"`
-	SiteProfile      string                 `json:"siteProfile,omitempty"`
-	ActionRequired   *ActionRequired        `json:"actionRequired,omitempty"`
-	Navigated        bool                   `json:"navigated,omitempty"`
-	Changes          *diff.Changes          `json:"changes,omitempty"`
-	FullSnapshot     string                 `json:"fullSnapshot,omitempty"`
-	Screenshot       string                 `json:"screenshot,omitempty"`
+	Status         string          `json:"status"`
+	Tab            string          `json:"tab,omitempty"`
+	Error          *errorJSON      `json:"error,omitempty"`
+	SiteProfile    string          `json:"siteProfile,omitempty"`
+	ActionRequired *ActionRequired `json:"actionRequired,omitempty"`
+	Navigated      bool            `json:"navigated,omitempty"`
+	Changes        *diff.Changes   `json:"changes,omitempty"`
+	FullSnapshot   string          `json:"fullSnapshot,omitempty"`
+	Screenshot     string          `json:"screenshot,omitempty"`
+	// ScreenshotScale is the screenshot's pixels per CSS pixel, when not
+	// 1: a high pixel ratio scaled to fit a vision model.
+	ScreenshotScale  float64                `json:"screenshotScale,omitempty"`
 	Context          *page.Context          `json:"context,omitempty"`
 	Console          *capture.Report        `json:"console,omitempty"`
 	Network          *capture.NetworkReport `json:"network,omitempty"`

@@ -409,8 +409,8 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 			sctx, cancel := context.WithTimeout(ctx, screenshotBudget)
 			defer cancel()
 			path := capture.AfterPath(c.alias)
-			if capture.Screenshot(sctx, c.sess, path, capture.ShotOptions{}) == nil {
-				res.Screenshot = path
+			if shot, err := capture.Capture(sctx, c.sess, path, capture.ShotOptions{MaxSide: capture.ReadableSide}); err == nil {
+				res.Screenshot, res.ScreenshotScale = path, shot.Scale
 			}
 			return nil
 		})

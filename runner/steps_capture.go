@@ -17,8 +17,8 @@ import (
 // captureSteps save what the page shows and report what it logged and
 // fetched.
 var captureSteps = []step{
-	define("screenshot", `true | "path" | {path, fullPage, clip: {x, y, width, height}, selector|ref, padding, format: png|jpeg|webp, quality, omitBackground}`,
-		"save a screenshot → {path, width, height, format}; no path or a bare name goes to $TMPDIR/cdp-skill/; clip is in page (not viewport) CSS pixels; 16,384 px a side at most",
+	define("screenshot", `true | "path" | {path, fullPage, clip: {x, y, width, height}, selector|ref, padding, format: png|jpeg|webp, quality, omitBackground, fullResolution}`,
+		"save a screenshot → {path, width, height, format, scale?}; scaled to 1568 px on its long side unless fullResolution (scale: image px per CSS px); no path or a bare name goes to $TMPDIR/cdp-skill/; clip is in page (not viewport) CSS pixels",
 		needsTab, decodeScreenshot, runScreenshot),
 	define("pdf", `true | "path" | {path, landscape, scale, pageRanges: "1-3, 5", marginTop|marginBottom|marginLeft|marginRight, paperWidth, paperHeight (inches), displayHeaderFooter, headerTemplate, footerTemplate, printBackground (default true), preferCSSPageSize}`,
 		"print the page to PDF → {path, pages, size, valid}",
@@ -43,6 +43,7 @@ type screenshotParams struct {
 	Format         string        `json:"format"`
 	Quality        int           `json:"quality"`
 	OmitBackground bool          `json:"omitBackground"`
+	FullResolution bool          `json:"fullResolution"`
 }
 
 func decodeScreenshot(raw json.RawMessage) (screenshotParams, error) {
@@ -128,8 +129,12 @@ func resolveOutputPath(path *string, ext string) error {
 }
 
 func (p screenshotParams) options() capture.ShotOptions {
-	return capture.ShotOptions{Format: p.Format, Quality: p.Quality, FullPage: p.FullPage,
-		Clip: p.Clip, OmitBackground: p.OmitBackground}
+	o := capture.ShotOptions{Format: p.Format, Quality: p.Quality, FullPage: p.FullPage,
+		Clip: p.Clip, OmitBackground: p.OmitBackground, MaxSide: capture.ReadableSide}
+	if p.FullResolution {
+		o.MaxSide = 0
+	}
+	return o
 }
 
 func runScreenshot(ctx context.Context, c *Call, p screenshotParams) (any, error) {

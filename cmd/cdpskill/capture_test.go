@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/png"
+	"math"
 	"net"
 	"os"
 	"path/filepath"
@@ -47,8 +48,13 @@ func TestScreenshotStepEndToEnd(t *testing.T) {
 
 	outs = c.call(t, tab, `{"screenshot":{"fullPage":true,"path":"full.jpg","quality":60}},
 		{"screenshot":{"selector":"#target","padding":4,"format":"webp"}}`)
-	if full := outs[0]; full["path"] != filepath.Join(dir, "full.jpg") || full["format"] != "jpeg" || num(full["height"]) != 3000 {
+	// The whole page fits a vision model: 1568 px tall; fullResolution
+	// keeps its 3000.
+	if full := outs[0]; full["path"] != filepath.Join(dir, "full.jpg") || full["format"] != "jpeg" || num(full["height"]) != 1568 || full["scale"] == nil {
 		t.Errorf("full page: %v", full)
+	}
+	if full := c.call(t, tab, `{"screenshot":{"fullPage":true,"fullResolution":true}}`)[0]; num(full["height"]) != 3000 || full["scale"] != nil {
+		t.Errorf("full page at full resolution: %v", full)
 	}
 	if el := outs[1]; num(el["width"]) != 208 || num(el["height"]) != 108 || el["format"] != "webp" || !strings.HasSuffix(el["path"].(string), ".webp") {
 		t.Errorf("element: %v", el)
@@ -58,6 +64,39 @@ func TestScreenshotStepEndToEnd(t *testing.T) {
 	e := firstError(res)
 	if code != 1 || e == nil || e["type"] != "EXECUTION" || !strings.Contains(e["error"].(string), "16384") {
 		t.Errorf("a 22,000 px page: exit %d, %v", code, res)
+	}
+}
+
+// A phone at 3 device pixels per CSS pixel gives a small image a model
+// reads: 1568 px on its long side, with the scale that maps it back to
+// the page's CSS pixels (this page has no viewport meta tag, so the phone
+// lays it out 980 px wide and zooms out); the call's own screenshot too.
+func TestScreenshotOfAPhone(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/capture-long.html")
+	res := c.act(t, tab, `{"viewport":"iphone-15"},{"pageFunction":"innerWidth"},{"screenshot":true},{"screenshot":{"fullResolution":true}},{"click":"#target"}`)
+	outs := stepOutputs(t, res)
+	css, _ := outs[1]["output"].(map[string]any)["value"].(float64)
+	shot, _ := outs[2]["output"].(map[string]any)
+	full, _ := outs[3]["output"].(map[string]any)
+	scaled := func(m map[string]any) bool {
+		s, _ := m["scale"].(float64)
+		return math.Abs(s-float64(num(m["width"]))/css) < 0.002
+	}
+	if num(shot["height"]) != 1568 || num(shot["width"]) > 1568 || !scaled(shot) {
+		t.Errorf("phone shot (%g CSS px wide): %v", css, shot)
+	}
+	if num(full["width"]) != 393*3 || num(full["height"]) != 852*3 || !scaled(full) {
+		t.Errorf("phone shot at full resolution: %v", full)
+	}
+	f, err := os.Open(res["screenshot"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := png.DecodeConfig(f)
+	f.Close()
+	if err != nil || cfg.Height != 1568 || res["screenshotScale"] == nil {
+		t.Errorf("the call's screenshot: %v %+v, scale %v", err, cfg, res["screenshotScale"])
 	}
 }
 
