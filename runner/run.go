@@ -177,9 +177,24 @@ func (c *Call) runStep(ctx context.Context, ps plannedStep, timeout time.Duratio
 	sctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	start := time.Now()
+	var nc *networkCapture
+	mark := 0
+	if ps.waitFor != nil {
+		var err error
+		if nc, err = c.ensureNetwork(sctx); err != nil {
+			return sr, err
+		}
+		mark = nc.n.Mark()
+	}
 	out, err := c.runHooked(sctx, ps, &sr)
 	if ref := unknownRef(err); ref != "" && c.page != nil {
 		out, err = c.runInFrameOf(sctx, ps, &sr, ref, out, err)
+	}
+	if err == nil && nc != nil {
+		var resp *stepResponse
+		if resp, err = c.awaitResponse(sctx, nc, mark, *ps.waitFor, start); resp != nil {
+			out = withResponse(out, resp)
+		}
 	}
 	if err == nil && ps.def.verb != "" && !ps.def.has(navigates) {
 		if w := c.pageThrew(ctx, start); w != "" {

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/cdpskill/cdpskill/capture"
 )
 
 const (
@@ -35,6 +37,8 @@ type plannedStep struct {
 	hooks    stepHooks
 	// dialog answers the dialogs this step opens; nil means the call's.
 	dialog *dialogPolicy
+	// waitFor is the response the step waits for after its action.
+	waitFor *capture.ResponseMatch
 }
 
 // topLevelFields are the fields an input document may have.
@@ -42,7 +46,7 @@ var topLevelFields = []string{"tab", "timeout", "dialog", "steps"}
 
 // stepModifiers may sit beside the action key of any step; they are never
 // counted as a second action.
-var stepModifiers = []string{"optional", "timeout", "dialog"}
+var stepModifiers = []string{"optional", "timeout", "dialog", "waitForResponse"}
 
 // parseRequest parses input and validates all of it before anything runs,
 // reporting every problem at once.
@@ -211,6 +215,12 @@ func planStep(n int, raw json.RawMessage) (*plannedStep, []string) {
 				problems = append(problems, at(`"dialog" %v`, err)...)
 			}
 			ps.dialog = d
+		case k == "waitForResponse":
+			m, err := decodeWaitForResponse(v)
+			if err != nil {
+				problems = append(problems, at(`"waitForResponse" %v`, err)...)
+			}
+			ps.waitFor = m
 		case stepByName(k) != nil:
 			actions = append(actions, k)
 		default:
@@ -237,6 +247,9 @@ func planStep(n int, raw json.RawMessage) (*plannedStep, []string) {
 		problems = append(problems, at("has %d actions (%s): put each in its own step", len(actions), strings.Join(actions, ", "))...)
 	case len(actions) == 1:
 		problems = append(problems, planAction(ps, actions[0], fields[actions[0]], at)...)
+		if ps.waitFor != nil && !ps.def.has(needsTab) {
+			problems = append(problems, at(`"waitForResponse" goes beside a step that acts on a tab (click, fill, press, goto, pageFunction…), not %s`, actions[0])...)
+		}
 	}
 	if len(problems) > 0 {
 		return nil, problems

@@ -63,6 +63,33 @@ func fixtureHandler() http.Handler {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write([]byte(`["Apples","Pears"]`))
 	})
+	// An API that creates an item: a POSTed JSON body comes back with an
+	// id, 201, after 300 ms.
+	mux.HandleFunc("/api/items", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			http.Error(w, "POST only", http.StatusMethodNotAllowed)
+			return
+		}
+		var item map[string]any
+		if err := json.NewDecoder(r.Body).Decode(&item); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		time.Sleep(300 * time.Millisecond)
+		item["id"] = 7
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusCreated)
+		json.NewEncoder(w).Encode(item)
+	})
+	// A report too long to show inline.
+	mux.HandleFunc("/api/report", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		rows := make([]map[string]any, 400)
+		for i := range rows {
+			rows[i] = map[string]any{"row": i, "total": i * 3}
+		}
+		json.NewEncoder(w).Encode(rows)
+	})
 	mux.HandleFunc("/never", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		w.Write([]byte("<html><body>loading forever"))

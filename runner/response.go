@@ -1,0 +1,168 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cdpskill/cdpskill/capture"
+)
+
+// waitForResponse, beside a step that acts on a tab, waits after the
+// action for the first response it asked for to a request made after
+// the action began, and puts it in the step's output.
+
+// bodyInlineLimit is the largest response body printed inline; a longer
+// one goes to a file, with a preview.
+const bodyInlineLimit = 4000
+
+// decodeWaitForResponse reads "url substring" or {url, method, status}.
+func decodeWaitForResponse(raw json.RawMessage) (*capture.ResponseMatch, error) {
+	var m capture.ResponseMatch
+	if s, ok := asString(raw); ok {
+		m.URL = s
+	} else if err := decodeStrict(raw, &m); err != nil {
+		return nil, fmt.Errorf(`must be "url substring" or {url, method, status}: %v`, err)
+	}
+	switch {
+	case m.URL == "":
+		return nil, fmt.Errorf(`needs a non-empty "url" (a part of the URL to wait for)`)
+	case m.Status != 0 && (m.Status < 100 || m.Status > 599):
+		return nil, fmt.Errorf(`"status" must be an HTTP status (100-599), got %d`, m.Status)
+	}
+	return &m, nil
+}
+
+// stepResponse is the response as a step's output shows it: a JSON body
+// parsed, a text body as text, a binary one as its size, a long one in a
+// file with a preview.
+type stepResponse struct {
+	URL      string `json:"url"`
+	Method   string `json:"method"`
+	Status   int    `json:"status"`
+	MimeType string `json:"mimeType,omitempty"`
+	Body     any    `json:"body,omitempty"`
+	Bytes    int    `json:"bytes,omitempty"` // of a body not shown whole
+	BodyFile string `json:"bodyFile,omitempty"`
+	Preview  string `json:"preview,omitempty"`
+	Warning  string `json:"warning,omitempty"`
+}
+
+// ResponseTimeoutError: no matching response came within the step's time.
+type ResponseTimeoutError struct {
+	Match  capture.ResponseMatch
+	Waited time.Duration
+	Seen   []capture.Request // the requests made meanwhile
+}
+
+func (e *ResponseTimeoutError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "no response with %s came within %d ms of the action", e.Match, e.Waited.Milliseconds())
+	if len(e.Seen) == 0 {
+		b.WriteString("; the page made no requests meanwhile")
+		return b.String()
+	}
+	b.WriteString("; requests made meanwhile: ")
+	for i, r := range e.Seen[:min(len(e.Seen), 8)] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %s", r.Method, r.URL)
+		switch {
+		case r.Status != 0:
+			fmt.Fprintf(&b, " %d", r.Status)
+		case r.Error != "":
+			b.WriteString(" " + r.Error)
+		default:
+			b.WriteString(" (pending)")
+		}
+	}
+	if len(e.Seen) > 8 {
+		fmt.Fprintf(&b, " … (%d in all)", len(e.Seen))
+	}
+	return b.String()
+}
+
+func (e *ResponseTimeoutError) ErrorName() string { return "TimeoutError" }
+
+// awaitResponse waits for the response and reads its body.
+func (c *Call) awaitResponse(ctx context.Context, nc *networkCapture, mark int, m capture.ResponseMatch, start time.Time) (*stepResponse, error) {
+	r, err := nc.n.WaitResponse(ctx, mark, m)
+	if err != nil {
+		if ctx.Err() == nil {
+			return nil, err
+		}
+		return nil, &ResponseTimeoutError{Match: m, Waited: time.Since(start), Seen: nc.n.Since(mark)}
+	}
+	out := &stepResponse{URL: r.URL, Method: r.Method, Status: r.Status, MimeType: r.MimeType}
+	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	body, err := nc.n.Body(bctx, r)
+	if err != nil {
+		out.Warning = err.Error()
+		return out, nil
+	}
+	c.showBody(out, body)
+	return out, nil
+}
+
+// showBody puts body into out as its type and size allow.
+func (c *Call) showBody(out *stepResponse, body []byte) {
+	kind := bodyKind(out.MimeType, body)
+	if kind == "binary" {
+		out.Bytes = len(body)
+		return
+	}
+	if len(body) <= bodyInlineLimit {
+		if kind == "json" {
+			out.Body = json.RawMessage(body)
+		} else {
+			out.Body = string(body)
+		}
+		return
+	}
+	ext := map[string]string{"json": "json", "text": "txt"}[kind]
+	out.Bytes = len(body)
+	out.BodyFile = c.writeArtifact(capture.NextPath(orStr(c.alias, "call"), "response", ext), body)
+	preview := []rune(string(body))
+	if len(preview) > 300 {
+		preview = append(preview[:300], '…')
+	}
+	out.Preview = string(preview)
+}
+
+// bodyKind tells a JSON body (by its type, or its look when the server
+// said text) from other text and from binary data.
+func bodyKind(mime string, body []byte) string {
+	mime = strings.ToLower(mime)
+	switch {
+	case (strings.Contains(mime, "json") || strings.HasPrefix(mime, "text/plain") || mime == "") && json.Valid(body):
+		return "json"
+	case strings.HasPrefix(mime, "text/"), strings.Contains(mime, "javascript"), strings.Contains(mime, "xml"),
+		strings.Contains(mime, "json"), strings.Contains(mime, "x-www-form-urlencoded"):
+		return "text"
+	case utf8.Valid(body) && !strings.ContainsRune(string(body), 0):
+		return "text"
+	}
+	return "binary"
+}
+
+// withResponse adds the response to a step's output, after its own
+// fields; an output that is no object goes beside it as value.
+func withResponse(out any, resp *stepResponse) json.RawMessage {
+	r, _ := Encode(resp)
+	r = bytes.TrimSpace(r)
+	data, err := Encode(out)
+	data = bytes.TrimSpace(data)
+	switch {
+	case err != nil || out == nil || string(data) == "null" || string(data) == "{}":
+		return json.RawMessage(`{"response":` + string(r) + `}`)
+	case data[0] != '{':
+		return json.RawMessage(`{"value":` + string(data) + `,"response":` + string(r) + `}`)
+	}
+	return json.RawMessage(string(data[:len(data)-1]) + `,"response":` + string(r) + `}`)
+}
