@@ -1,7 +1,9 @@
 package diff
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"slices"
 	"strconv"
 	"strings"
@@ -94,24 +96,38 @@ func Compare(before, after []Node, opts Options) *Diff {
 }
 
 // dropTwins pairs, in document order, each element that left with one
-// that arrived at the same depth and reads the same but for its ref: a
-// framework that rebuilds its DOM replaces elements with their twins,
-// which is no change the agent can see.
+// that arrived at the same depth and reads the same, all its subtree
+// too, but for its refs: a framework that rebuilds its DOM replaces
+// elements with their twins, which is no change the agent can see.
 // twins maps each arrival to the element it stands in for, so that the
 // lines below them compare as the lines below one element.
 func dropTwins(before, after []Node, removed, added []int) ([]int, []int, map[int]int) {
 	slices.Sort(removed)
 	slices.Sort(added)
+	bKeys, aKeys := twinKeys(before), twinKeys(after)
+	twins := map[int]int{}
+	// Twins sit under one parent: the same one, or twins themselves
+	// (added is in document order, so a parent is paired before its
+	// children).
+	under := func(nodes []Node, i int, self bool) string {
+		p := nodes[i].Parent
+		if p < 0 {
+			return ""
+		}
+		if b, ok := twins[p]; ok && !self {
+			return before[b].id()
+		}
+		return nodes[p].id()
+	}
 	gone := map[string][]int{}
 	for _, i := range removed {
-		k := before[i].twinKey()
+		k := under(before, i, true) + "|" + bKeys[i]
 		gone[k] = append(gone[k], i)
 	}
-	twins := map[int]int{}
 	paired := map[int]bool{}
 	var keep []int
 	for _, i := range added {
-		k := after[i].twinKey()
+		k := under(after, i, false) + "|" + aKeys[i]
 		if q := gone[k]; len(q) > 0 {
 			twins[i], paired[q[0]], gone[k] = q[0], true, q[1:]
 			continue
@@ -122,17 +138,18 @@ func dropTwins(before, after []Node, removed, added []int) ([]int, []int, map[in
 	return removed, keep, twins
 }
 
-// pairRebuilt pairs the elements that left and arrived under a parent the
-// page rebuilt, one with twins among its children: a framework that
-// re-renders replaces every element, the changed ones too, and those can
-// be matched only by place. Under each such parent and role they are
-// aligned in order as the lines without identity are, so a paragraph
-// whose text changed is one change. Each pair joins twins, which makes
-// its own children rebuilt in the next round; it returns the elements
-// left over and the pairs' changes.
+// pairRebuilt pairs the elements that left and arrived at one place (the
+// same parent, the same role): a framework that re-renders replaces every
+// element, the changed ones too, and those can be matched only by place.
+// Lines that read the same pair in order wherever they are (a card whose
+// text changed below it); lines that differ pair only under a parent the
+// page rebuilt, one with twins among its children, since elsewhere a new
+// element is news. Each pair joins twins, so its own children compare in
+// the next round; it returns the elements left over and the pairs'
+// changes.
 func pairRebuilt(before, after []Node, removed, added []int, twins map[int]int) ([]int, []int, []indexed) {
 	var changed []indexed
-	for len(twins) > 0 && len(removed) > 0 && len(added) > 0 {
+	for len(removed) > 0 && len(added) > 0 {
 		bPlace := placesOf(before, func(p int) string { return before[p].id() })
 		aPlace := placesOf(after, func(p int) string {
 			if b, ok := twins[p]; ok {
@@ -140,53 +157,87 @@ func pairRebuilt(before, after []Node, removed, added []int, twins map[int]int) 
 			}
 			return after[p].id()
 		})
+		// A place is rebuilt when its owner was replaced, or when some of
+		// its elements were replaced by twins.
 		rebuilt := map[string]bool{}
 		for a, b := range twins {
+			rebuilt["@"+before[b].id()] = true
 			if aPlace[a] == bPlace[b] {
 				rebuilt[bPlace[b]] = true
 			}
 		}
 		bg, ag := map[string][]int{}, map[string][]int{}
 		for _, i := range removed {
-			if rebuilt[bPlace[i]] {
-				k := bPlace[i] + "/" + before[i].Role
-				bg[k] = append(bg[k], i)
-			}
+			k := bPlace[i] + "/" + before[i].Role
+			bg[k] = append(bg[k], i)
 		}
-		var keep []int
 		for _, i := range added {
 			k := aPlace[i] + "/" + after[i].Role
-			if !rebuilt[aPlace[i]] || len(bg[k]) == 0 {
-				keep = append(keep, i)
-				continue
-			}
 			ag[k] = append(ag[k], i)
 		}
-		paired := map[int]bool{}
+		gone, came := map[int]bool{}, map[int]bool{}
+		pair := func(b, a int) {
+			twins[a], gone[b], came[a] = b, true, true
+			changed = append(changed, indexed{a, fields(&before[b], &after[a], &after[a])})
+		}
 		for k, a := range ag {
-			_, ad, pairs := align(before, after, bg[k], a, true)
-			keep = append(keep, ad...)
-			for _, p := range pairs {
-				twins[p[1]], paired[p[0]] = p[0], true
-				changed = append(changed, indexed{p[1], fields(&before[p[0]], &after[p[1]], &after[p[1]])})
+			b := bg[k]
+			if len(b) == 0 || len(b)*len(a) > maxAlign {
+				continue
+			}
+			matches := lcs(len(b), len(a), func(i, j int) bool { return before[b[i]].content() == after[a[j]].content() })
+			i, j := 0, 0
+			for _, m := range append(matches, [2]int{len(b), len(a)}) {
+				if gb, ga := b[i:m[0]], a[j:m[1]]; len(gb) == len(ga) && rebuilt[bPlace[b[0]]] {
+					for x := range gb {
+						pair(gb[x], ga[x])
+					}
+				}
+				if m[0] < len(b) {
+					pair(b[m[0]], a[m[1]])
+				}
+				i, j = m[0]+1, m[1]+1
 			}
 		}
-		if len(paired) == 0 {
+		if len(came) == 0 {
 			break
 		}
-		removed = slices.DeleteFunc(removed, func(i int) bool { return paired[i] })
-		added = keep
+		removed = slices.DeleteFunc(removed, func(i int) bool { return gone[i] })
+		added = slices.DeleteFunc(added, func(i int) bool { return came[i] })
 	}
 	return removed, added, changed
 }
 
-// twinKey is what twins share: depth and line, the ref taken out.
-func (n *Node) twinKey() string {
+// twinKeys are what twins share: depth, and the lines of the element and
+// of everything below it, refs taken out (a hash of them).
+func twinKeys(nodes []Node) []string {
+	kids := make([][]int, len(nodes))
+	for i := range nodes {
+		if p := nodes[i].Parent; p >= 0 {
+			kids[p] = append(kids[p], i)
+		}
+	}
+	sums := make([]uint64, len(nodes))
+	keys := make([]string, len(nodes))
+	for i := len(nodes) - 1; i >= 0; i-- { // children come after their parent
+		h := fnv.New64a()
+		h.Write([]byte(nodes[i].refless()))
+		for _, k := range kids[i] {
+			h.Write(binary.LittleEndian.AppendUint64([]byte{0}, sums[k]))
+		}
+		sums[i] = h.Sum64()
+		keys[i] = strconv.Itoa(nodes[i].Depth) + ":" + strconv.FormatUint(sums[i], 36)
+	}
+	return keys
+}
+
+// refless is the line's content without its ref.
+func (n *Node) refless() string {
 	line := n.content()
 	if n.Ref != "" {
 		line = strings.Replace(line, " [ref="+n.Ref+"]", "", 1)
 	}
-	return strconv.Itoa(n.Depth) + "\x00" + line
+	return line
 }
 
 // lines are the nodes at the indexes, in document order, leaving out an
