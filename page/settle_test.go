@@ -1,6 +1,7 @@
 package page_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -32,5 +33,25 @@ func TestSettleIgnoresRedrawsThatChangeNothing(t *testing.T) {
 				t.Errorf("settled %v, moved %v; want settled %v", q.Settled, q.Moved, tc.quiet)
 			}
 		})
+	}
+}
+
+// A list that scrolled is a scroll while it shows; one that scrolled an
+// item into view and then closed moved nothing the agent can see.
+func TestSettleScrollOfAClosedListIsNone(t *testing.T) {
+	for _, close := range []bool{false, true} {
+		p, _ := evalPage(t, "settle-scroll.html")
+		ctx := pagetest.Ctx(t)
+		if err := page.ArmSettle(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		pagetest.Eval[float64](t, p, fmt.Sprintf("pick(%v)", close))
+		q, err := page.AwaitQuiet(ctx, p, 50*time.Millisecond, time.Second, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.Scrolled == close {
+			t.Errorf("closed %v: scrolled %v", close, q.Scrolled)
+		}
 	}
 }

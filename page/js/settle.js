@@ -16,7 +16,8 @@
  *    the page render a frame, and answers then if nothing changed since
  *    arm.
  * returns {moved, settled, newDocument, scrolled}: scrolled, when the
- *    page or an element in it scrolled since arm.
+ *    page or an element still shown in it scrolled since arm (a list that
+ *    scrolled an option into view and then closed moved nothing).
  */
 function settle(a) {
   const KEY = Symbol.for('cdpskill.settle');
@@ -33,7 +34,7 @@ function settle(a) {
     const done = (settled) => {
       fold(st.observer.takeRecords());
       unwatch();
-      resolve({ moved: st.count > 0 || newDocument, settled, newDocument, scrolled: st.scrolled });
+      resolve({ moved: st.count > 0 || newDocument, settled, newDocument, scrolled: scrolled() });
     };
     const tick = () => {
       fold(st.observer.takeRecords());
@@ -61,9 +62,9 @@ function settle(a) {
   });
 
   function install() {
-    const s = { count: 0, last: 0, scrolled: false, observer: null, onScroll: null, ids: new WeakMap(), nextID: 0 };
+    const s = { count: 0, last: 0, scrolled: new Set(), observer: null, onScroll: null, ids: new WeakMap(), nextID: 0 };
     s.observer = new MutationObserver((records) => fold(records));
-    s.onScroll = () => { s.scrolled = true; };
+    s.onScroll = (e) => { s.scrolled.add(e.target); };
     Object.defineProperty(document, KEY, { value: s, configurable: true });
     return s;
   }
@@ -71,10 +72,17 @@ function settle(a) {
   function watch() {
     st.count = 0;
     st.last = 0;
-    st.scrolled = false;
+    st.scrolled = new Set();
     st.observer.observe(document, { subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true });
     // Scroll events do not bubble; a capturing listener hears every one.
     document.addEventListener('scroll', st.onScroll, { capture: true, passive: true });
+  }
+
+  function scrolled() {
+    for (const t of st.scrolled) {
+      if (t === document || t.nodeType !== 1 || (t.isConnected && t.getClientRects().length > 0)) return true;
+    }
+    return false;
   }
 
   function unwatch() {
