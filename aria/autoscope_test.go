@@ -82,3 +82,20 @@ func TestAutoScopeOnlyWhenItFits(t *testing.T) {
 		})
 	}
 }
+
+// A snapshot scoped to main still shows what apps mount outside it: an
+// open dialog, a toast with something to say, a named details panel;
+// not a closed dialog or an empty status line.
+func TestScopeKeepsDialogsToastsAndPanels(t *testing.T) {
+	p := open(t, "outside.html")
+	res := snap(t, p, aria.Options{})
+	for _, want := range []string{`# scoped to main; also: banner`, `heading "Inbox"`, `dialog "New message"`, `button "Send"`,
+		`status: "Message sent"`, `region "Order details"`, `Total $42`} {
+		if !strings.Contains(res.YAML, want) {
+			t.Errorf("lacks %s:\n%s", want, res.YAML)
+		}
+	}
+	if strings.Contains(res.YAML, "Discard") || strings.Contains(res.YAML, "link \"Home\"") || strings.Count(res.YAML, "status") != 1 {
+		t.Errorf("shows what it should leave out:\n%s", res.YAML)
+	}
+}

@@ -39,6 +39,7 @@ function snapshot(lib, opts) {
   const W = lib.walk(R, lib.states(R), opts);
   let header = '';
   let badSelector = '';
+  let extras = []; // shown beside an automatic scope: see outside
   const root = findRoot();
   if (badSelector) return { error: 'invalidSelector', message: badSelector };
   if (!root) {
@@ -46,6 +47,7 @@ function snapshot(lib, opts) {
   }
 
   const nodes = W.tree(root);
+  for (const el of extras) nodes.push(...W.tree(el));
   const refs = ai ? lib.refs({
     snapshotFloor: opts.snapshotFloor, elementFloor: opts.elementFloor, bump: !opts.internal,
     fresh: (opts.preserveRefs === false && !opts.internal) || opts.freshFrame === true,
@@ -154,8 +156,10 @@ function snapshot(lib, opts) {
       const app = lib.scope(R, W.cut).appRoot(body);
       if (!app) return body;
       header = app.note;
+      extras = outside(app.el);
       return app.el;
     }
+    extras = outside(main);
     const others = landmarksOutside(main);
     header = '# scoped to main' + (others.length ? '; also: ' + others.join(', ') : '') +
       ' \u2014 use {root:"body"} for all';
@@ -172,6 +176,24 @@ function snapshot(lib, opts) {
       return el;
     }
     return null;
+  }
+
+  // outside lists what an automatic scope must not leave out although it
+  // sits outside root: open dialogs, alerts and status messages with
+  // something to say (a toast), and named regions (a details panel),
+  // outermost first, in document order.
+  function outside(root) {
+    const SHOWN = new Set(['dialog', 'alertdialog', 'alert', 'status', 'region']);
+    const out = [];
+    for (const el of document.querySelectorAll('dialog,section,output,[role]')) {
+      if (root.contains(el) || el.contains(root) || out.some(o => o.contains(el))) continue;
+      const role = R.roleOf(el);
+      if (!SHOWN.has(role) || !R.isShown(el)) continue;
+      if ((role === 'alert' || role === 'status') && !R.norm(el.textContent)) continue;
+      if (role === 'region' && !R.norm(R.authoredName(el, el.localName))) continue;
+      out.push(el);
+    }
+    return out;
   }
 
   function landmarksOutside(main) {
