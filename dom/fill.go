@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
+	"strings"
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
@@ -182,6 +184,7 @@ func (f filler) insert(ctx context.Context, res *FillResult) (*FillResult, error
 		Detached  bool    `json:"detached"`
 		Landed    *string `json:"landed"`
 		Value     *string `json:"value"`
+		Rendered  bool    `json:"rendered"`
 	}
 	err = f.p.CallJS(ctx, fillFinishFn, &fin, f.el.token)
 	if cdp.IsContextDestroyed(err) {
@@ -204,7 +207,7 @@ func (f filler) insert(ctx context.Context, res *FillResult) (*FillResult, error
 		}
 		return nil, f.fail(&DetachedError{})
 	}
-	return f.verify(res, prep.Before, fin.Landed, fin.Value)
+	return f.verify(res, prep.Before, fin.Landed, fin.Value, fin.Rendered)
 }
 
 // react sets the value through the prototype's native setter.
@@ -226,13 +229,16 @@ func (f filler) react(ctx context.Context, res *FillResult, method string) (*Fil
 		return f.insert(ctx, res)
 	}
 	res.Method = method
-	return f.verify(res, r.Before, r.Landed, r.Value)
+	return f.verify(res, r.Before, r.Landed, r.Value, false)
 }
 
 // verify judges the fill by what went in (landed, read when the text
 // reached the field, before the page reacted; nil when nothing did) and
-// reports what the field holds now (nil when it left the page).
-func (f filler) verify(res *FillResult, before string, landed, now *string) (*FillResult, error) {
+// reports what the field holds now (nil when it left the page). rendered
+// means the texts are a contenteditable's innerText, which shows a run of
+// spaces as one.
+func (f filler) verify(res *FillResult, before string, landed, now *string, rendered bool) (*FillResult, error) {
+	sameText := func(a, b string) bool { return sameText(a, b, rendered) }
 	want := f.value
 	if !f.clear {
 		want = before + f.value
@@ -242,21 +248,39 @@ func (f filler) verify(res *FillResult, before string, landed, now *string) (*Fi
 		took = now // no input event: the value may be there all the same
 	}
 	switch {
-	case took == nil || *took != want && (*took == before || *took == "" || landed == nil):
+	case took == nil || !sameText(*took, want) && (sameText(*took, before) || *took == "" || landed == nil):
 		got := before
 		if now != nil {
 			got = *now
 		}
 		return nil, f.fail(&NotEditableError{Reason: fmt.Sprintf("it took no text: its value is %q after the fill (the page or the input type rejected %q; for a framework-controlled field, retry with react: true)", got, f.value)})
-	case *took != want:
+	case !sameText(*took, want):
 		res.Warning = joinNotes(res.Warning, fmt.Sprintf("the field took %q, not %q (a length limit or the input type cut it)", *took, want))
 	}
-	if now != nil && *now != *took {
+	if now != nil && !sameText(*now, *took) {
 		res.Value = now
 	}
 	res.Filled = true
 	return res, nil
 }
+
+// sameText compares what a field holds with what was typed, reading a
+// no-break space as a space: a contenteditable keeps a trailing or
+// doubled space as U+00A0 so that it shows, which is no change the page
+// made. When rendered, runs of spaces count as one, as innerText shows
+// them.
+func sameText(a, b string, rendered bool) bool {
+	if a == b {
+		return true
+	}
+	a, b = strings.ReplaceAll(a, "\u00a0", " "), strings.ReplaceAll(b, "\u00a0", " ")
+	if rendered {
+		a, b = spaceRuns.ReplaceAllString(a, " "), spaceRuns.ReplaceAllString(b, " ")
+	}
+	return a == b
+}
+
+var spaceRuns = regexp.MustCompile(` {2,}`)
 
 // errReplaced: the target left the page before the action reached it, so
 // the action can be tried again on whatever stands for it now.

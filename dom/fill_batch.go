@@ -40,12 +40,15 @@ type FillBatchResult struct {
 
 // FieldResult is one field of a batch fill.
 type FieldResult struct {
-	Field      string `json:"field"`
-	Filled     bool   `json:"filled"`
-	ReResolved bool   `json:"reResolved,omitempty"`
-	AutoForced bool   `json:"autoForced,omitempty"`
-	Warning    string `json:"warning,omitempty"`
-	Error      string `json:"error,omitempty"`
+	Field  string `json:"field"`
+	Filled bool   `json:"filled"`
+	// Value is what the field holds now, when the page changed what went
+	// in, as for a single fill.
+	Value      *string `json:"value,omitempty"`
+	ReResolved bool    `json:"reResolved,omitempty"`
+	AutoForced bool    `json:"autoForced,omitempty"`
+	Warning    string  `json:"warning,omitempty"`
+	Error      string  `json:"error,omitempty"`
 }
 
 // BatchFillError means some fields of a batch could not be filled; the
@@ -92,7 +95,7 @@ func FillBatch(ctx context.Context, p *page.Page, req FillBatchRequest) (*FillBa
 			batchErr.Fields = append(batchErr.Fields, f.Target)
 			batchErr.Errs = append(batchErr.Errs, err)
 		} else {
-			fr.Filled, fr.ReResolved, fr.AutoForced, fr.Warning = true, r.ReResolved, r.AutoForced, r.Warning
+			fr.Filled, fr.Value, fr.ReResolved, fr.AutoForced, fr.Warning = true, r.Value, r.ReResolved, r.AutoForced, r.Warning
 			res.Filled++
 		}
 		res.Results = append(res.Results, fr)

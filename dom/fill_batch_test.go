@@ -54,6 +54,35 @@ func TestFillBatch(t *testing.T) {
 	}
 }
 
+// Each field of a batch says what it holds now when the page changed
+// what went in, as a single fill does; a field kept as typed says nothing.
+func TestFillBatchReportsValue(t *testing.T) {
+	p := openFixture(t, "fill.html")
+	run(t, p, `const cut = document.getElementById('first');
+		cut.addEventListener('input', () => { cut.value = cut.value.slice(0, 5); });
+		const shout = document.getElementById('last');
+		shout.addEventListener('input', () => { shout.value = shout.value.toUpperCase().replace(/[^A-Z0-9]/g, ''); });`)
+	res, err := dom.FillBatch(testCtx(t), p, dom.FillBatchRequest{Fields: []dom.Field{
+		{Target: "#first", Value: "Bobby Tables"},
+		{Target: "#last", Value: "save-10"},
+		{Target: "#nick", Value: "kept"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"Bobby", "SAVE10", ""} {
+		r := res.Results[i]
+		switch {
+		case !r.Filled:
+			t.Errorf("results[%d] = %+v", i, r)
+		case want == "" && r.Value != nil:
+			t.Errorf("results[%d]: value %q for a field kept as typed", i, *r.Value)
+		case want != "" && (r.Value == nil || *r.Value != want):
+			t.Errorf("results[%d]: value %v, want %q", i, r.Value, want)
+		}
+	}
+}
+
 func TestFillBatchAllGood(t *testing.T) {
 	p := openFixture(t, "react.html")
 	res, err := dom.FillBatch(testCtx(t), p, dom.FillBatchRequest{Fields: []dom.Field{{Target: "#name", Value: "hi"}}, React: true})

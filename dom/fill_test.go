@@ -133,6 +133,23 @@ func TestFillContentEditable(t *testing.T) {
 	}
 }
 
+// A contenteditable keeps a trailing space as a no-break space so that
+// it shows, and its innerText shows a run of spaces as one: neither is a
+// cut the page made.
+func TestFillContentEditableSpaces(t *testing.T) {
+	for _, value := range []string{"See you at noon ", "two  spaces"} {
+		p := openFixture(t, "fill.html")
+		res := fill(t, p, dom.FillRequest{Target: "#editor", Value: value})
+		if res.Warning != "" || res.Value != nil {
+			t.Errorf("%q: warning %q, value %v", value, res.Warning, res.Value)
+		}
+		got := eval[string](t, p, "document.getElementById('editor').textContent")
+		if strings.ReplaceAll(got, "\u00a0", " ") != value {
+			t.Errorf("%q: editor = %q", value, got)
+		}
+	}
+}
+
 // The page's own listeners see the filled value on input, and on change
 // once, when the field loses focus, as after a person's typing.
 func TestFillFiresInputThenChangeOnBlur(t *testing.T) {

@@ -31,6 +31,12 @@ func TestClickByText(t *testing.T) {
 		{"within", dom.ClickRequest{Text: "Delete", Within: "#second"}, "second-delete"},
 		{"shortest substring", dom.ClickRequest{Text: "cart"}, "short-add"},
 		{"exact", dom.ClickRequest{Text: "Save draft", Exact: true}, "save-draft"},
+		{"option beats tabindex", dom.ClickRequest{Text: "Albania"}, "albania"},
+		{"tab", dom.ClickRequest{Text: "billing"}, "billing-tab"},
+		{"menuitemcheckbox", dom.ClickRequest{Text: "Word wrap"}, "wrap-item"},
+		{"switch", dom.ClickRequest{Text: "Dark mode"}, "dark-switch"},
+		{"treeitem", dom.ClickRequest{Text: "src", Exact: true}, "src-item"},
+		{"button beats option", dom.ClickRequest{Text: "Open"}, "open-button"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

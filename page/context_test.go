@@ -148,6 +148,8 @@ func TestContextFramework(t *testing.T) {
 		"wordpress": "WordPress 6.4.3",
 		"odd":       "jQuery 1.12.4",
 		"plain":     "",
+		"named":     "",
+		"nextdata":  "Next.js",
 	}
 	srv := newNavServer(t)
 	p := navPage(t)

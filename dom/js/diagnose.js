@@ -20,7 +20,8 @@ function (h, a) {
   // ERROR_WORDS make a status or toast message an error message.
   const ERROR_WORDS = /\b(error|errors|failed|fail|failure|invalid|incorrect|wrong|denied|forbidden|required|missing|unable|cannot|can't|couldn't|not allowed|expired|try again|problem)\b/i;
   const CONTROLS = 'button, a[href], input:not([type=hidden]), textarea, select, summary, ' +
-    '[role=button], [role=link], [role=tab], [role=menuitem], [role=option], [role=checkbox], [role=radio], [role=switch]';
+    '[role=button], [role=link], [role=tab], [role=menuitem], [role=menuitemcheckbox], [role=menuitemradio], [role=option], ' +
+    '[role=checkbox], [role=radio], [role=switch], [role=treeitem], [role=gridcell]';
 
   part('scrollPosition', () => {
     const se = document.scrollingElement || document.documentElement;

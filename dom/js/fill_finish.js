@@ -1,6 +1,8 @@
 // Reads what the fill did: the value the field held when the text went in
 // (landed; null when no input event reached it) and the value it holds
-// now, after the page's listeners had their say. No change event is
+// now, after the page's listeners had their say; rendered when both are
+// a contenteditable's innerText, where runs of spaces show as one. No
+// change event is
 // fired: a person's typing fires one when the field loses focus or takes
 // Enter, and an app that acts on change must act then, once.
 //
@@ -15,5 +17,5 @@ function (h, token) {
   const el = entry.el;
   if (!el.isConnected) return { detached: true, landed: watch.landed };
   const isField = el.tagName === 'INPUT' || el.tagName === 'TEXTAREA';
-  return { landed: watch.landed, value: isField ? el.value : el.innerText };
+  return { landed: watch.landed, value: isField ? el.value : el.innerText, rendered: !isField };
 }

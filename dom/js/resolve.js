@@ -137,6 +137,11 @@ function (R, S) {
     'button, input[type=button], input[type=submit], input[type=reset]',
     'a[href]',
     '[role=button]',
+    // Widget roles a user clicks by their name: options of a listbox or
+    // combobox, tabs, menu items, checkboxes, switches, tree items, cells.
+    '[role=link], [role=option], [role=tab], [role=menuitem], [role=menuitemcheckbox], ' +
+      '[role=menuitemradio], [role=checkbox], [role=radio], [role=switch], [role=treeitem], ' +
+      '[role=gridcell]',
     '[onclick], [tabindex], label, summary',
   ];
 
