@@ -69,6 +69,7 @@ func Run(ctx context.Context, input []byte, opts Options) *Result {
 	r := c.runSteps(ctx, req, res, dialogs)
 	c.followDialogs(ctx, dialogs) // the captures must not meet an open dialog either
 	c.finish(ctx, res, r)
+	c.lateDownloads(ctx, res)
 	dialogs.close()
 	lateDialogs(res, dialogs)
 	return res
@@ -177,10 +178,12 @@ func (c *Call) runStep(ctx context.Context, ps plannedStep, timeout time.Duratio
 	sctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	start := time.Now()
+	c.renewDownloads(sctx, ps.def)
 	out, err := c.runHooked(sctx, ps, &sr)
 	if ref := unknownRef(err); ref != "" && c.page != nil {
 		out, err = c.runInFrameOf(sctx, ps, &sr, ref, out, err)
 	}
+	c.takeDownloads(sctx, &sr, false)
 	if err == nil && ps.def.verb != "" && !ps.def.has(navigates) {
 		if w := c.pageThrew(ctx, start); w != "" {
 			sr.addWarning(w)
