@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -82,7 +83,9 @@ func WatchEffects(ctx context.Context, p *page.Page, newTabs bool) (*Effects, er
 	w := &Effects{p: p, events: p.S.Listen(pageEvents...), known: map[string]bool{}}
 	conn := p.S.Conn()
 	if newTabs {
-		w.targets = conn.Listen("", "Target.targetCreated", "Target.targetInfoChanged")
+		// Browser.downloadWillBegin arrives when the call asked Chrome
+		// for download events (capture.WatchDownloads).
+		w.targets = conn.Listen("", "Target.targetCreated", "Target.targetInfoChanged", "Target.targetDestroyed", "Browser.downloadWillBegin")
 	}
 	var g errgroup.Group
 	g.Go(func() error { return p.S.Call(ctx, "Page.enable", nil, nil) })
@@ -211,9 +214,12 @@ type effectState struct {
 
 type trackedTab struct {
 	id, url, title string
+	// downloading: the tab began a download; Chrome closes a tab opened
+	// only for that (a target=_blank link to an attachment).
+	downloading bool
 }
 
-func (t *trackedTab) pending() bool { return t.url == "" || t.url == "about:blank" }
+func (t *trackedTab) pending() bool { return t.url == "" || t.url == "about:blank" || t.downloading }
 
 // result drops the title Chrome makes up from the URL of an untitled page.
 func (t *trackedTab) result() NewTab {
@@ -286,7 +292,7 @@ func (st *effectState) handle(ev cdp.Event) {
 			ID string `json:"id"`
 		} `json:"frame"`
 	}
-	if ev.Method != "Target.targetCreated" && ev.Method != "Target.targetInfoChanged" {
+	if !strings.HasPrefix(ev.Method, "Target.") {
 		if json.Unmarshal(ev.Params, &e) != nil {
 			return
 		}
@@ -315,7 +321,27 @@ func (st *effectState) handle(ev cdp.Event) {
 		}
 	case "Target.targetCreated", "Target.targetInfoChanged":
 		st.handleTarget(ev, now)
+	case "Target.targetDestroyed":
+		st.dropTab(ev)
+	case "Browser.downloadWillBegin":
+		for _, t := range st.tabs {
+			if t.id == e.FrameID {
+				t.downloading = true
+			}
+		}
 	}
+}
+
+// dropTab forgets a tab that closed: one that opened only to download a
+// file is no tab to report.
+func (st *effectState) dropTab(ev cdp.Event) {
+	var e struct {
+		TargetID string `json:"targetId"`
+	}
+	if json.Unmarshal(ev.Params, &e) != nil {
+		return
+	}
+	st.tabs = slices.DeleteFunc(st.tabs, func(t *trackedTab) bool { return t.id == e.TargetID })
 }
 
 // handleTarget tracks the tabs this tab opened: only those whose opener

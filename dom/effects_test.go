@@ -83,6 +83,17 @@ func TestClickNewTabs(t *testing.T) {
 	}
 }
 
+// A tab that closed during the click, as the tab Chrome opens for a
+// target=_blank download does, is not reported.
+func TestClickTabClosedAtOnce(t *testing.T) {
+	p := openFixture(t, "nav.html")
+	res := click(t, p, dom.ClickRequest{Target: "#open-close"})
+	t.Cleanup(func() { closeTabs(t, res.NewTabs) })
+	if len(res.NewTabs) != 0 {
+		t.Errorf("new tabs = %+v", res.NewTabs)
+	}
+}
+
 // Only tabs this tab opened are reported, never one another agent opens
 // while the click is being watched.
 func TestClickIgnoresOtherAgentsTabs(t *testing.T) {

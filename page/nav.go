@@ -21,7 +21,8 @@ type NavResult struct {
 	Status int    `json:"status,omitempty"`
 	Title  string `json:"title,omitempty"`
 	// Download is set when the URL was served as an attachment: Chrome
-	// downloaded it and the tab stayed where it was.
+	// downloaded it (the runner lists the file with the step) and the tab
+	// stayed where it was.
 	Download bool `json:"download,omitempty"`
 }
 

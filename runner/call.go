@@ -70,6 +70,9 @@ type Call struct {
 	// net records the tab's requests for the network step and the
 	// failed-request summary.
 	net *networkCapture
+
+	// downloads saves and reports the downloads the call's tab starts.
+	downloads *capture.Downloads
 }
 
 // warn may be called from the concurrent parts of attach and finish.
@@ -141,6 +144,7 @@ func (c *Call) attach(ctx context.Context, alias, targetID, frame string) error 
 	g.Go(func() error { return sess.Call(ctx, "Inspector.enable", nil, nil) })
 	g.Go(func() error { return c.startNetwork(ctx) })
 	g.Go(func() error { c.readDocument(ctx); return nil })
+	g.Go(func() error { c.followDownloads(ctx); return nil })
 	if err := g.Wait(); err != nil {
 		return classify(err)
 	}
@@ -342,6 +346,7 @@ func (c *Call) requirePage() (*page.Page, error) {
 
 func (c *Call) close() {
 	c.detach()
+	c.stopDownloads()
 	if c.browser != nil {
 		c.browser.Close()
 	}

@@ -45,8 +45,11 @@ type StepResult struct {
 	Observation any `json:"observation,omitempty"`
 	// Dialogs are the JavaScript dialogs answered while the step ran.
 	Dialogs []DialogReport `json:"dialogs,omitempty"`
-	Warning string         `json:"warning,omitempty"`
-	Error   string         `json:"error,omitempty"`
+	// Downloads are the files the step downloaded, saved under
+	// $TMPDIR/cdp-skill/downloads.
+	Downloads []capture.Download `json:"downloads,omitempty"`
+	Warning   string             `json:"warning,omitempty"`
+	Error     string             `json:"error,omitempty"`
 	// Stack is the page's stack trace when page JavaScript threw.
 	Stack string `json:"stack,omitempty"`
 	// Context is what the page looked like when the step failed (SPEC 16.3).

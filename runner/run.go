@@ -69,6 +69,7 @@ func Run(ctx context.Context, input []byte, opts Options) *Result {
 	r := c.runSteps(ctx, req, res, dialogs)
 	c.followDialogs(ctx, dialogs) // the captures must not meet an open dialog either
 	c.finish(ctx, res, r)
+	c.lateDownloads(ctx, res)
 	dialogs.close()
 	lateDialogs(res, dialogs)
 	return res
@@ -177,6 +178,7 @@ func (c *Call) runStep(ctx context.Context, ps plannedStep, timeout time.Duratio
 	sctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	start := time.Now()
+	c.renewDownloads(sctx, ps.def)
 	var nc *networkCapture
 	mark := 0
 	if ps.waitFor != nil {
@@ -196,6 +198,7 @@ func (c *Call) runStep(ctx context.Context, ps plannedStep, timeout time.Duratio
 			out = withResponse(out, resp)
 		}
 	}
+	c.takeDownloads(sctx, &sr, false)
 	if err == nil && ps.def.verb != "" && !ps.def.has(navigates) {
 		if w := c.pageThrew(ctx, start); w != "" {
 			sr.addWarning(w)

@@ -1,0 +1,411 @@
+package capture
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/page"
+)
+
+// Downloads are saved in DownloadsDir under their suggested names, made
+// unique. Chrome's download settings are browser-wide and last only as
+// long as the connection that made them: when any cdpskill process ends,
+// Chrome goes back to its default, saving into ~/Downloads, and another
+// agent may point them at its own directory meanwhile. So nothing here
+// relies on where a file was meant to land. Chrome writes each download
+// named by its id (allowAndName) and says where it put it once it is done
+// (Browser.downloadProgress's filePath); the file is then moved from there
+// to its name. Download events go to every connection that asked for them,
+// so a download is the call's only when the frame that began it is in the
+// call's tab, or is a tab it opened (a target=_blank link to an attachment
+// opens a tab that downloads and closes).
+
+// Download states, as reported.
+const (
+	DownloadCompleted  = "completed"
+	DownloadInProgress = "in-progress"
+	DownloadCanceled   = "canceled"
+)
+
+// Download is one file a step downloaded. Field order is output order.
+type Download struct {
+	URL string `json:"url"`
+	// Filename is the file's name in Path; for a download that is not
+	// done, the name the server or page suggested.
+	Filename string `json:"filename"`
+	// Path is where the file is, or for one in progress where Chrome
+	// will finish it (named by its download id); empty when unknown.
+	Path string `json:"path,omitempty"`
+	// Bytes is the file's size; for one not done, what had arrived.
+	Bytes int64 `json:"bytes"`
+	// TotalBytes is the expected size of a download in progress, when
+	// the server said.
+	TotalBytes int64  `json:"totalBytes,omitempty"`
+	State      string `json:"state"`
+}
+
+// DownloadsDir is Dir()/downloads.
+func DownloadsDir() string { return filepath.Join(Dir(), "downloads") }
+
+// Budgets of the few calls a Take makes besides its wait, so that a step
+// whose time ran out still reports its downloads.
+const (
+	downloadFlushBudget = time.Second
+	downloadOwnerBudget = 2 * time.Second
+)
+
+// Downloads follows the downloads of one browser connection. Like
+// Console, it queues events and folds them in when asked (Take), so no
+// goroutine runs beside the call.
+type Downloads struct {
+	conn *cdp.Conn
+	dir  string
+	l    *cdp.Listener
+	// seen holds every download begun since the watch started, by guid.
+	seen map[string]*download
+	// openers maps each tab created since to the tab that opened it
+	// (Target.targetCreated, heard while target discovery is on).
+	openers map[string]string
+	// owned caches, by tab and frame id, whether the frame is the tab's.
+	owned map[string]bool
+	// fresh are the tab's downloads begun since the last Take.
+	fresh []*download
+}
+
+type download struct {
+	guid, url, suggested string
+	ours                 bool
+	state                string // Chrome's: inProgress, completed, canceled
+	received, total      int64
+	filePath             string // where Chrome says it put the finished file
+	// path is where the finished file was moved; saveErr says why it
+	// could not be.
+	path    string
+	saveErr error
+}
+
+// WatchDownloads tells Chrome to save downloads into DownloadsDir, named
+// by their download ids, and to report them on conn.
+func WatchDownloads(ctx context.Context, conn *cdp.Conn) (*Downloads, error) {
+	dir, err := filepath.Abs(DownloadsDir())
+	if err == nil {
+		err = os.MkdirAll(dir, 0o755)
+	}
+	if err != nil {
+		return nil, err
+	}
+	d := &Downloads{
+		conn: conn, dir: dir,
+		l:    conn.Listen("", "Browser.downloadWillBegin", "Browser.downloadProgress", "Target.targetCreated"),
+		seen: map[string]*download{}, openers: map[string]string{}, owned: map[string]bool{},
+	}
+	if err := d.Renew(ctx); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// Renew tells Chrome again where to save downloads, in case another
+// process's end sent it back to its default since: a step that is about
+// to act sends its downloads here rather than through ~/Downloads.
+func (d *Downloads) Renew(ctx context.Context) error {
+	return d.conn.Call(ctx, "", "Browser.setDownloadBehavior", map[string]any{
+		"behavior": "allowAndName", "downloadPath": d.dir, "eventsEnabled": true,
+	}, nil)
+}
+
+// Conn is the connection the watch listens on.
+func (d *Downloads) Conn() *cdp.Conn { return d.conn }
+
+// Close stops listening. Chrome ends the download settings with the
+// connection.
+func (d *Downloads) Close() { d.l.Close() }
+
+// Taken is what a Take found: the downloads and, for those that ended
+// but not saved, what the agent should know.
+type Taken struct {
+	Downloads []Download
+	Warnings  []string
+}
+
+// Take reports the downloads p's tab began since the last Take. It waits,
+// until ctx ends, for them to finish, and moves each finished one to its
+// name in DownloadsDir. One still in progress is left to Chrome, which
+// finishes it under its download id after the call; it is not reported
+// again.
+func (d *Downloads) Take(ctx context.Context, p *page.Page) Taken {
+	// A reply follows every event Chrome sent before it: after the flush,
+	// the downloads begun so far are queued.
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), downloadFlushBudget)
+	_ = d.conn.Call(fctx, "", "Browser.getVersion", nil, nil)
+	cancel()
+	for _, ev := range d.l.Drain() {
+		d.apply(ctx, p, ev)
+	}
+	for d.waiting() {
+		ev, err := d.l.Next(ctx)
+		if err != nil {
+			break
+		}
+		d.apply(ctx, p, ev)
+	}
+	var t Taken
+	for _, dl := range d.fresh {
+		r, w := d.report(dl)
+		t.Downloads = append(t.Downloads, r)
+		if w != "" {
+			t.Warnings = append(t.Warnings, w)
+		}
+	}
+	d.fresh = nil
+	return t
+}
+
+// waiting: a download of this Take is still in progress.
+func (d *Downloads) waiting() bool {
+	for _, dl := range d.fresh {
+		if dl.state == "inProgress" {
+			return true
+		}
+	}
+	return false
+}
+
+// apply folds one event in.
+func (d *Downloads) apply(ctx context.Context, p *page.Page, ev cdp.Event) {
+	switch ev.Method {
+	case "Target.targetCreated":
+		var e struct {
+			TargetInfo struct {
+				TargetID string `json:"targetId"`
+				OpenerID string `json:"openerId"`
+			} `json:"targetInfo"`
+		}
+		if json.Unmarshal(ev.Params, &e) == nil && e.TargetInfo.OpenerID != "" {
+			d.openers[e.TargetInfo.TargetID] = e.TargetInfo.OpenerID
+		}
+	case "Browser.downloadWillBegin":
+		var e struct {
+			FrameID           string `json:"frameId"`
+			GUID              string `json:"guid"`
+			URL               string `json:"url"`
+			SuggestedFilename string `json:"suggestedFilename"`
+		}
+		if json.Unmarshal(ev.Params, &e) != nil || e.GUID == "" {
+			return
+		}
+		dl := &download{guid: e.GUID, url: e.URL, suggested: e.SuggestedFilename, state: "inProgress"}
+		d.seen[e.GUID] = dl
+		if d.owns(ctx, p, e.FrameID) {
+			dl.ours = true
+			d.fresh = append(d.fresh, dl)
+		}
+	case "Browser.downloadProgress":
+		var e struct {
+			GUID          string  `json:"guid"`
+			TotalBytes    float64 `json:"totalBytes"`
+			ReceivedBytes float64 `json:"receivedBytes"`
+			State         string  `json:"state"`
+			FilePath      string  `json:"filePath"`
+		}
+		if json.Unmarshal(ev.Params, &e) != nil {
+			return
+		}
+		dl := d.seen[e.GUID]
+		if dl == nil || dl.state != "inProgress" {
+			return // begun before the watch, or already over
+		}
+		dl.state, dl.received, dl.total, dl.filePath = e.State, int64(e.ReceivedBytes), int64(e.TotalBytes), e.FilePath
+		if dl.ours && dl.state == "completed" && d.isFresh(dl) {
+			d.save(dl)
+		}
+	}
+}
+
+func (d *Downloads) isFresh(dl *download) bool {
+	for _, f := range d.fresh {
+		if f == dl {
+			return true
+		}
+	}
+	return false
+}
+
+// owns tells whether frame, which began a download, is p's tab, a frame
+// in it, or a tab it opened. Anything it cannot place is not the call's:
+// another agent's download must never be claimed.
+func (d *Downloads) owns(ctx context.Context, p *page.Page, frame string) bool {
+	tab := p.S.TargetID
+	if frame == tab || d.openers[frame] == tab {
+		return true
+	}
+	key := tab + "/" + frame
+	if v, ok := d.owned[key]; ok {
+		return v
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), downloadOwnerBudget)
+	defer cancel()
+	var info struct {
+		TargetInfo struct {
+			Type     string `json:"type"`
+			OpenerID string `json:"openerId"`
+		} `json:"targetInfo"`
+	}
+	var mine bool
+	if err := d.conn.Call(ctx, "", "Target.getTargetInfo", map[string]any{"targetId": frame}, &info); err == nil && info.TargetInfo.Type == "page" {
+		mine = info.TargetInfo.OpenerID == tab
+	} else {
+		_, err := p.FindFrame(ctx, frame)
+		mine = err == nil
+	}
+	d.owned[key] = mine
+	return mine
+}
+
+// save moves a finished download to its name in the downloads directory.
+func (d *Downloads) save(dl *download) {
+	src := dl.filePath
+	if src == "" {
+		src = filepath.Join(d.dir, dl.guid)
+	}
+	dst, err := moveUnique(src, d.dir, FileName(dl.suggested))
+	if err != nil {
+		dl.saveErr = err
+		return
+	}
+	dl.path = dst
+	if fi, err := os.Stat(dst); err == nil {
+		dl.received = fi.Size()
+	}
+}
+
+// report renders dl, with a warning when it ended but not saved. One in
+// progress has the path Chrome will finish it at, when the part it wrote
+// is there: another agent may have sent it elsewhere.
+func (d *Downloads) report(dl *download) (Download, string) {
+	r := Download{URL: dl.url, Filename: FileName(dl.suggested), Bytes: dl.received}
+	switch dl.state {
+	case "completed":
+		r.State = DownloadCompleted
+		if dl.path != "" {
+			r.Path, r.Filename = dl.path, filepath.Base(dl.path)
+			return r, ""
+		}
+		w := fmt.Sprintf("download %q finished but could not be moved into %s: %v", r.Filename, d.dir, dl.saveErr)
+		if src := dl.filePath; src != "" {
+			if _, err := os.Stat(src); err == nil {
+				r.Path = src
+				w += "; it is at " + src
+			}
+		}
+		return r, w
+	case "canceled":
+		r.State = DownloadCanceled
+		return r, fmt.Sprintf("download %q did not finish: Chrome canceled it after %d bytes (the connection broke, or the download was refused)", r.Filename, dl.received)
+	}
+	r.State, r.TotalBytes = DownloadInProgress, dl.total
+	if p := filepath.Join(d.dir, dl.guid); exists(p) || exists(p+".crdownload") {
+		r.Path = p
+	}
+	return r, ""
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// FileName makes a suggested file name safe to use as one: no directory
+// separators or control characters, never empty, "." or "..".
+func FileName(suggested string) string {
+	name := strings.TrimSpace(strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r < 0x20 || r == 0x7f {
+			return '_'
+		}
+		return r
+	}, suggested))
+	if name == "" || name == "." || name == ".." {
+		return "download"
+	}
+	return name
+}
+
+// numbered is the n-th name tried for name: name itself, then
+// "name (1).ext", "name (2).ext"… keeping a .tar.* extension whole.
+func numbered(name string, n int) string {
+	if n == 0 {
+		return name
+	}
+	ext := filepath.Ext(name)
+	stem := strings.TrimSuffix(name, ext)
+	if inner := filepath.Ext(stem); strings.EqualFold(inner, ".tar") {
+		stem, ext = strings.TrimSuffix(stem, inner), inner+ext
+	}
+	if stem == "" { // ".env"
+		stem, ext = name, ""
+	}
+	return fmt.Sprintf("%s (%d)%s", stem, n, ext)
+}
+
+// maxNumbered bounds the search for a free name.
+const maxNumbered = 10000
+
+// moveUnique moves src into dir under name, or the first numbered form of
+// it that no file has, and returns the new path. It never overwrites: the
+// name is claimed by creating the file exclusively, and src then replaces
+// that empty claim, by a rename, or by a copy when src is on another
+// file system.
+func moveUnique(src, dir, name string) (string, error) {
+	if _, err := os.Stat(src); err != nil {
+		return "", err
+	}
+	for n := 0; n < maxNumbered; n++ {
+		dst := filepath.Join(dir, numbered(name, n))
+		f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		f.Close()
+		if err := os.Rename(src, dst); err == nil {
+			return dst, nil
+		}
+		if err := copyOver(src, dst); err != nil {
+			os.Remove(dst)
+			return "", err
+		}
+		os.Remove(src)
+		return dst, nil
+	}
+	return "", fmt.Errorf("no free name for %s in %s", name, dir)
+}
+
+// copyOver copies src's content into dst, which exists.
+func copyOver(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
