@@ -33,7 +33,7 @@ type ConsoleQuery struct {
 	Levels     []string  // any of Levels; none means all
 	Type       string    // "console", "exception" or "" for both
 	Since      time.Time // only messages at or after it; zero for all
-	StackTrace bool      // include every message's call frames, not only exceptions'
+	StackTrace bool      // call frames for every message; exceptions always have theirs
 }
 
 // ConsoleView is the console step's output. When the inline listing would
