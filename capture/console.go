@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/page"
 )
 
 // MaxMessages is how many messages a Console keeps; older ones are dropped.
@@ -33,6 +34,7 @@ type Console struct {
 
 	mu  sync.Mutex
 	buf []Message // grows to twice MaxMessages before old ones are cut
+	seq uint64    // how many messages were ever added
 }
 
 // Session is the session whose console c captures.
@@ -43,9 +45,22 @@ func (c *Console) Session() *cdp.Session { return c.s }
 // the buffer when StartConsole returns. The replay happens only on a
 // session's first Runtime.enable, so call StartConsole before anything
 // else enables Runtime on s.
+//
+// It also turns on async call stacks, so that an exception in a timer or
+// a promise shows the code that scheduled it (the click handler behind
+// the setTimeout). They cover what is scheduled from now on, while the
+// session lasts.
 func StartConsole(ctx context.Context, s *cdp.Session) (*Console, error) {
 	l := s.Listen(evConsole, evThrown, evRevoked)
 	if err := s.Call(ctx, "Runtime.enable", nil, nil); err != nil {
+		l.Close()
+		return nil, fmt.Errorf("capture: start console: %w", err)
+	}
+	err := s.Call(ctx, "Runtime.setAsyncCallStackDepth", map[string]any{"maxDepth": page.AsyncStackDepth}, nil)
+	var pe *cdp.ProtocolError
+	if err != nil && !errors.As(err, &pe) {
+		// A browser that refuses async stacks still has a console worth
+		// capturing, with synchronous stacks; a dead connection has not.
 		l.Close()
 		return nil, fmt.Errorf("capture: start console: %w", err)
 	}
@@ -108,6 +123,40 @@ func (c *Console) Since(t time.Time, levels ...string) []Message {
 	return out
 }
 
+// Mark is a place in the stream of messages a Console collects.
+type Mark uint64
+
+// Mark returns the place after every message that has arrived so far.
+// An evaluation's console calls arrive before its reply, so the messages
+// after a Mark taken before it and read after it include them all.
+func (c *Console) Mark() Mark {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.pump()
+	return Mark(c.seq)
+}
+
+// LoggedBy returns the console calls collected after mark that ran
+// through the script named url (its sourceURL), oldest first: made by its
+// code, by code it called, or by code it scheduled (async stack parts
+// count). The page's other messages of the same moment are left out.
+// They are marked as shown in a step's output, so that the call's report
+// does not repeat them; the console step still lists them.
+func (c *Console) LoggedBy(mark Mark, url string) []Message {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.pump()
+	var out []Message
+	for i := range c.buf {
+		m := &c.buf[i]
+		if m.seq > uint64(mark) && m.Type == typeCons && slices.Contains(m.scripts, url) {
+			m.inStep = true
+			out = append(out, *m)
+		}
+	}
+	return out
+}
+
 // Clear empties the buffer of everything collected so far.
 func (c *Console) Clear() {
 	c.mu.Lock()
@@ -159,6 +208,8 @@ func (c *Console) apply(e *entry) {
 // add appends m, cutting the oldest messages only when the buffer reaches
 // twice the cap so that adding stays cheap; c.mu is held.
 func (c *Console) add(m Message) {
+	c.seq++
+	m.seq = c.seq
 	c.buf = append(c.buf, m)
 	if len(c.buf) >= 2*MaxMessages {
 		n := copy(c.buf, c.buf[len(c.buf)-MaxMessages:])

@@ -33,7 +33,7 @@ type ConsoleQuery struct {
 	Levels     []string  // any of Levels; none means all
 	Type       string    // "console", "exception" or "" for both
 	Since      time.Time // only messages at or after it; zero for all
-	StackTrace bool      // include each message's call frames
+	StackTrace bool      // call frames for every message; exceptions always have theirs
 }
 
 // ConsoleView is the console step's output. When the inline listing would
@@ -112,7 +112,8 @@ func viewMessages(msgs []Message, cut int, stacks bool) []ViewMessage {
 		}
 		out[i] = ViewMessage{Level: m.Level, Text: text, Type: m.Type, URL: m.URL, Line: m.Line,
 			Timestamp: m.Timestamp.UnixMilli()}
-		if stacks {
+		// Where an exception came from is half of what it says.
+		if stacks || m.Type == typeExcept {
 			out[i].Stack = m.Stack
 		}
 	}

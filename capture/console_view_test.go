@@ -49,7 +49,8 @@ func TestConsoleViewFilters(t *testing.T) {
 		t.Errorf("all:\n got %q\nwant %q", got, want)
 	}
 	for _, m := range all.Messages {
-		if m.Stack != nil {
+		// An exception shows where it came from; console calls only on request.
+		if (m.Stack != nil) != (m.Type == "exception") {
 			t.Errorf("stack without stackTrace: %+v", m)
 		}
 		if m.Timestamp == 0 || m.URL == "" || m.Line == 0 {

@@ -1,8 +1,10 @@
 package capture
 
 import (
+	"cmp"
 	"encoding/json"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -20,20 +22,32 @@ type Message struct {
 	Timestamp time.Time `json:"timestamp"`      // when the page logged it, by Chrome's clock
 	Stack     []Frame   `json:"stack,omitempty"`
 
-	exceptionID int // lets Runtime.exceptionRevoked withdraw it
+	exceptionID int      // lets Runtime.exceptionRevoked withdraw it
+	seq         uint64   // its place among the messages a Console collected
+	scripts     []string // the distinct URLs of its whole stack, async parts included
+	inStep      bool     // shown in the output of the step that logged it
 }
 
-// Frame is one call frame; Line and Column are 1-based.
+// Frame is one call frame; Line and Column are 1-based. Async is set on
+// the first frame of each async part of a stack: that frame scheduled
+// the work above it, and Async says how ("setTimeout", "Promise.then",
+// "await"), as DevTools writes "setTimeout (async)".
 type Frame struct {
 	Function string `json:"function,omitempty"`
 	URL      string `json:"url"`
 	Line     int    `json:"line"`
 	Column   int    `json:"column"`
+	Async    string `json:"async,omitempty"`
 }
 
-// maxFrames bounds each stored stack: 10,000 messages of 200 frames each
-// would weigh more than the page.
-const maxFrames = 10
+// Stack limits: 10,000 messages of 200 frames each would weigh more than
+// the page, and what explains a message is in its nearest frames and in
+// the ones that scheduled them.
+const (
+	maxFrames        = 10 // in all
+	maxSegmentFrames = 4  // of each part of a stack that has async parts
+	maxScripts       = 16 // distinct URLs remembered for matching
+)
 
 const (
 	evConsole  = "Runtime.consoleAPICalled"
@@ -109,6 +123,7 @@ func (e *entry) message() Message {
 	if c.Type == "assert" {
 		m.Text = "Assertion failed: " + m.Text
 	}
+	m.scripts = scripts(c.StackTrace)
 	if len(m.Stack) > 0 {
 		m.URL, m.Line = m.Stack[0].URL, m.Stack[0].Line
 	}
@@ -127,6 +142,7 @@ func exceptionMessage(t *exceptionThrown) Message {
 		Timestamp:   cdpTime(t.Timestamp),
 		Stack:       frames(d.StackTrace),
 		exceptionID: d.ExceptionID,
+		scripts:     scripts(d.StackTrace),
 	}
 	if d.Exception != nil {
 		// "Uncaught" + "Error: boom"; syntax errors already carry the
@@ -164,14 +180,49 @@ func cdpTime(ms float64) time.Time {
 	return time.UnixMicro(int64(math.Round(ms * 1000)))
 }
 
+// frames flattens st and the async stacks that scheduled it, nearest
+// first, the first frame of each async part marked with how it was
+// scheduled. cdpskill's own frames, and frames that name neither a
+// function nor a script, are left out.
 func frames(st *page.StackTrace) []Frame {
-	if st == nil || len(st.CallFrames) == 0 {
+	if st == nil {
 		return nil
 	}
-	n := min(len(st.CallFrames), maxFrames)
-	out := make([]Frame, n)
-	for i, f := range st.CallFrames[:n] {
-		out[i] = Frame{Function: f.FunctionName, URL: f.URL, Line: f.LineNumber + 1, Column: f.ColumnNumber + 1}
+	limit := maxFrames
+	if st.Parent != nil {
+		limit = maxSegmentFrames
+	}
+	var out []Frame
+	for part := st; part != nil && len(out) < maxFrames; part = part.Parent {
+		n := 0
+		for _, f := range part.CallFrames {
+			if n == limit || len(out) == maxFrames {
+				break
+			}
+			if page.IsInternalScript(f.URL) || f.URL == "" && f.FunctionName == "" {
+				continue
+			}
+			fr := Frame{Function: f.FunctionName, URL: f.URL, Line: f.LineNumber + 1, Column: f.ColumnNumber + 1}
+			if n == 0 && part != st {
+				fr.Async = cmp.Or(part.Description, "async")
+			}
+			out = append(out, fr)
+			n++
+		}
+	}
+	return out
+}
+
+// scripts lists the distinct URLs of every frame of st, async parts
+// included, so a message can be traced to the script it ran through.
+func scripts(st *page.StackTrace) []string {
+	var out []string
+	for part := st; part != nil; part = part.Parent {
+		for _, f := range part.CallFrames {
+			if f.URL != "" && !slices.Contains(out, f.URL) && len(out) < maxScripts {
+				out = append(out, f.URL)
+			}
+		}
 	}
 	return out
 }

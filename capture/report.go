@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,13 +30,18 @@ type ReportMessage struct {
 	Level  string `json:"level"`
 	Text   string `json:"text"`
 	Source string `json:"source,omitempty"` // url:line
-	Count  int    `json:"count,omitempty"`  // set when it happened more than once
+	// Stack is an uncaught exception's nearest frames, DevTools style:
+	// "later (app.js:3:26)", then "setTimeout (async)" and the frames that
+	// set the timer. Left out when it would only repeat Source.
+	Stack []string `json:"stack,omitempty"`
+	Count int      `json:"count,omitempty"` // set when it happened more than once
 
 	first int // position of the first occurrence, to restore log order
 }
 
 // NewReport summarises msgs, or returns nil (JSON null) when they hold no
-// error or warning. When there are too many distinct messages errors are
+// error or warning. What the agent's own code logged and a step's output
+// already showed (Console.LoggedBy) is not repeated. When there are too many distinct messages errors are
 // kept before warnings, earlier before later: the first error is the
 // likeliest cause of the rest.
 func NewReport(msgs []Message) *Report {
@@ -43,6 +49,9 @@ func NewReport(msgs []Message) *Report {
 	index := map[string]int{}
 	var all []ReportMessage
 	for i, m := range msgs {
+		if m.inStep {
+			continue
+		}
 		switch m.Level {
 		case "error":
 			r.Errors++
@@ -52,6 +61,9 @@ func NewReport(msgs []Message) *Report {
 			continue
 		}
 		rm := ReportMessage{Level: m.Level, Text: truncate(m.Text, maxReportText), Source: source(m), first: i}
+		if m.Type == typeExcept {
+			rm.Stack = reportStack(m.Stack)
+		}
 		key := rm.Level + "\x00" + rm.Text + "\x00" + rm.Source
 		if j, ok := index[key]; ok {
 			all[j].Count++
@@ -78,6 +90,51 @@ func NewReport(msgs []Message) *Report {
 	}
 	r.Messages = all
 	return r
+}
+
+// maxReportFrames is how many frames of an exception's stack the report
+// shows; its async parts are marked between them.
+const maxReportFrames = 4
+
+// reportStack renders an exception's stack in short lines, or nil when it
+// has one frame: Source already says where that is.
+func reportStack(st []Frame) []string {
+	if len(st) < 2 {
+		return nil
+	}
+	var out []string
+	for _, f := range st[:min(len(st), maxReportFrames)] {
+		if f.Async != "" {
+			out = append(out, f.Async+" (async)")
+		}
+		out = append(out, f.short())
+	}
+	return out
+}
+
+// short is the frame as DevTools lists it: the function and the file it
+// is in, without the rest of the URL (the message's source has that).
+func (f Frame) short() string {
+	at := fmt.Sprintf("%s:%d:%d", fileName(f.URL), f.Line, f.Column)
+	if f.Function == "" {
+		return at
+	}
+	return f.Function + " (" + at + ")"
+}
+
+// fileName is the last part of a URL's path, or the URL without its
+// scheme when the path ends in a slash.
+func fileName(u string) string {
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	if i := strings.LastIndexByte(u, '/'); i >= 0 && i < len(u)-1 {
+		return u[i+1:]
+	}
+	if _, rest, ok := strings.Cut(u, "://"); ok {
+		return rest
+	}
+	return u
 }
 
 func levelRank(level string) int {

@@ -7,9 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/cdpskill/cdpskill/cdp"
@@ -71,6 +74,46 @@ type FuncRequest struct {
 	Serialize *bool
 	// Timeout bounds the evaluation on top of ctx; 0 means ctx alone.
 	Timeout time.Duration
+	// File is the path Source was read from, if it was: errors then name
+	// the file and a line in it rather than quoting the source.
+	File string
+}
+
+// ScriptURL is the sourceURL req.Source is evaluated under: the frames of
+// its stacks, and of the console calls it makes, carry it.
+func (req FuncRequest) ScriptURL() string { return scriptURL(req.File, "pageFunction") }
+
+// scriptURL names the agent's code: a file:// URL for a file (a sourceURL
+// cannot hold a space), else the step.
+func scriptURL(file, step string) string {
+	if file == "" {
+		return step
+	}
+	path := filepath.ToSlash(file)
+	if !strings.HasPrefix(path, "/") {
+		path = "/" + path
+	}
+	return (&url.URL{Scheme: "file", Path: path}).String()
+}
+
+// agentScript is the agent's source as it is evaluated.
+type agentScript struct {
+	step string // the step that runs it: pageFunction, poll
+	src  string // as given, trailing space cut
+	file string // the file it came from, or ""
+	url  string // its sourceURL
+	// prefix is how many columns the wrapper adds before line 1.
+	prefix int
+}
+
+func newAgentScript(step, src, file string) (*agentScript, error) {
+	if strings.TrimSpace(src) == "" {
+		if file != "" {
+			return nil, fmt.Errorf("page: the script file %s is empty", file)
+		}
+		return nil, errors.New("page: the JavaScript source is empty")
+	}
+	return &agentScript{step: step, src: strings.TrimRightFunc(src, unicode.IsSpace), file: file, url: scriptURL(file, step)}, nil
 }
 
 // functionSource matches sources that are function expressions, bare or
@@ -88,9 +131,9 @@ const functionSourceLimit = 200
 // call to serialize it where it lives.
 func PageFunction(ctx context.Context, p *Page, req FuncRequest) (*Value, error) {
 	start := time.Now()
-	src := strings.TrimSpace(req.Source)
-	if src == "" {
-		return nil, errors.New("page: pageFunction source is empty")
+	src, err := newAgentScript("pageFunction", req.Source, req.File)
+	if err != nil {
+		return nil, err
 	}
 	if req.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -103,7 +146,7 @@ func PageFunction(ctx context.Context, p *Page, req FuncRequest) (*Value, error)
 			return nil, err
 		}
 	}
-	params := funcParams(src, req.Refs)
+	params := src.params(req.Refs)
 	params["awaitPromise"] = req.Await == nil || *req.Await
 	params["returnByValue"] = !serialize
 	ro, err := evaluateBounded(ctx, p, params)
@@ -111,47 +154,63 @@ func PageFunction(ctx context.Context, p *Page, req FuncRequest) (*Value, error)
 		return nil, fmt.Errorf("%w: the result is not plain JSON; serialize:true handles circular and DOM values", err)
 	}
 	if err != nil {
-		return nil, funcError(err, src, start)
+		return nil, src.failed(err, start)
 	}
 	if !serialize {
 		return valueByValue(ro), nil
 	}
 	v, err := describeResult(ctx, p, ro)
 	if err != nil {
-		return nil, funcError(err, src, start)
+		return nil, src.failed(err, start)
 	}
 	return v, nil
 }
 
-// funcParams builds the Runtime.evaluate parameters for src. A function is
-// called (with window.__ariaRefs when refs) unless it turns out to be an
-// IIFE's result already; anything else runs inside a block so its
-// let/const die with the call while its completion value survives. The
-// source starts on the expression's first line so stack line numbers are
-// the agent's own.
-func funcParams(src string, refs bool) map[string]any {
+// params builds the Runtime.evaluate parameters for the script. A
+// function is called (with window.__ariaRefs when refs) unless it turns
+// out to be an IIFE's result already; anything else runs inside a block so
+// its let/const die with the call while its completion value survives.
+// The wrapper opens on the source's first line and leading blank lines and
+// comments stay, so line numbers in stacks and errors are the agent's own.
+func (s *agentScript) params(refs bool) map[string]any {
 	params := map[string]any{
 		// Lets the code do what needs a click: open popups, use the clipboard.
 		"userGesture": true,
 	}
 	var expr string
-	if functionSource.MatchString(src) {
+	if functionSource.MatchString(codeStart(s.src)) {
 		arg := ""
 		if refs {
 			arg = "window.__ariaRefs"
 		}
 		// A trailing ";" ends statements, not the expression it is put in.
-		fn := strings.TrimRight(src, "; \t\r\n")
-		expr = "{const __pageFunction = (" + fn + "\n);" +
+		fn := strings.TrimRight(s.src, "; \t\r\n")
+		const open = "{const __pageFunction = ("
+		s.prefix = len(open)
+		expr = open + fn + "\n);" +
 			"typeof __pageFunction === \"function\" ? __pageFunction(" + arg + ") : __pageFunction}"
 	} else {
-		expr = "{" + src + "\n}"
-		if usesAwait.MatchString(src) {
+		s.prefix = 1
+		expr = "{" + s.src + "\n}"
+		if usesAwait.MatchString(s.src) {
 			params["replMode"] = true // top-level await
 		}
 	}
-	params["expression"] = expr + "\n//# sourceURL=pageFunction"
+	params["expression"] = expr + "\n//# sourceURL=" + s.url
 	return params
+}
+
+// codeStart is src from its first token: leading space and comments, as
+// a file often opens with, do not hide that it is a function.
+func codeStart(src string) string {
+	for {
+		src = strings.TrimLeftFunc(src, unicode.IsSpace)
+		end := jsCommentEnd(src, 0)
+		if end == 0 {
+			return src
+		}
+		src = src[end+1:]
+	}
 }
 
 // v8TimeoutGrace lets ctx end before V8's own timeout does: V8 reports
@@ -292,36 +351,75 @@ func cutRunes(s string, n int) (string, bool) {
 	return string([]rune(s)[:n]) + "…", true
 }
 
-// funcError explains a failed evaluation of src: timeouts say so and keep
-// wrapping the context error; exceptions name the source they came from
-// and, for a SyntaxError, what the shell may have broken.
-func funcError(err error, src string, start time.Time) error {
+// failed explains a failed evaluation of the script: timeouts say so and
+// keep wrapping the context error; exceptions name the source they came
+// from (the file and line, for a file) and, for a SyntaxError in inline
+// source, what the shell may have broken.
+func (s *agentScript) failed(err error, start time.Time) error {
 	var je *JSError
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		return fmt.Errorf("pageFunction timed out after %v (source: %s): %w",
-			time.Since(start).Round(time.Millisecond), sourcePreview(src), err)
+		return fmt.Errorf("%s timed out after %v (%s): %w",
+			s.step, time.Since(start).Round(time.Millisecond), s.origin(), err)
 	case errors.Is(err, context.Canceled):
-		return fmt.Errorf("pageFunction canceled (source: %s): %w", sourcePreview(src), err)
+		return fmt.Errorf("%s canceled (%s): %w", s.step, s.origin(), err)
 	case errors.As(err, &je):
-		return decorateJSError(je, src)
+		return s.explain(je)
 	}
 	return err
 }
 
-// decorateJSError adds the source preview and the shell tip to an exception.
-func decorateJSError(je *JSError, src string) *JSError {
-	msg := je.Message
-	if p := sourcePreview(src); !strings.Contains(msg, p) {
-		msg += " (source: " + p + ")"
+// origin says where the script came from, for a message.
+func (s *agentScript) origin() string {
+	if s.file != "" {
+		return "file: " + s.file
 	}
-	if strings.HasPrefix(je.Message, "SyntaxError") {
-		if damage := shellDamage(src); damage != "" {
-			msg += ". Tip: the source has " + damage +
-				"; shell quoting may have mangled it. Pass the JSON on stdin with a quoted heredoc (<<'EOF') so the shell leaves it alone"
+	return "source: " + sourcePreview(s.src)
+}
+
+// explain adds where the exception came from to its message: the place
+// in the file, or a preview of inline source and the shell tip.
+func (s *agentScript) explain(je *JSError) *JSError {
+	msg := je.Message
+	switch {
+	case s.file != "":
+		if line, col, ok := s.where(je); ok {
+			msg += fmt.Sprintf(" (at %s:%d:%d)", s.file, line, col)
+		} else {
+			msg += " (file: " + s.file + ")"
+		}
+	default:
+		if p := sourcePreview(s.src); !strings.Contains(msg, p) {
+			msg += " (source: " + p + ")"
+		}
+		if strings.HasPrefix(je.Message, "SyntaxError") {
+			if damage := shellDamage(s.src); damage != "" {
+				msg += ". Tip: the source has " + damage +
+					"; shell quoting may have mangled it. Pass the JSON on stdin with a quoted heredoc (<<'EOF') so the shell leaves it alone, or put the script in a file and pass {\"file\":\"/path/script.js\"}"
+			}
 		}
 	}
-	return &JSError{Message: msg, Stack: je.Stack}
+	return &JSError{Message: msg, Stack: je.Stack, URL: je.URL, Line: je.Line, Column: je.Column, frames: je.frames}
+}
+
+// where is the place in the script an exception points to, 1-based: its
+// innermost frame in the script (the agent's call into page code that
+// threw, if that is where it went), else, for a SyntaxError, which has no
+// stack, where the parser stopped.
+func (s *agentScript) where(je *JSError) (line, col int, ok bool) {
+	for _, f := range je.frames {
+		if f.URL == s.url {
+			line, col, ok = f.LineNumber+1, f.ColumnNumber+1, true
+			break
+		}
+	}
+	if !ok && len(je.frames) == 0 && (je.URL == "" || je.URL == s.url) && je.Line > 0 {
+		line, col, ok = je.Line, je.Column, true
+	}
+	if ok && line == 1 {
+		col = max(1, col-s.prefix)
+	}
+	return line, col, ok
 }
 
 // sourcePreview is src on one line, cut short enough for an error message.

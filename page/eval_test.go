@@ -295,6 +295,38 @@ func TestPageFunctionExceptions(t *testing.T) {
 	})
 }
 
+// A source read from a file keeps its own line numbers: errors name the
+// file and the line in it, the wrapper's columns on line 1 taken off, and
+// no shell tip (no shell was involved). Leading comments do not hide a
+// function.
+func TestPageFunctionFileSource(t *testing.T) {
+	p, _ := evalPage(t, "eval-types.html")
+	const file = "/work/scripts/fill form.js"
+	tests := []struct{ src, message string }{
+		{"// fills it\n\nif (x {\n}", "SyntaxError: Unexpected token '{' (at " + file + ":3:7)"},
+		{"\n  const n = null;\n  n.length", "TypeError: Cannot read properties of null (reading 'length') (at " + file + ":3:5)"},
+		{"missing()", "ReferenceError: missing is not defined (at " + file + ":1:1)"},
+		{"/* a function */ () => {\n  return [].at(0).x;\n}", "TypeError: Cannot read properties of undefined (reading 'x') (at " + file + ":2:18)"},
+		{"() => document.title.length.foo.bar", "TypeError: Cannot read properties of undefined (reading 'bar') (at " + file + ":1:33)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.src, func(t *testing.T) {
+			err := evalErr(t, p, page.FuncRequest{Source: tc.src, File: file})
+			if err.Error() != tc.message {
+				t.Errorf("got  %q\nwant %q", err, tc.message)
+			}
+			var je *page.JSError
+			if errors.As(err, &je) && len(je.Stack) > 0 && !strings.Contains(je.Stack, "file:///work/scripts/fill%20form.js:") {
+				t.Errorf("stack does not name the file: %q", je.Stack)
+			}
+		})
+	}
+	got := evalJSON(t, p, page.FuncRequest{Source: "// the title's length\n\n(t = document.title) => t.length;\n", File: file})
+	if got != `{"type":"number","value":12}` {
+		t.Errorf("a function after a comment: %s", got)
+	}
+}
+
 // TestPageFunctionShellTip checks the diagnostic for sources a shell mangled.
 func TestPageFunctionShellTip(t *testing.T) {
 	p, _ := evalPage(t, "eval-types.html")

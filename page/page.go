@@ -89,20 +89,47 @@ type ExceptionDetails struct {
 	StackTrace   *StackTrace   `json:"stackTrace,omitempty"`
 }
 
-// StackTrace is CDP's Runtime.StackTrace.
+// StackTrace is CDP's Runtime.StackTrace. With async call stacks on,
+// Parent is the stack that scheduled this one (a setTimeout, a promise
+// reaction, an event listener added earlier), and Description names how:
+// "setTimeout", "Promise.then", "await".
 type StackTrace struct {
-	CallFrames []struct {
-		FunctionName string `json:"functionName"`
-		URL          string `json:"url"`
-		LineNumber   int    `json:"lineNumber"`
-		ColumnNumber int    `json:"columnNumber"`
-	} `json:"callFrames"`
+	Description string      `json:"description,omitempty"`
+	CallFrames  []CallFrame `json:"callFrames"`
+	Parent      *StackTrace `json:"parent,omitempty"`
 }
+
+// CallFrame is CDP's Runtime.CallFrame; lines and columns are 0-based.
+type CallFrame struct {
+	FunctionName string `json:"functionName"`
+	URL          string `json:"url"`
+	LineNumber   int    `json:"lineNumber"`
+	ColumnNumber int    `json:"columnNumber"`
+}
+
+// AsyncStackDepth is how many async hops the stacks CDP reports follow
+// back (Runtime.setAsyncCallStackDepth), as DevTools does: an exception in
+// a timer then shows the click handler that set the timer.
+const AsyncStackDepth = 32
+
+// InternalScript is the sourceURL of cdpskill's own in-page code, so that
+// stacks shown to the agent can leave its frames out: an event cdpskill
+// dispatched runs the page's listener under them.
+const InternalScript = "cdpskill"
+
+// IsInternalScript reports a frame of cdpskill's own making: its in-page
+// code, or the function a pipeline is compiled to.
+func IsInternalScript(url string) bool { return url == InternalScript || url == pipelineScript }
 
 // JSError is an exception thrown by page JavaScript.
 type JSError struct {
 	Message string // "Error: boom", "ReferenceError: x is not defined"
 	Stack   string
+	// Where it was thrown, when CDP says: the top frame, or for a
+	// SyntaxError the place the parser stopped. Line and Column are 1-based.
+	URL          string
+	Line, Column int
+	frames       []CallFrame
 }
 
 func (e *JSError) Error() string     { return e.Message }
@@ -110,7 +137,10 @@ func (e *JSError) ErrorName() string { return "EvaluationError" }
 
 // NewJSError turns exception details into a *JSError.
 func NewJSError(d *ExceptionDetails) *JSError {
-	e := &JSError{Message: d.Text}
+	e := &JSError{Message: d.Text, URL: d.URL, Line: d.LineNumber + 1, Column: d.ColumnNumber + 1}
+	if d.StackTrace != nil {
+		e.frames = d.StackTrace.CallFrames
+	}
 	if d.Exception != nil {
 		desc := d.Exception.Description
 		if desc == "" && len(d.Exception.Value) > 0 {
@@ -207,7 +237,7 @@ func (p *Page) CallJS(ctx context.Context, fn string, out any, args ...any) erro
 		}
 		b.Write(data)
 	}
-	b.WriteString(")")
+	b.WriteString(")\n//# sourceURL=" + InternalScript)
 	obj, err := p.Evaluate(ctx, map[string]any{
 		"expression":    b.String(),
 		"returnByValue": true,

@@ -275,6 +275,9 @@ func Pipeline(ctx context.Context, p *Page, req PipelineRequest) (*PipelineResul
 	return res, &PipelineError{Index: i, Op: req.Steps[i].String(), Kind: out.Kind, Message: res.Error}
 }
 
+// pipelineScript is the sourceURL of a compiled pipeline.
+const pipelineScript = "pipeline"
+
 // pipelineExpression calls js/pipeline.js with the operations as JSON and
 // the agent's functions as source: they are the agent's own JavaScript,
 // the one part that cannot travel as data.
@@ -293,7 +296,7 @@ func pipelineExpression(ops []microOp, fns []string, budget time.Duration) strin
 		b.WriteString("\n")
 		b.WriteString(fnSource(f))
 	}
-	fmt.Fprintf(&b, "\n], %d)\n//# sourceURL=pipeline", budget.Milliseconds())
+	fmt.Fprintf(&b, "\n], %d)\n//# sourceURL=%s", budget.Milliseconds(), pipelineScript)
 	return b.String()
 }
 

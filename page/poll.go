@@ -19,7 +19,12 @@ type PollRequest struct {
 	Interval time.Duration
 	// Timeout bounds the polling; 0 means 30s.
 	Timeout time.Duration
+	// File is the path Source was read from, as for PageFunction.
+	File string
 }
+
+// ScriptURL is the sourceURL req.Source is evaluated under.
+func (req PollRequest) ScriptURL() string { return scriptURL(req.File, "poll") }
 
 // PollResult is the outcome of a poll. Running out of time is a result,
 // not an error: Resolved is false and LastValue is the last falsy value.
@@ -38,9 +43,9 @@ type PollResult struct {
 // surviving navigations between evaluations. Only a SyntaxError (it will
 // never pass), a cancelled ctx or a broken connection end it with an error.
 func Poll(ctx context.Context, p *Page, req PollRequest) (*PollResult, error) {
-	src := strings.TrimSpace(req.Source)
-	if src == "" {
-		return nil, errors.New("page: poll source is empty")
+	src, err := newAgentScript("poll", req.Source, req.File)
+	if err != nil {
+		return nil, err
 	}
 	interval := pollDefault(req.Interval, 100*time.Millisecond)
 	start := time.Now()
@@ -50,7 +55,7 @@ func Poll(ctx context.Context, p *Page, req PollRequest) (*PollResult, error) {
 	res := &PollResult{}
 	var last *RemoteObject
 	for {
-		params := funcParams(src, false)
+		params := src.params(false)
 		params["awaitPromise"] = true
 		ro, err := evaluateBounded(pctx, p, params)
 		var je *JSError
@@ -58,7 +63,7 @@ func Poll(ctx context.Context, p *Page, req PollRequest) (*PollResult, error) {
 		case err == nil && jsTruthy(ro):
 			v, err := describeResult(ctx, p, ro)
 			if err != nil {
-				return nil, funcError(err, src, start)
+				return nil, src.failed(err, start)
 			}
 			return &PollResult{Resolved: true, Value: v, Elapsed: msSince(start)}, nil
 		case err == nil:
@@ -67,9 +72,9 @@ func Poll(ctx context.Context, p *Page, req PollRequest) (*PollResult, error) {
 			// Out of time (checked below), or a navigation is replacing
 			// the context: the next evaluation runs in the new one.
 		case errors.As(err, &je) && !strings.HasPrefix(je.Message, "SyntaxError"):
-			res.LastError = decorateJSError(je, src).Message
+			res.LastError = src.explain(je).Message
 		default:
-			return nil, funcError(err, src, start)
+			return nil, src.failed(err, start)
 		}
 		if !pollPause(pctx, interval) {
 			break
@@ -78,7 +83,7 @@ func Poll(ctx context.Context, p *Page, req PollRequest) (*PollResult, error) {
 	// The step's own deadline may end the poll before req.Timeout does;
 	// either way it is the timeout outcome. Only cancellation is an error.
 	if errors.Is(ctx.Err(), context.Canceled) {
-		return nil, funcError(ctx.Err(), src, start)
+		return nil, src.failed(ctx.Err(), start)
 	}
 	if last != nil {
 		res.LastValue = valueByValue(last)

@@ -39,6 +39,16 @@ func (c *Call) frameConsole(ctx context.Context) *capture.Console {
 	return fc
 }
 
+// evalConsole is the console that hears evaluations in the current frame:
+// the out-of-process frame's own, else the tab's; nil when capture did
+// not start.
+func (c *Call) evalConsole(ctx context.Context) *capture.Console {
+	if fc := c.frameConsole(ctx); fc != nil {
+		return fc
+	}
+	return c.console
+}
+
 // withFrameConsole adds the current frame's messages to the tab's, in the
 // order they were logged.
 func (c *Call) withFrameConsole(ctx context.Context, msgs []capture.Message, pick func(*capture.Console) []capture.Message) []capture.Message {

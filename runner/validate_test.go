@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -308,6 +309,56 @@ func TestLiftWarning(t *testing.T) {
 		out, w := liftWarning([]byte(in))
 		if string(out) != want[0] || w != want[1] {
 			t.Errorf("%s: got %s, %q", in, out, w)
+		}
+	}
+}
+
+// pageFunction and poll read {file} while the batch is validated: the
+// script becomes the source, its path absolute; a file that cannot be
+// the script stops the batch before anything runs.
+func TestScriptFileParams(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	good := write("good.js", "\uFEFF// a script\ndocument.title\n")
+	req, perr := parseRequest([]byte(fmt.Sprintf(`{"steps":[{"pageFunction":{"file":%q,"timeout":500}},{"poll":{"file":%q}}]}`, good, good)))
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	if p := req.steps[0].params.(pageFunctionParams); p.File != good || p.Fn != "// a script\ndocument.title\n" || p.Timeout != 500 {
+		t.Errorf("pageFunction params %+v", p)
+	}
+	if p := req.steps[1].params.(pollParams); p.File != good || !strings.HasSuffix(p.Fn, "document.title\n") {
+		t.Errorf("poll params %+v", p)
+	}
+
+	t.Chdir(dir)
+	if p, err := decodePageFunction([]byte(`{"file":"good.js"}`)); err != nil || p.File != good {
+		t.Errorf("a relative path: %+v %v", p, err)
+	}
+
+	empty := write("empty.js", " \n\n")
+	binary := write("blob.js", "\xff\xfe\x00")
+	cases := []struct{ input, want string }{
+		{`{"pageFunction":{"file":"/no/such/dir/x.js"}}`, `step 1: pageFunction: script file "/no/such/dir/x.js" does not exist`},
+		{`{"poll":{"file":"nope.js"}}`, `step 1: poll: script file "nope.js" does not exist (looked for ` + filepath.Join(dir, "nope.js")},
+		{fmt.Sprintf(`{"pageFunction":{"file":%q}}`, dir), `is a directory`},
+		{fmt.Sprintf(`{"pageFunction":{"file":%q}}`, empty), `script file "` + empty + `" is empty`},
+		{fmt.Sprintf(`{"pageFunction":{"file":%q}}`, binary), `is not UTF-8 text`},
+		{`{"pageFunction":{"file":""}}`, `"file" is empty`},
+		{fmt.Sprintf(`{"pageFunction":{"fn":"1","file":%q}}`, good), `give one of "fn", "expression" or "file"`},
+		{fmt.Sprintf(`{"poll":{"fn":"1","file":%q}}`, good), `give "fn" or "file", not both`},
+		{`{"poll":{"interval":5}}`, `"fn" or "file" is required`},
+	}
+	for _, tc := range cases {
+		_, err := parseRequest([]byte(`{"steps":[` + tc.input + `]}`))
+		if err == nil || err.Type != Validation || !strings.Contains(err.Message, tc.want) {
+			t.Errorf("%s: got %v, want a VALIDATION error with %q", tc.input, err, tc.want)
 		}
 	}
 }

@@ -103,7 +103,7 @@ func TestOptionalStepSkippedAndStopAtFailure(t *testing.T) {
 func TestConsoleErrorsOfThisCallOnly(t *testing.T) {
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/noisy.html")
-	res, _ := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"document.getElementById('err').click()"}]}`, tab))
+	res, _ := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":"#err"}]}`, tab))
 	data, _ := json.Marshal(res["console"])
 	s := string(data)
 	if !strings.Contains(s, "clicked error") || !strings.Contains(s, "careful") {

@@ -346,6 +346,11 @@ func TestFrameConsole(t *testing.T) {
 	if !strings.Contains(fmt.Sprint(out), "oops from localhost") {
 		t.Errorf("console step in the frame: %v", out)
 	}
+	// What a pageFunction logs in the out-of-process frame is its output's.
+	out = c.call(t, tab, `{"pageFunction":"console.log('in', location.hostname); 1"}`)[0]
+	if got := logged(out); len(got) != 1 || got[0] != "log:in localhost" {
+		t.Errorf("pageFunction console in the frame: %v", out)
+	}
 }
 
 // A search that fails in the current frame says which frame has the
