@@ -52,11 +52,17 @@ func (c *Console) Session() *cdp.Session { return c.s }
 // session lasts.
 func StartConsole(ctx context.Context, s *cdp.Session) (*Console, error) {
 	l := s.Listen(evConsole, evThrown, evRevoked)
+	// The two are independent: one round trip for both.
+	depth := make(chan error, 1)
+	go func() {
+		depth <- s.Call(ctx, "Runtime.setAsyncCallStackDepth", map[string]any{"maxDepth": page.AsyncStackDepth}, nil)
+	}()
 	if err := s.Call(ctx, "Runtime.enable", nil, nil); err != nil {
+		<-depth
 		l.Close()
 		return nil, fmt.Errorf("capture: start console: %w", err)
 	}
-	err := s.Call(ctx, "Runtime.setAsyncCallStackDepth", map[string]any{"maxDepth": page.AsyncStackDepth}, nil)
+	err := <-depth
 	var pe *cdp.ProtocolError
 	if err != nil && !errors.As(err, &pe) {
 		// A browser that refuses async stacks still has a console worth
