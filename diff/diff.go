@@ -86,6 +86,8 @@ func Compare(before, after []Node, opts Options) *Diff {
 	}
 	rm, ad, ch := compareUnnamed(before, after, twins, !opts.Scrolled)
 	added, removed, changed = append(added, ad...), append(removed, rm...), append(changed, ch...)
+	removed, added, ch = ownText(before, after, removed, added, known, twins)
+	changed = append(changed, ch...)
 	slices.SortStableFunc(changed, func(x, y indexed) int { return x.at - y.at })
 	for _, c := range changed {
 		d.Changed = append(d.Changed, c.changes...)
@@ -205,6 +207,64 @@ func pairRebuilt(before, after []Node, removed, added []int, twins map[int]int) 
 		removed = slices.DeleteFunc(removed, func(i int) bool { return gone[i] })
 		added = slices.DeleteFunc(added, func(i int) bool { return came[i] })
 	}
+	return removed, added, changed
+}
+
+// ownText makes the only text an element gained or lost a change of that
+// element, not a line added or removed: a status line that was empty and
+// now says "Saved" changed its text.
+func ownText(before, after []Node, removed, added []int, known map[string]int, twins map[int]int) ([]int, []int, []indexed) {
+	bOf := map[int]int{} // after element -> the same element before
+	for i := range after {
+		if b, ok := twins[i]; ok {
+			bOf[i] = b
+		} else if b, ok := known[after[i].id()]; ok && after[i].id() != "" {
+			bOf[i] = b
+		}
+	}
+	aOf := make(map[int]int, len(bOf))
+	for a, b := range bOf {
+		aOf[b] = a
+	}
+	texts := func(nodes []Node) map[int]bool {
+		m := map[int]bool{}
+		for _, n := range nodes {
+			if n.Inline {
+				m[n.Parent] = true
+			}
+		}
+		return m
+	}
+	hadText, hasText := texts(before), texts(after)
+	var changed []indexed
+	change := func(owner *Node, at int, from, to any) {
+		c := Change{Ref: owner.Ref, Field: "text", From: from, To: to, who: owner}
+		if owner.Ref == "" {
+			c.Role = owner.Role
+		}
+		if valued[owner.Role] {
+			c.Field = "value"
+		}
+		changed = append(changed, indexed{at, []Change{c}})
+	}
+	added = slices.DeleteFunc(added, func(i int) bool {
+		n := &after[i]
+		b, ok := bOf[n.Parent]
+		if !n.Inline || !ok || hadText[b] {
+			return false
+		}
+		change(&after[n.Parent], n.Parent, nil, n.Text)
+		return true
+	})
+	removed = slices.DeleteFunc(removed, func(i int) bool {
+		n := &before[i]
+		a, ok := aOf[n.Parent]
+		if !n.Inline || !ok || hasText[a] {
+			return false
+		}
+		change(&after[a], a, n.Text, nil)
+		return true
+	})
 	return removed, added, changed
 }
 

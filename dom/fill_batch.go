@@ -9,8 +9,8 @@ import (
 	"github.com/cdpskill/cdpskill/page"
 )
 
-// Field is one entry of a batch fill: a CSS selector or a ref, and the
-// value for it.
+// Field is one entry of a batch fill: a CSS selector, a ref or a label,
+// and the value for it.
 type Field struct {
 	Target string
 	Value  string
@@ -88,6 +88,9 @@ func FillBatch(ctx context.Context, p *page.Page, req FillBatchRequest) (*FillBa
 	batchErr := &BatchFillError{Total: len(req.Fields)}
 	for _, f := range req.Fields {
 		one := FillRequest{Target: f.Target, Value: f.Value, Clear: req.Clear, React: req.React, Force: req.Force, Timeout: req.Timeout}
+		if isLabel(f.Target) {
+			one.Target, one.Label = "", f.Target
+		}
 		r, err := fillOne(ctx, p, one)
 		fr := FieldResult{Field: f.Target}
 		if err != nil {
@@ -107,4 +110,18 @@ func FillBatch(ctx context.Context, p *page.Page, req FillBatchRequest) (*FillBa
 		return res, batchErr
 	}
 	return res, nil
+}
+
+// isLabel tells a field's label ("Work email", "Email") from a selector
+// or a ref: no CSS punctuation, and not a form element's tag name. No
+// page would mean "Full name" as a selector of <name> inside <Full>.
+func isLabel(key string) bool {
+	if IsRef(key) || strings.ContainsAny(key, "#.[]:>+~*=()\"'|^$") {
+		return false
+	}
+	switch strings.ToLower(strings.TrimSpace(key)) {
+	case "input", "textarea", "select", "form", "button", "body", "main", "div", "span", "p":
+		return false
+	}
+	return strings.TrimSpace(key) != ""
 }

@@ -104,3 +104,23 @@ func TestFillBatchStepTimeout(t *testing.T) {
 		t.Errorf("res = %+v, err = %v", res, err)
 	}
 }
+
+// A batch's keys may be labels, as an agent reads them off the form: a
+// key without CSS punctuation that is no form tag is one.
+func TestFillBatchByLabels(t *testing.T) {
+	p := openFixture(t, "fill.html")
+	res, err := dom.FillBatch(testCtx(t), p, dom.FillBatchRequest{Fields: []dom.Field{
+		{Target: "First name", Value: "Ada"},
+		{Target: "Last name", Value: "Lovelace"},
+		{Target: "Email", Value: "ada@example.com"},
+		{Target: "#nick", Value: "Countess"},
+	}, Timeout: short})
+	if err != nil || res.Filled != 4 {
+		t.Fatalf("%+v: %v", res, err)
+	}
+	for id, want := range map[string]string{"first": "Ada", "last": "Lovelace", "email": "ada@example.com", "nick": "Countess"} {
+		if got := valueOf(t, p, id); got != want {
+			t.Errorf("#%s = %q, want %q", id, got, want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"encoding/json"
 	"flag"
 	"os"
 	"strings"
@@ -39,4 +40,104 @@ func TestSkillMDStepTable(t *testing.T) {
 	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// docFiles are the documents agents and people learn cdpskill from.
+var docFiles = []string{"../SKILL.md", "../EXAMPLES.md", "../README.md"}
+
+// Every step the docs show, inline or in a call, is one the registry
+// accepts with those params: a renamed field or a dropped form fails
+// here. A snippet is a JSON object whose action key is a step; a whole
+// input document is checked step by step. Placeholders (…) are left out.
+func TestDocsStepsValidate(t *testing.T) {
+	seen := 0
+	for _, path := range docFiles {
+		data, err := os.ReadFile(path)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, snip := range jsonSnippets(string(data)) {
+			var doc struct {
+				Steps []json.RawMessage `json:"steps"`
+			}
+			steps := []json.RawMessage{json.RawMessage(snip)}
+			if json.Unmarshal([]byte(snip), &doc) == nil && doc.Steps != nil {
+				steps = doc.Steps
+			}
+			for _, raw := range steps {
+				if !isStep(raw) {
+					continue
+				}
+				seen++
+				if _, problems := planStep(1, raw); len(problems) > 0 && !illustrativePath(problems) {
+					t.Errorf("%s: %s: %s", path, raw, strings.Join(problems, "; "))
+				}
+			}
+		}
+	}
+	if seen < 30 {
+		t.Errorf("only %d step snippets found in the docs", seen)
+	}
+}
+
+// illustrativePath: the only problem is a file the example names but
+// this machine lacks (an upload's ./me.png).
+func illustrativePath(problems []string) bool {
+	return len(problems) == 1 && strings.Contains(problems[0], "does not exist")
+}
+
+// isStep: an object with one key that names a step.
+func isStep(raw json.RawMessage) bool {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(raw, &fields) != nil {
+		return false
+	}
+	for k := range fields {
+		if stepByName(k) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// jsonSnippets returns the JSON objects in a markdown document's code:
+// inline code spans, and the argument of each cdpskill command in code
+// blocks. Spans that do not parse (placeholders like …) are skipped.
+func jsonSnippets(doc string) []string {
+	var out []string
+	add := func(s string) {
+		s = strings.TrimSpace(s)
+		if strings.HasPrefix(s, "{") && !strings.Contains(s, "…") && json.Valid([]byte(s)) {
+			out = append(out, s)
+		}
+	}
+	inBlock := false
+	lines := strings.Split(doc, "\n")
+	for n, line := range lines {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			inBlock = !inBlock
+			continue
+		}
+		if inBlock {
+			// A command shown failing, its error on the next line, is
+			// meant to fail.
+			if n+1 < len(lines) && strings.Contains(lines[n+1], `"status":"error"`) {
+				continue
+			}
+			if i := strings.Index(line, "cdpskill '"); i >= 0 {
+				rest := line[i+len("cdpskill '"):]
+				if j := strings.Index(rest, "'"); j >= 0 {
+					add(rest[:j])
+				}
+			}
+			continue
+		}
+		for parts := strings.Split(line, "`"); len(parts) > 2; parts = parts[2:] {
+			add(parts[1])
+		}
+	}
+	return out
 }

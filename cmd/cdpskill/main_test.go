@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -89,6 +90,12 @@ func fixtureHandler() http.Handler {
 			rows[i] = map[string]any{"row": i, "total": i * 3}
 		}
 		json.NewEncoder(w).Encode(rows)
+	})
+	// The docs' dashboard offers its report as an attachment.
+	mux.HandleFunc("/docs/files/report.csv", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/csv")
+		w.Header().Set("Content-Disposition", `attachment; filename="report.csv"`)
+		io.WriteString(w, "project,open\nWebsite,3\nMobile app,5\n")
 	})
 	mux.HandleFunc("/never", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The docs cannot drift: every cdpskill command in a code block of
+// SKILL.md, EXAMPLES.md and README.md runs, block by block in a fresh
+// TMPDIR (so the first tab is t1), against the pages of testdata/docs
+// standing in for the agent's app at http://localhost:3000. A command
+// must succeed unless the output shown after it says "status":"error";
+// what a "# → …" comment promises must be in the output, and every field
+// of an output shown on the next line must be there too.
+
+// docsApp is where the docs say the agent's app runs.
+const docsApp = "http://localhost:3000"
+
+type docCommand struct {
+	line    int
+	input   string
+	promise string         // after "# → "
+	shown   map[string]any // the output printed on the next line, if any
+}
+
+func TestDocsExamplesRun(t *testing.T) {
+	for _, path := range []string{"../../SKILL.md", "../../EXAMPLES.md", "../../README.md"} {
+		data, err := os.ReadFile(path)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, block := range docBlocks(string(data)) {
+			t.Run(fmt.Sprintf("%s#%d", strings.TrimPrefix(path, "../../"), i+1), func(t *testing.T) {
+				runDocBlock(t, block)
+			})
+		}
+	}
+}
+
+func runDocBlock(t *testing.T, block []docCommand) {
+	c := newCLI(t)
+	t.Cleanup(func() { c.run(`{"steps":[{"closeTab":"t1"}]}`) })
+	for _, cmd := range block {
+		input := strings.ReplaceAll(cmd.input, docsApp, fixture.URL+"/docs")
+		input = strings.ReplaceAll(input, "$TMPDIR", c.tmp)
+		input = toTestBrowser(t, input)
+		res, code, got := c.runRaw(input)
+		if os.Getenv("DOCS_SHOW") != "" {
+			t.Logf("line %d: %s\n%s", cmd.line, input, got)
+		}
+		wantErr := cmd.shown != nil && cmd.shown["status"] == "error"
+		if (code != 0) != wantErr {
+			t.Fatalf("line %d: %s\nexit %d: %s", cmd.line, cmd.input, code, got)
+		}
+		if p := cmd.promise; p != "" && !strings.Contains(got, strings.ReplaceAll(p, docsApp, fixture.URL+"/docs")) {
+			t.Errorf("line %d: %s\npromises %s, got %s", cmd.line, cmd.input, p, got)
+		}
+		if cmd.shown != nil {
+			if missing := missingFields(cmd.shown, res, ""); len(missing) > 0 {
+				t.Errorf("line %d: %s\nthe output shown has %s, the real one not: %s", cmd.line, cmd.input, strings.Join(missing, ", "), got)
+			}
+		}
+	}
+}
+
+// toTestBrowser points the openTab steps of an input at the test's
+// browser, which an agent's auto-launched Chrome stands for.
+func toTestBrowser(t *testing.T, input string) string {
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(input), &doc); err != nil {
+		t.Fatalf("not JSON: %s", input)
+	}
+	steps, _ := doc["steps"].([]any)
+	for _, s := range steps {
+		step, _ := s.(map[string]any)
+		open, ok := step["openTab"]
+		if !ok {
+			continue
+		}
+		params := map[string]any{}
+		switch v := open.(type) {
+		case string:
+			params["url"] = v
+		case map[string]any:
+			params = v
+		}
+		params["host"], params["port"] = browser.Endpoint.Host, browser.Endpoint.Port
+		step["openTab"] = params
+	}
+	out, _ := json.Marshal(doc)
+	return string(out)
+}
+
+// missingFields lists the fields of shown, and of the objects in it, that
+// got lacks; values are the page's and the run's, so only names count.
+func missingFields(shown, got map[string]any, at string) []string {
+	var out []string
+	for k, v := range shown {
+		g, ok := got[k]
+		if !ok {
+			out = append(out, at+k)
+			continue
+		}
+		sub, _ := v.(map[string]any)
+		gsub, _ := g.(map[string]any)
+		if sub != nil && gsub != nil {
+			out = append(out, missingFields(sub, gsub, at+k+".")...)
+		}
+	}
+	return out
+}
+
+// docBlocks returns the cdpskill commands of each code block that has
+// some, with what the text promises of each.
+func docBlocks(doc string) [][]docCommand {
+	var blocks [][]docCommand
+	var cur []docCommand
+	in := false
+	lines := strings.Split(doc, "\n")
+	for n, line := range lines {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			if in && len(cur) > 0 {
+				blocks = append(blocks, cur)
+			}
+			in, cur = !in, nil
+			continue
+		}
+		i := strings.Index(line, "cdpskill '")
+		if !in || i < 0 {
+			continue
+		}
+		rest := line[i+len("cdpskill '"):]
+		j := strings.Index(rest, "'")
+		if j < 0 {
+			continue
+		}
+		cmd := docCommand{line: n + 1, input: rest[:j]}
+		if k := strings.Index(rest[j:], "# → "); k >= 0 {
+			cmd.promise = strings.TrimSpace(rest[j+k+len("# → "):])
+		}
+		if n+1 < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[n+1]), "{") {
+			json.Unmarshal([]byte(strings.TrimSpace(lines[n+1])), &cmd.shown)
+		}
+		cur = append(cur, cmd)
+	}
+	return blocks
+}
+
+// runRaw is run keeping the output as printed, in its own field order.
+func (c *cli) runRaw(input string) (map[string]any, int, string) {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	out, err := c.cmd(ctx, input).Output()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		c.t.Fatalf("run: %v", err)
+	}
+	return decode(c.t, out), code, strings.TrimSpace(string(out))
+}
