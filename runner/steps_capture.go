@@ -20,7 +20,7 @@ var captureSteps = []step{
 	define("screenshot", `true | "path" | {path, fullPage, clip: {x, y, width, height}, selector|ref, padding, format: png|jpeg|webp, quality, omitBackground, fullResolution}`,
 		"save a screenshot → {path, width, height, format, scale?}; scaled to 1568 px on its long side unless fullResolution (scale: image px per CSS px); no path or a bare name goes to $TMPDIR/cdp-skill/; clip is in page (not viewport) CSS pixels",
 		needsTab, decodeScreenshot, runScreenshot),
-	define("pdf", `true | "path" | {path, landscape, scale, pageRanges: "1-3, 5", marginTop|marginBottom|marginLeft|marginRight, paperWidth, paperHeight (inches), displayHeaderFooter, headerTemplate, footerTemplate, printBackground (default true), preferCSSPageSize}`,
+	define("pdf", `true | "path" | {path, landscape, scale, pageRanges: "1-3, 5", margin{Top,Bottom,Left,Right}, paperWidth, paperHeight (inches), displayHeaderFooter, headerTemplate, footerTemplate, printBackground, preferCSSPageSize}`,
 		"print the page to PDF → {path, pages, size, valid}",
 		needsTab, decodePDF, runPDF),
 	define("console", `true | {limit (50), level: "error"|"warning,error"|…, type: console|exception, since (ms timestamp), stackTrace, clear}`,

@@ -19,7 +19,7 @@ import (
 // envSteps set up the tab's environment: its screen, cookies and storage.
 var envSteps = []step{
 	define("viewport", `"iphone-15" | "reset" | {device} | {width, height, deviceScaleFactor, mobile, hasTouch, isLandscape}`,
-		"emulate a screen; presets iphone-se…iphone-15-pro-max, ipad, ipad-mini, ipad-air, ipad-pro-11, ipad-pro-12.9, pixel-5…pixel-7-pro, galaxy-s21…s23, galaxy-tab-s7, desktop, desktop-hd, desktop-4k, laptop, laptop-hidpi, macbook-air, macbook-pro-14, macbook-pro-16, and -landscape for the usual ones; it lasts across calls until \"reset\"",
+		"emulate a screen: presets such as iphone-15, pixel-7, galaxy-s23, ipad, laptop, desktop-hd (-landscape too; an unknown name lists them all); it lasts across calls until \"reset\"",
 		needsTab|visual, decodeViewport, runViewport).did("Resized"),
 	define("cookies", `true | {get: true|"url"|["url"], name} | {set: [{name, value, url|domain, path, expires: unix s|"30m"|"1h"|"7d"|"1w"|"1y", httpOnly, secure, sameSite}]} | {delete: "name"} | {clear: true} (+ domain, url or all: true)`,
 		"read or change cookies: the current page's unless a domain, url or all:true says otherwise",
