@@ -81,7 +81,7 @@ type Skip struct {
 type manifest struct {
 	Cdpskill string   `json:"cdpskill"`
 	Mode     string   `json:"mode"`
-	Binary   string   `json:"binary"`
+	Binary   string   `json:"source"` // the binary copied or linked
 	Files    []string `json:"files"`
 	Dirs     []string `json:"dirs"`
 }
