@@ -4,10 +4,14 @@ BIN     := bin/cdpskill
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 DEMO    := file://$(CURDIR)/demo/index.html
 
-.PHONY: build test demo chromium bench fuzz vet clean
+.PHONY: build install test demo chromium bench fuzz vet clean
 
 build:
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/cdpskill
+
+# The skill into ~/.claude and ~/.codex, pointing at a copy of this build.
+install: build
+	$(BIN) install
 
 chromium:
 	@./scripts/ensure-chromium.sh

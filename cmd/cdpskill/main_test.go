@@ -214,7 +214,7 @@ func TestHelpAndVersion(t *testing.T) {
 	if code := run(t.Context(), []string{"--help"}, strings.NewReader(""), &out, &out, os.Getenv); code != 0 {
 		t.Fatal(code)
 	}
-	for _, s := range []string{"openTab", "pageFunction", "wait", "--debug"} {
+	for _, s := range []string{"openTab", "pageFunction", "wait", "--debug", "cdpskill install", "uninstall"} {
 		if !strings.Contains(out.String(), s) {
 			t.Errorf("--help lacks %q", s)
 		}

@@ -22,6 +22,9 @@ const stdinGrace = 100 * time.Millisecond
 // run is the whole program minus os.Exit, so tests drive it with buffers.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	start := time.Now()
+	if len(args) > 0 && (args[0] == "install" || args[0] == "uninstall") {
+		return runInstall(args[0], args[1:], stdout, getenv)
+	}
 	var debug bool
 	var positional []string
 	for _, a := range args {
@@ -32,7 +35,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			fmt.Fprint(stdout, usage())
 			return 0
 		case "--version":
-			fmt.Fprintln(stdout, "cdpskill", version)
+			fmt.Fprintln(stdout, "cdpskill", versionString())
 			return 0
 		default:
 			positional = append(positional, a)
@@ -118,6 +121,8 @@ usage:
   cdpskill '{"steps":[{"openTab":"https://example.com"}]}'
   cdpskill '{"tab":"t1","steps":[{"click":"#submit"},{"getTitle":true}]}'
   echo '{"tab":"t1","steps":[...]}' | cdpskill
+  cdpskill install     (the binary and SKILL.md into ~/.claude and ~/.codex skills; install --help)
+  cdpskill uninstall   (removes exactly what install created)
 
 flags: --debug (write ./log/NNN-tab-actions.status.json), --help, --version
 top level: tab (alias from openTab), timeout (ms per step, default 30000), steps
