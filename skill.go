@@ -1,5 +1,5 @@
-// Package cdpskill holds the skill files agents read — SKILL.md and, when
-// it exists, EXAMPLES.md — embedded in every binary, so that
+// Package cdpskill holds the skill files agents read — SKILL.md and
+// EXAMPLES.md — embedded in every binary, so that
 // `go install github.com/cdpskill/cdpskill/cmd/cdpskill@latest` followed by
 // `cdpskill install` is a whole installation. The files live at the module
 // root, beside this package, because go:embed cannot reach above a
@@ -11,17 +11,13 @@ import (
 	"io/fs"
 )
 
-// The pattern is wider than the two files so that it matches while
-// EXAMPLES.md does not exist yet (a go:embed pattern that matches nothing
-// is a build error); SkillFiles names what is installed.
-//
-//go:embed *.md
+//go:embed SKILL.md EXAMPLES.md
 var markdown embed.FS
 
 // SkillFiles are the files installed into a skill directory, in order.
 var SkillFiles = []string{"SKILL.md", "EXAMPLES.md"}
 
-// Files returns the embedded skill files present in this build, by name.
+// Files returns the embedded skill files, by name.
 func Files() map[string][]byte {
 	out := make(map[string][]byte)
 	for _, name := range SkillFiles {

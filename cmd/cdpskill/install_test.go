@@ -67,8 +67,8 @@ func (c *cli) quickStart(skillMD, bin string) {
 	if len(lines) != 3 {
 		c.t.Fatalf("quick start is not open, read, close:\n%s", block)
 	}
-	open := fmt.Sprintf(`{"url":%q,"host":%q,"port":%d}`, fixture.URL+"/example.html", browser.Endpoint.Host, browser.Endpoint.Port)
-	lines[0] = strings.Replace(lines[0], `"https://example.com"`, open, 1)
+	open := fmt.Sprintf(`{"url":%q,"host":%q,"port":%d}`, fixture.URL+"/docs/", browser.Endpoint.Host, browser.Endpoint.Port)
+	lines[0] = strings.Replace(lines[0], `"`+docsApp+`/"`, open, 1)
 	for i, line := range lines {
 		prefix := bin + " '"
 		if strings.ContainsAny(bin, " '") {
@@ -92,7 +92,7 @@ func (c *cli) quickStart(skillMD, bin string) {
 				c.t.Fatalf("openTab: %s", out)
 			}
 		case 1:
-			if !strings.Contains(string(out), `"title":"Example Domain"`) {
+			if !strings.Contains(string(out), `"title":"Sign in · Acme"`) {
 				c.t.Fatalf("getTitle: %s", out)
 			}
 		}
@@ -145,7 +145,7 @@ func TestInstallIntoHome(t *testing.T) {
 		t.Errorf("installed --version %q, built %q, reported %q", got, want, rep.Version)
 	}
 	skill, _ := os.ReadFile(filepath.Join(dir, "SKILL.md"))
-	if !strings.Contains(string(skill), "\nname: cdpskill\n") {
+	if !strings.Contains(string(skill), "\nname: cdp-skill\n") {
 		t.Errorf("front matter rewritten:\n%.200s", skill)
 	}
 	c.quickStart(filepath.Join(dir, "SKILL.md"), bin)
