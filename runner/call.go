@@ -249,7 +249,8 @@ func (c *Call) detach() {
 }
 
 // watchTab aborts the call when its tab crashes or is closed by someone
-// else, so no step waits out its timeout on a dead page.
+// else, or the browser connection drops, so no step waits out its timeout
+// on a dead page.
 func (c *Call) watchTab(sess *cdp.Session) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	crashed := sess.Listen("Inspector.targetCrashed")
@@ -270,6 +271,19 @@ func (c *Call) watchTab(sess *cdp.Session) (stop func()) {
 				c.die(&Error{Type: Connection,
 					Message: fmt.Sprintf("tab %s was closed during the call; open a new one with openTab", c.alias)})
 				return
+			}
+		}
+	}()
+	// A browser that goes away, or a remote endpoint that drops the
+	// connection, ends the call at once rather than at the step's timeout.
+	conn := c.browser.Conn
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-conn.Done():
+			if ctx.Err() == nil {
+				c.die(&Error{Type: Connection, Err: conn.Err(),
+					Message: fmt.Sprintf("tab %s: %v", c.alias, conn.Err())})
 			}
 		}
 	}()

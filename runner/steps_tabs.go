@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -471,4 +472,43 @@ func decodeTrue(name string) func(json.RawMessage) (struct{}, error) {
 func entryOf(r *cdp.Registry, alias string) (cdp.TabEntry, bool) {
 	_, e, found, err := r.Resolve(alias)
 	return e, found && err == nil
+}
+
+// redactWSURLs hides the secrets of every "wsUrl" in a decoded JSON value,
+// in place, so a step's echoed params and the debug log never show a
+// gateway's token.
+func redactWSURLs(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if s, ok := x.(string); ok && k == "wsUrl" {
+				v[k] = cdp.RedactURL(s)
+			} else {
+				v[k] = redactWSURLs(x)
+			}
+		}
+	case []any:
+		for i, x := range v {
+			v[i] = redactWSURLs(x)
+		}
+	}
+	return v
+}
+
+// redactParams is redactWSURLs on a step's raw JSON.
+func redactParams(raw json.RawMessage) json.RawMessage {
+	if !bytes.Contains(raw, []byte(`"wsUrl"`)) {
+		return raw
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return raw
+	}
+	out, err := json.Marshal(redactWSURLs(v))
+	if err != nil {
+		return raw
+	}
+	return out
 }
