@@ -27,6 +27,7 @@ type Status struct {
 	Launched   bool        `json:"launched"`
 	Version    string      `json:"version,omitempty"`
 	Port       int         `json:"port"`
+	Endpoint   string      `json:"endpoint,omitempty"` // a remote endpoint, redacted
 	Tabs       []StatusTab `json:"tabs,omitempty"`
 	CreatedTab bool        `json:"createdTab"`
 	Note       string      `json:"note,omitempty"`
@@ -71,6 +72,9 @@ func ChromeStatus(ctx context.Context, getenv Env, opts StatusOptions) *Status {
 
 func (d statusDeps) status(ctx context.Context, getenv Env, opts StatusOptions) *Status {
 	ep := opts.Endpoint.WithDefaults()
+	if ep.Remote() {
+		return remoteStatus(ctx, ep)
+	}
 	st := &Status{Port: ep.Port}
 	v, err := GetVersion(ctx, ep)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -22,6 +23,8 @@ import (
 type Conn struct {
 	ws     *websocket.Conn
 	nextID atomic.Int64
+	// name is the endpoint, redacted, for the errors of a dropped socket.
+	name string
 
 	writeMu sync.Mutex
 
@@ -64,18 +67,43 @@ func errorData(raw json.RawMessage) string {
 	return string(raw)
 }
 
-// Dial opens the browser websocket at wsURL.
+// dialWait bounds the websocket handshake (TCP, TLS, upgrade) whatever
+// the caller's deadline.
+const dialWait = 15 * time.Second
+
+// Dial opens the browser websocket at wsURL (ws:// or wss://; a query
+// string, such as a gateway's token, is sent as it is).
 func Dial(ctx context.Context, wsURL string) (*Conn, error) {
-	d := websocket.Dialer{ReadBufferSize: 64 << 10, WriteBufferSize: 64 << 10}
+	return dial(ctx, wsURL, RedactURL(wsURL))
+}
+
+// dial is Dial naming the endpoint name in its errors.
+func dial(ctx context.Context, wsURL, name string) (*Conn, error) {
+	d := websocket.Dialer{ReadBufferSize: 64 << 10, WriteBufferSize: 64 << 10, HandshakeTimeout: dialWait}
 	ws, resp, err := d.DialContext(ctx, wsURL, nil)
 	if resp != nil && resp.Body != nil {
 		resp.Body.Close()
 	}
 	if err != nil {
-		return nil, &ConnectError{Endpoint: wsURL, Err: err}
+		var ne net.Error
+		dl, hasDL := ctx.Deadline()
+		switch {
+		case ctx.Err() != nil:
+			err = fmt.Errorf("the endpoint did not answer: %w", ctx.Err())
+		case errors.As(err, &ne) && ne.Timeout() && hasDL && !time.Now().Before(dl):
+			// The socket's deadline is ctx's and may fire a hair before it.
+			err = fmt.Errorf("the endpoint did not answer: %w", context.DeadlineExceeded)
+		case errors.As(err, &ne) && ne.Timeout():
+			err = fmt.Errorf("the endpoint did not answer within %s", dialWait)
+		}
+		if errors.Is(err, websocket.ErrBadHandshake) && resp != nil {
+			err = fmt.Errorf("%w (HTTP %s: the endpoint refused the websocket; check its URL and token)", err, resp.Status)
+		}
+		return nil, &ConnectError{Endpoint: name, Err: err}
 	}
 	ws.SetReadLimit(-1) // snapshots of huge pages run to many MiB
 	c := &Conn{
+		name:      name,
 		ws:        ws,
 		pending:   map[int64]chan reply{},
 		listeners: map[*Listener]struct{}{},
@@ -159,7 +187,7 @@ func (c *Conn) CallRaw(ctx context.Context, sessionID, method string, params any
 	err = c.ws.WriteMessage(websocket.TextMessage, data)
 	c.writeMu.Unlock()
 	if err != nil {
-		c.shutdown(&ClosedError{Err: err})
+		c.shutdown(&ClosedError{Endpoint: c.name, Err: err})
 		return nil, c.Err()
 	}
 
@@ -181,7 +209,7 @@ func (c *Conn) readLoop() {
 	for {
 		_, data, err := c.ws.ReadMessage()
 		if err != nil {
-			c.shutdown(&ClosedError{Err: err})
+			c.shutdown(&ClosedError{Endpoint: c.name, Err: err})
 			return
 		}
 		var m message

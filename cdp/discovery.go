@@ -3,6 +3,7 @@ package cdp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -15,14 +16,29 @@ import (
 // DefaultPort is Chrome's conventional remote-debugging port.
 const DefaultPort = 9222
 
-// Endpoint is where a Chrome's debugging HTTP server listens.
+// Endpoint is where a Chrome's debugging server listens: a host and port,
+// or a remote endpoint URL (see ParseEndpoint), whose host and port are
+// then filled in from the URL.
 type Endpoint struct {
 	Host string `json:"host"`
 	Port int    `json:"port"`
+	// URL is a remote endpoint as handed out, query string and all: a
+	// browser websocket (ws://, wss://) or an HTTP debugging endpoint
+	// (http://, https://). It is what gets dialled; String redacts it.
+	URL string `json:"url,omitempty"`
 }
 
-// WithDefaults fills in localhost:9222 where host or port is unset.
+// WithDefaults fills in localhost:9222 where host or port is unset, or the
+// URL's host and port for a remote endpoint.
 func (e Endpoint) WithDefaults() Endpoint {
+	if e.URL != "" {
+		if e.Host == "" || e.Port == 0 {
+			if p, err := ParseEndpoint(e.URL); err == nil {
+				return p
+			}
+		}
+		return e
+	}
 	if e.Host == "" {
 		e.Host = "localhost"
 	}
@@ -32,7 +48,14 @@ func (e Endpoint) WithDefaults() Endpoint {
 	return e
 }
 
-func (e Endpoint) String() string { return net.JoinHostPort(e.Host, strconv.Itoa(e.Port)) }
+// String names the endpoint for messages: host:port, or the URL with its
+// query values and password redacted.
+func (e Endpoint) String() string {
+	if e.URL != "" {
+		return RedactURL(e.URL)
+	}
+	return net.JoinHostPort(e.Host, strconv.Itoa(e.Port))
+}
 
 // Version is /json/version.
 type Version struct {
@@ -57,16 +80,36 @@ var httpClient = &http.Client{Transport: &http.Transport{
 	MaxIdleConnsPerHost: 2,
 }}
 
+// remoteHTTPClient reaches remote endpoints, which may be far and behind
+// TLS; the caller's ctx still bounds every request.
+var remoteHTTPClient = &http.Client{Transport: &http.Transport{
+	Proxy:               nil,
+	DialContext:         (&net.Dialer{Timeout: 10 * time.Second}).DialContext,
+	TLSHandshakeTimeout: 10 * time.Second,
+	MaxIdleConnsPerHost: 2,
+}}
+
 func getJSON(ctx context.Context, ep Endpoint, method, path string, out any) error {
-	u := "http://" + ep.String() + path
+	u, err := ep.httpURL(path)
+	if err != nil {
+		return &ConnectError{Endpoint: ep.String(), Err: err}
+	}
 	req, err := http.NewRequestWithContext(ctx, method, u, nil)
 	if err != nil {
-		return err
+		return &ConnectError{Endpoint: ep.String(), Err: errors.New(RedactText(err.Error()))}
 	}
-	resp, err := httpClient.Do(req)
+	client := httpClient
+	if ep.Remote() {
+		client = remoteHTTPClient
+	}
+	resp, err := client.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
+		}
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // its text repeats the URL, token and all
 		}
 		return &ConnectError{Endpoint: ep.String(), Err: err}
 	}
@@ -104,6 +147,10 @@ func GetVersion(ctx context.Context, ep Endpoint) (*Version, error) {
 	if err := getJSON(ctx, ep, http.MethodGet, "/json/version", &v); err != nil {
 		return nil, err
 	}
+	if v.WebSocketDebuggerURL == "" {
+		return nil, &ConnectError{Endpoint: ep.String(), Err: errors.New("/json/version names no webSocketDebuggerUrl; give the browser websocket URL (ws:// or wss://) instead")}
+	}
+	v.WebSocketDebuggerURL = reachableWS(ep, v.WebSocketDebuggerURL)
 	return &v, nil
 }
 

@@ -22,11 +22,19 @@ func (e *ProtocolError) Error() string {
 	return s
 }
 
-// ClosedError means the websocket closed: Chrome exited or the tab went away.
-type ClosedError struct{ Err error }
+// ClosedError means the websocket closed: Chrome exited or the tab went
+// away, or a remote endpoint dropped the connection.
+type ClosedError struct {
+	// Endpoint names the browser (redacted), when known.
+	Endpoint string
+	Err      error
+}
 
 func (e *ClosedError) Error() string {
-	return "connection to Chrome closed: " + e.Err.Error()
+	if e.Endpoint != "" {
+		return "connection to Chrome at " + e.Endpoint + " closed: " + RedactText(e.Err.Error())
+	}
+	return "connection to Chrome closed: " + RedactText(e.Err.Error())
 }
 func (e *ClosedError) Unwrap() error { return e.Err }
 
@@ -37,7 +45,7 @@ type ConnectError struct {
 }
 
 func (e *ConnectError) Error() string {
-	return fmt.Sprintf("cannot reach Chrome at %s: %v", e.Endpoint, e.Err)
+	return RedactText(fmt.Sprintf("cannot reach Chrome at %s: %v", e.Endpoint, e.Err))
 }
 func (e *ConnectError) Unwrap() error { return e.Err }
 

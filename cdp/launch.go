@@ -267,9 +267,13 @@ type Browser struct {
 }
 
 // Connect reaches the Chrome at ep, launching one first when nothing
-// answers there and autoLaunch is set.
+// answers there and autoLaunch is set. A remote endpoint (ep.URL) is only
+// ever dialled: autoLaunch does not apply to it.
 func Connect(ctx context.Context, getenv Env, opts LaunchOptions, autoLaunch bool) (*Browser, error) {
 	ep := opts.Endpoint.WithDefaults()
+	if ep.Remote() {
+		return connectRemote(ctx, ep)
+	}
 	opts.Endpoint = ep
 	launched := false
 	v, err := GetVersion(ctx, ep)
@@ -282,7 +286,7 @@ func Connect(ctx context.Context, getenv Env, opts LaunchOptions, autoLaunch boo
 		}
 		launched = true
 	}
-	conn, err := Dial(ctx, v.WebSocketDebuggerURL)
+	conn, err := dial(ctx, v.WebSocketDebuggerURL, ep.String())
 	if err != nil {
 		return nil, err
 	}

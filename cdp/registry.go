@@ -34,6 +34,11 @@ type TabEntry struct {
 	TargetID string `json:"targetId"`
 	Host     string `json:"host"`
 	Port     int    `json:"port"`
+	// EndpointURL is the remote endpoint the tab was reached through
+	// (Endpoint.URL), kept whole, token and all, so a later call with only
+	// the alias dials it again; Host and Port are then the URL's. The file
+	// is private to this user, and the URL is never printed.
+	EndpointURL string `json:"endpoint,omitempty"`
 	// BrowserWS caches the browser's websocket URL so a call can skip the
 	// /json/version round trip; a stale one just costs that round trip.
 	BrowserWS string `json:"browserWs,omitempty"`
@@ -57,7 +62,9 @@ type TabEntry struct {
 }
 
 // Endpoint is the Chrome the entry's target lives in.
-func (e TabEntry) Endpoint() Endpoint { return Endpoint{Host: e.Host, Port: e.Port} }
+func (e TabEntry) Endpoint() Endpoint {
+	return Endpoint{Host: e.Host, Port: e.Port, URL: e.EndpointURL}.WithDefaults()
+}
 
 // Registry is a handle on a registry file. It holds no state of its own
 // between calls, so one value may be shared by goroutines, and separate
@@ -106,7 +113,7 @@ func (r *Registry) Register(targetID string, ep Endpoint) (string, error) {
 			return false, nil
 		}
 		var err error
-		alias, err = st.add(TabEntry{TargetID: targetID, Host: ep.Host, Port: ep.Port})
+		alias, err = st.add(TabEntry{TargetID: targetID, Host: ep.Host, Port: ep.Port, EndpointURL: ep.URL})
 		return err == nil, err
 	})
 	if err != nil {
@@ -182,7 +189,7 @@ func (r *Registry) Prune(ep Endpoint, liveTargetIDs map[string]bool) ([]string, 
 	err := r.mutate(func(st *registryState) (bool, error) {
 		for _, a := range st.aliases() {
 			e := st.tabs[a]
-			if sameEndpoint(e.Endpoint(), ep) && !liveTargetIDs[e.TargetID] {
+			if SameEndpoint(e.Endpoint(), ep) && !liveTargetIDs[e.TargetID] {
 				delete(st.tabs, a)
 				removed = append(removed, a)
 			}
@@ -330,7 +337,9 @@ func (r *Registry) write(st *registryState) error {
 	return nil
 }
 
-func sameEndpoint(a, b Endpoint) bool {
+// SameEndpoint reports whether a and b are the same browser endpoint: the
+// same URL, or for host and port endpoints the same host and port.
+func SameEndpoint(a, b Endpoint) bool {
 	a, b = a.WithDefaults(), b.WithDefaults()
-	return strings.EqualFold(a.Host, b.Host) && a.Port == b.Port
+	return a.URL == b.URL && strings.EqualFold(a.Host, b.Host) && a.Port == b.Port
 }

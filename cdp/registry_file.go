@@ -64,7 +64,7 @@ func (st *registryState) aliases() []string {
 func (st *registryState) aliasOf(targetID string, ep *Endpoint) (string, bool) {
 	for _, a := range st.aliases() {
 		e := st.tabs[a]
-		if e.TargetID == targetID && (ep == nil || sameEndpoint(e.Endpoint(), *ep)) {
+		if e.TargetID == targetID && (ep == nil || SameEndpoint(e.Endpoint(), *ep)) {
 			return a, true
 		}
 	}
@@ -167,7 +167,15 @@ func normaliseEntry(e TabEntry) (TabEntry, error) {
 	if e.Port < 0 || e.Port > 65535 {
 		return e, fmt.Errorf("port %d out of range", e.Port)
 	}
-	ep := e.Endpoint().WithDefaults()
+	if e.EndpointURL != "" {
+		ep, err := ParseEndpoint(e.EndpointURL)
+		if err != nil {
+			return e, fmt.Errorf("endpoint: %v", err)
+		}
+		e.Host, e.Port, e.EndpointURL = ep.Host, ep.Port, ep.URL
+		return e, nil
+	}
+	ep := e.Endpoint()
 	e.Host, e.Port = ep.Host, ep.Port
 	return e, nil
 }

@@ -93,12 +93,9 @@ func (c *Call) connect(ctx context.Context, ep cdp.Endpoint, headless *bool, aut
 	if headless != nil {
 		opts.Headless = *headless
 	}
-	b, err := cdp.Connect(ctx, c.getenv, opts, autoLaunch)
+	b, err := cdp.Connect(ctx, c.getenv, opts, autoLaunch && !ep.Remote())
 	if err != nil {
-		if errors.Is(err, cdp.ErrNoChrome) {
-			return nil, &Error{Type: Connection, Message: err.Error(), Err: err}
-		}
-		return nil, &Error{Type: Connection, Message: fmt.Sprintf("cannot connect to Chrome at %s: %v", ep, err), Err: err}
+		return nil, connectError(ep, err)
 	}
 	if c.browser != nil {
 		c.detach()
@@ -106,6 +103,23 @@ func (c *Call) connect(ctx context.Context, ep cdp.Endpoint, headless *bool, aut
 	}
 	c.browser = b
 	return b, nil
+}
+
+// connectError says, as a CONNECTION error, why the browser at ep could
+// not be reached. A remote endpoint is named with its secrets redacted.
+func connectError(ep cdp.Endpoint, err error) *Error {
+	if errors.Is(err, cdp.ErrNoChrome) {
+		return &Error{Type: Connection, Message: err.Error(), Err: err}
+	}
+	msg := fmt.Sprintf("cannot connect to Chrome at %s: %v", ep, err)
+	var ce *cdp.ConnectError
+	if errors.As(err, &ce) {
+		msg = ce.Error() // it names the endpoint already
+	}
+	if ep.Remote() {
+		msg += " (the remote endpoint refused, dropped or did not answer; no local Chrome is launched when an endpoint is set)"
+	}
+	return &Error{Type: Connection, Message: cdp.RedactText(msg), Err: err}
 }
 
 // attach makes targetID the call's tab, in frame when an earlier call
@@ -235,7 +249,8 @@ func (c *Call) detach() {
 }
 
 // watchTab aborts the call when its tab crashes or is closed by someone
-// else, so no step waits out its timeout on a dead page.
+// else, or the browser connection drops, so no step waits out its timeout
+// on a dead page.
 func (c *Call) watchTab(sess *cdp.Session) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	crashed := sess.Listen("Inspector.targetCrashed")
@@ -256,6 +271,19 @@ func (c *Call) watchTab(sess *cdp.Session) (stop func()) {
 				c.die(&Error{Type: Connection,
 					Message: fmt.Sprintf("tab %s was closed during the call; open a new one with openTab", c.alias)})
 				return
+			}
+		}
+	}()
+	// A browser that goes away, or a remote endpoint that drops the
+	// connection, ends the call at once rather than at the step's timeout.
+	conn := c.browser.Conn
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-conn.Done():
+			if ctx.Err() == nil {
+				c.die(&Error{Type: Connection, Err: conn.Err(),
+					Message: fmt.Sprintf("tab %s: %v", c.alias, conn.Err())})
 			}
 		}
 	}()
@@ -287,16 +315,29 @@ func (c *Call) attachAlias(ctx context.Context, tab string) error {
 		}
 		alias, entry = tab, cdp.TabEntry{TargetID: tab}
 	}
-	ep := cdp.Endpoint{Host: entry.Host, Port: entry.Port}.WithDefaults()
+	ep := entry.Endpoint()
+	if !found {
+		if ep, err = defaultEndpoint(c.getenv); err != nil {
+			return err
+		}
+	}
+	// The connection is bounded by the call's timeout: nothing else bounds
+	// a remote endpoint that accepts and never answers.
+	cctx, cancel := context.WithTimeout(ctx, c.connectWait())
+	defer cancel()
 	if entry.BrowserWS != "" {
-		if conn, err := cdp.Dial(ctx, entry.BrowserWS); err == nil {
+		if conn, err := cdp.Dial(cctx, entry.BrowserWS); err == nil {
 			c.browser = &cdp.Browser{Conn: conn, Endpoint: ep}
 		}
 	}
-	if _, err := c.connect(ctx, ep, nil, false); err != nil {
+	if _, err := c.connect(cctx, ep, nil, false); err != nil {
 		var e *Error
 		if errors.As(err, &e) {
-			e.Message = fmt.Sprintf("tab %s is gone: %s", alias, e.Message)
+			if ep.Remote() {
+				e.Message = fmt.Sprintf("tab %s: %s", alias, e.Message)
+			} else {
+				e.Message = fmt.Sprintf("tab %s is gone: %s", alias, e.Message)
+			}
 		}
 		return err
 	}
@@ -308,6 +349,14 @@ func (c *Call) attachAlias(ctx context.Context, tab string) error {
 	}
 	c.startURL, c.startDoc, c.arrived = c.attachURL, c.attachDoc, false
 	return nil
+}
+
+// connectWait bounds reaching the tab's browser: the call's timeout.
+func (c *Call) connectWait() time.Duration {
+	if c.lockWait > 0 {
+		return c.lockWait
+	}
+	return 30 * time.Second
 }
 
 // rememberBrowser caches the browser's websocket URL in the tab's entry

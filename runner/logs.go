@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cdpskill/cdpskill/cdp"
 )
 
 // AppendMetrics appends one JSONL line of I/O metrics (SPEC 17.6).
@@ -60,7 +63,9 @@ func WriteDebugLog(dir string, input []byte, res *Result) {
 	var request any = string(input)
 	var parsed any
 	if json.Unmarshal(input, &parsed) == nil {
-		request = parsed
+		request = redactWSURLs(parsed)
+	} else if bytes.Contains(input, []byte(`"wsUrl"`)) {
+		request = cdp.RedactText(string(input))
 	}
 	data, err := json.MarshalIndent(map[string]any{
 		"timestamp": time.Now().UTC().Format(time.RFC3339Nano),

@@ -140,7 +140,7 @@ func (c *Call) recordFailure(ctx context.Context, ps plannedStep, sr *StepResult
 		sr.Status = "skipped"
 		return
 	}
-	sr.Params = ps.raw
+	sr.Params = redactParams(ps.raw)
 	sr.Status = "error"
 	res.Status = "error"
 	res.Errors = append(res.Errors, StepError{Step: ps.n, Action: ps.def.name, Type: e.Type, Name: e.Name, Error: sr.Error})

@@ -1,8 +1,10 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 
@@ -11,31 +13,68 @@ import (
 
 // tabSteps open, find and close tabs.
 var tabSteps = []step{
-	define("chromeStatus", `true | {host, port, headless, autoLaunch}`,
+	define("chromeStatus", `true | {host, port | wsUrl, headless, autoLaunch}`,
 		"check that Chrome answers, launching it if needed", 0, decodeChromeStatus, runChromeStatus),
-	define("openTab", `true | "url" | {url, host, port, headless}`,
+	define("openTab", `true | "url" | {url, host, port | wsUrl, headless}`,
 		"open a new tab (in its own window) and make it this call's tab", visual, decodeOpenTab, runOpenTab).did("Opened a tab"),
-	define("connectTab", `"t1" | {targetId} | {url: "regex"} (+ host, port)`,
+	define("connectTab", `"t1" | {targetId} | {url: "regex"} (+ host, port | wsUrl)`,
 		"make an existing tab this call's tab", visual, decodeConnectTab, runConnectTab).did("Connected"),
 	define("closeTab", `"t1" | {tab}`,
 		"close a tab and forget its alias", 0, decodeCloseTab, runCloseTab),
-	define("listTabs", `true | {host, port}`,
+	define("listTabs", `true | {host, port | wsUrl}`,
 		"list the open tabs with their aliases", 0, decodeListTabs, runListTabs),
 }
 
-// endpointParams are the connection fields several tab steps accept.
+// endpointParams are the connection fields several tab steps accept: a
+// host and port, or wsUrl, a remote endpoint (a ws:// or wss:// browser
+// websocket, or an http:// or https:// debugging endpoint).
 type endpointParams struct {
-	Host string `json:"host"`
-	Port int    `json:"port"`
+	Host  string `json:"host"`
+	Port  int    `json:"port"`
+	WSURL string `json:"wsUrl"`
 }
 
-func (e endpointParams) endpoint() cdp.Endpoint {
-	return cdp.Endpoint{Host: e.Host, Port: e.Port}.WithDefaults()
+// given reports whether the step names its browser itself.
+func (e endpointParams) given() bool { return e.Host != "" || e.Port != 0 || e.WSURL != "" }
+
+// endpoint is the browser the step names, else the default: CDP_URL from
+// the environment, else localhost:9222.
+func (e endpointParams) endpoint(getenv cdp.Env) (cdp.Endpoint, error) {
+	switch {
+	case e.WSURL != "":
+		return cdp.ParseEndpoint(e.WSURL)
+	case e.Host != "" || e.Port != 0:
+		return cdp.Endpoint{Host: e.Host, Port: e.Port}.WithDefaults(), nil
+	}
+	return defaultEndpoint(getenv)
+}
+
+// defaultEndpoint is CDP_URL when the environment sets it, else
+// localhost:9222.
+func defaultEndpoint(getenv cdp.Env) (cdp.Endpoint, error) {
+	if getenv != nil {
+		if raw := getenv("CDP_URL"); raw != "" {
+			ep, err := cdp.ParseEndpoint(raw)
+			if err != nil {
+				return ep, &Error{Type: Connection, Message: "CDP_URL in the environment: " + err.Error(), Err: err}
+			}
+			return ep, nil
+		}
+	}
+	return cdp.Endpoint{}.WithDefaults(), nil
 }
 
 func (e endpointParams) check() error {
 	if e.Port < 0 || e.Port > 65535 {
 		return paramErrorf(`"port" must be between 1 and 65535, got %d`, e.Port)
+	}
+	if e.WSURL != "" {
+		if e.Host != "" || e.Port != 0 {
+			return paramErrorf(`give "wsUrl" or "host"/"port", not both`)
+		}
+		if _, err := cdp.ParseEndpoint(e.WSURL); err != nil {
+			return paramErrorf(`"wsUrl": %v`, err)
+		}
 	}
 	return nil
 }
@@ -58,7 +97,11 @@ func decodeChromeStatus(raw json.RawMessage) (chromeStatusParams, error) {
 
 func runChromeStatus(ctx context.Context, c *Call, p chromeStatusParams) (any, error) {
 	auto := p.AutoLaunch == nil || *p.AutoLaunch
-	st := cdp.ChromeStatus(ctx, c.getenv, cdp.StatusOptions{Endpoint: p.endpoint(), Headless: p.Headless, AutoLaunch: auto})
+	ep, err := p.endpoint(c.getenv)
+	if err != nil {
+		return nil, err
+	}
+	st := cdp.ChromeStatus(ctx, c.getenv, cdp.StatusOptions{Endpoint: ep, Headless: p.Headless, AutoLaunch: auto})
 	if !st.Running {
 		return st, &Error{Type: Connection, Message: "Chrome is not reachable: " + st.Error}
 	}
@@ -101,7 +144,11 @@ type tabOutput struct {
 }
 
 func runOpenTab(ctx context.Context, c *Call, p openTabParams) (any, error) {
-	b, err := c.connect(ctx, p.endpoint(), p.Headless, true)
+	ep, err := p.endpoint(c.getenv)
+	if err != nil {
+		return nil, err
+	}
+	b, err := c.connect(ctx, ep, p.Headless, !ep.Remote())
 	if err != nil {
 		return nil, err
 	}
@@ -152,22 +199,13 @@ func (c *Call) pruneTabs(ctx context.Context, b *cdp.Browser) map[string]cdp.Tar
 
 // pageTargets lists the browser's tabs over the open websocket.
 func pageTargets(ctx context.Context, b *cdp.Browser) (map[string]cdp.TargetInfo, error) {
-	var res struct {
-		TargetInfos []struct {
-			TargetID string `json:"targetId"`
-			Type     string `json:"type"`
-			Title    string `json:"title"`
-			URL      string `json:"url"`
-		} `json:"targetInfos"`
-	}
-	if err := b.Call(ctx, "", "Target.getTargets", nil, &res); err != nil {
+	pages, err := cdp.ListPagesWS(ctx, b.Conn)
+	if err != nil {
 		return nil, err
 	}
 	out := map[string]cdp.TargetInfo{}
-	for _, t := range res.TargetInfos {
-		if t.Type == "page" {
-			out[t.TargetID] = cdp.TargetInfo{ID: t.TargetID, Type: t.Type, Title: t.Title, URL: t.URL}
-		}
+	for _, t := range pages {
+		out[t.ID] = t
 	}
 	return out, nil
 }
@@ -211,7 +249,10 @@ func decodeConnectTab(raw json.RawMessage) (connectTabParams, error) {
 }
 
 func runConnectTab(ctx context.Context, c *Call, p connectTabParams) (any, error) {
-	ep := p.endpoint()
+	ep, err := p.endpoint(c.getenv)
+	if err != nil {
+		return nil, err
+	}
 	targetID := p.TargetID
 	if p.Alias != "" {
 		alias, entry, found, err := c.tabs.Resolve(p.Alias)
@@ -222,7 +263,7 @@ func runConnectTab(ctx context.Context, c *Call, p connectTabParams) (any, error
 			return nil, &Error{Type: Connection, Message: fmt.Sprintf("unknown tab %q: listTabs shows the open tabs", p.Alias)}
 		}
 		_ = alias
-		targetID, ep = entry.TargetID, cdp.Endpoint{Host: entry.Host, Port: entry.Port}.WithDefaults()
+		targetID, ep = entry.TargetID, entry.Endpoint()
 	}
 	b, err := c.connect(ctx, ep, nil, false)
 	if err != nil {
@@ -300,26 +341,50 @@ func runCloseTab(ctx context.Context, c *Call, p closeTabParams) (any, error) {
 		}
 		entry = cdp.TabEntry{TargetID: p.Tab}
 	}
-	ep := cdp.Endpoint{Host: entry.Host, Port: entry.Port}.WithDefaults()
+	ep := entry.Endpoint()
+	if !found {
+		if ep, err = defaultEndpoint(c.getenv); err != nil {
+			return nil, err
+		}
+	}
 	if c.sess != nil && c.sess.TargetID == entry.TargetID {
 		c.detach()
 		c.alias = ""
 	}
-	closeErr := cdp.CloseTarget(ctx, ep, entry.TargetID)
-	if found {
+	// Over the websocket, which every endpoint has (remote ones may offer
+	// no /json/close).
+	closeErr := c.withBrowser(ctx, ep, func(b *cdp.Browser) error {
+		return cdp.CloseTargetWS(ctx, b.Conn, entry.TargetID)
+	})
+	if found && (closeErr == nil || cdp.IsTargetGone(closeErr)) {
 		if err := c.tabs.Remove(alias); err != nil {
 			c.warn("tab registry: %v", err)
 		}
 	}
-	if closeErr != nil && !isNotFound(closeErr) {
+	if closeErr != nil && !cdp.IsTargetGone(closeErr) {
+		var e *Error
+		if errors.As(closeErr, &e) {
+			return nil, e
+		}
 		return nil, &Error{Type: Connection, Message: fmt.Sprintf("close tab %s: %v", p.Tab, closeErr), Err: closeErr}
 	}
 	return map[string]any{"closed": p.Tab}, nil
 }
 
-func isNotFound(err error) bool {
-	he, ok := err.(*cdp.HTTPError)
-	return ok && he.Status == 404
+// withBrowser runs fn on the browser at ep: the call's own connection when
+// it is that browser, else a connection of its own for fn's length, so a
+// step about another browser leaves the call's tab attached. Nothing is
+// launched.
+func (c *Call) withBrowser(ctx context.Context, ep cdp.Endpoint, fn func(*cdp.Browser) error) error {
+	if c.browser != nil && cdp.SameEndpoint(c.browser.Endpoint, ep) {
+		return fn(c.browser)
+	}
+	b, err := cdp.Connect(ctx, c.getenv, cdp.LaunchOptions{Endpoint: ep}, false)
+	if err != nil {
+		return connectError(ep, err)
+	}
+	defer b.Close()
+	return fn(b)
 }
 
 // --- listTabs
@@ -340,12 +405,23 @@ type listedTab struct {
 }
 
 func runListTabs(ctx context.Context, c *Call, p endpointParams) (any, error) {
-	ep := p.endpoint()
-	if c.browser != nil && p.Host == "" && p.Port == 0 {
+	ep, err := p.endpoint(c.getenv)
+	if err != nil {
+		return nil, err
+	}
+	if c.browser != nil && !p.given() {
 		ep = c.browser.Endpoint
 	}
-	pages, err := cdp.ListPages(ctx, ep)
+	var pages []cdp.TargetInfo
+	err = c.withBrowser(ctx, ep, func(b *cdp.Browser) (err error) {
+		pages, err = cdp.ListPagesWS(ctx, b.Conn)
+		return err
+	})
 	if err != nil {
+		var e *Error
+		if errors.As(err, &e) {
+			return nil, e
+		}
 		return nil, &Error{Type: Connection, Message: fmt.Sprintf("cannot list tabs of Chrome at %s: %v", ep, err), Err: err}
 	}
 	live := map[string]bool{}
@@ -358,7 +434,7 @@ func runListTabs(ctx context.Context, c *Call, p endpointParams) (any, error) {
 	aliases := map[string]string{}
 	if entries, err := c.tabs.List(); err == nil {
 		for a, e := range entries {
-			if (cdp.Endpoint{Host: e.Host, Port: e.Port}.WithDefaults()) == ep {
+			if cdp.SameEndpoint(e.Endpoint(), ep) {
 				aliases[e.TargetID] = a
 			}
 		}
@@ -396,4 +472,43 @@ func decodeTrue(name string) func(json.RawMessage) (struct{}, error) {
 func entryOf(r *cdp.Registry, alias string) (cdp.TabEntry, bool) {
 	_, e, found, err := r.Resolve(alias)
 	return e, found && err == nil
+}
+
+// redactWSURLs hides the secrets of every "wsUrl" in a decoded JSON value,
+// in place, so a step's echoed params and the debug log never show a
+// gateway's token.
+func redactWSURLs(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if s, ok := x.(string); ok && k == "wsUrl" {
+				v[k] = cdp.RedactURL(s)
+			} else {
+				v[k] = redactWSURLs(x)
+			}
+		}
+	case []any:
+		for i, x := range v {
+			v[i] = redactWSURLs(x)
+		}
+	}
+	return v
+}
+
+// redactParams is redactWSURLs on a step's raw JSON.
+func redactParams(raw json.RawMessage) json.RawMessage {
+	if !bytes.Contains(raw, []byte(`"wsUrl"`)) {
+		return raw
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return raw
+	}
+	out, err := json.Marshal(redactWSURLs(v))
+	if err != nil {
+		return raw
+	}
+	return out
 }

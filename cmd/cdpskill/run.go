@@ -127,6 +127,7 @@ usage:
 flags: --debug (write ./log/NNN-tab-actions.status.json), --help, --version
 top level: tab (alias from openTab), timeout (ms per step, default 30000), steps
 step modifiers: optional (failure → skipped), timeout (ms)
+env: CDP_URL (default browser: ws(s):// websocket or http(s):// endpoint; never auto-launched)
 
 steps:
 `)

@@ -1,0 +1,268 @@
+package cdp
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Remote browsers: an endpoint handed out by a hosted browser service or a
+// self-hosted Chrome pool is a URL, either the browser websocket itself
+// (ws://, wss://) or an HTTP debugging endpoint (http://, https://) whose
+// /json/version names it. Its query string often carries a token: it is
+// kept for dialling and never shown (RedactURL).
+
+// RemoteConnectWait bounds reaching a remote endpoint (the HTTP discovery
+// and the websocket handshake) when the caller's deadline is later.
+const RemoteConnectWait = 20 * time.Second
+
+// ParseEndpoint reads a remote endpoint URL. Errors never repeat the
+// query string's values.
+func ParseEndpoint(raw string) (Endpoint, error) {
+	raw = strings.TrimSpace(raw)
+	u, err := url.Parse(raw)
+	if err != nil {
+		return Endpoint{}, fmt.Errorf("%s is not a URL", RedactURL(raw))
+	}
+	scheme := strings.ToLower(u.Scheme)
+	var port int
+	switch scheme {
+	case "ws", "http":
+		port = 80
+	case "wss", "https":
+		port = 443
+	default:
+		return Endpoint{}, fmt.Errorf("%s is not a browser endpoint: use a ws:// or wss:// browser websocket URL, or an http:// or https:// debugging endpoint", RedactURL(raw))
+	}
+	if u.Hostname() == "" {
+		return Endpoint{}, fmt.Errorf("%s has no host", RedactURL(raw))
+	}
+	if p := u.Port(); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 || n > 65535 {
+			return Endpoint{}, fmt.Errorf("%s has an invalid port", RedactURL(raw))
+		}
+		port = n
+	}
+	u.Scheme = scheme
+	return Endpoint{Host: u.Hostname(), Port: port, URL: u.String()}, nil
+}
+
+// Remote reports whether e is an endpoint URL rather than a host and port.
+// No Chrome is ever launched for a remote endpoint.
+func (e Endpoint) Remote() bool { return e.URL != "" }
+
+// isWebSocket reports whether e is a browser websocket URL.
+func (e Endpoint) isWebSocket() bool {
+	return strings.HasPrefix(e.URL, "ws://") || strings.HasPrefix(e.URL, "wss://")
+}
+
+// httpURL is the address of path (which may carry its own query) on e's
+// HTTP debugging server; an endpoint URL keeps its own path prefix and
+// query string (a gateway's token).
+func (e Endpoint) httpURL(path string) (string, error) {
+	if !e.Remote() {
+		return "http://" + e.String() + path, nil
+	}
+	if e.isWebSocket() {
+		return "", fmt.Errorf("%s is a websocket endpoint; it has no HTTP discovery", e)
+	}
+	u, err := url.Parse(e.URL)
+	if err != nil {
+		return "", fmt.Errorf("%s is not a URL", e)
+	}
+	p, q, _ := strings.Cut(path, "?")
+	u.Path = strings.TrimRight(u.Path, "/") + p
+	u.RawPath = ""
+	switch {
+	case q == "":
+	case u.RawQuery == "":
+		u.RawQuery = q
+	default:
+		u.RawQuery += "&" + q
+	}
+	return u.String(), nil
+}
+
+// reachableWS makes the websocket URL a debugging endpoint reported
+// reachable from here: Chrome behind a proxy or in a container names
+// itself localhost or 0.0.0.0, which is the endpoint's host and port as
+// seen from here; behind https the socket is wss; and a gateway's token
+// in the endpoint's query goes along when the URL has none of its own.
+func reachableWS(ep Endpoint, ws string) string {
+	w, err := url.Parse(ws)
+	if err != nil || w.Host == "" {
+		return ws
+	}
+	hostPort := net.JoinHostPort(ep.Host, strconv.Itoa(ep.Port))
+	var epu *url.URL
+	if ep.Remote() {
+		if epu, err = url.Parse(ep.URL); err == nil {
+			hostPort = epu.Host
+			if epu.Port() == "" {
+				hostPort = net.JoinHostPort(epu.Hostname(), strconv.Itoa(ep.Port))
+			}
+		}
+	}
+	if isLoopbackOrAny(w.Hostname()) && w.Host != hostPort {
+		w.Host = hostPort
+	}
+	if epu != nil {
+		if epu.Scheme == "https" && w.Scheme == "ws" {
+			w.Scheme = "wss"
+		}
+		if w.RawQuery == "" && epu.RawQuery != "" {
+			w.RawQuery = epu.RawQuery
+		}
+	}
+	return w.String()
+}
+
+func isLoopbackOrAny(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && (ip.IsLoopback() || ip.IsUnspecified())
+}
+
+// connectRemote reaches a remote endpoint: a websocket URL is dialled as
+// it is, an HTTP endpoint is asked for its websocket first. Nothing is
+// ever launched.
+func connectRemote(ctx context.Context, ep Endpoint) (*Browser, error) {
+	ctx, cancel := context.WithTimeout(ctx, RemoteConnectWait)
+	defer cancel()
+	v := &Version{WebSocketDebuggerURL: ep.URL}
+	if !ep.isWebSocket() {
+		var err error
+		if v, err = GetVersion(ctx, ep); err != nil {
+			return nil, err
+		}
+	}
+	conn, err := dial(ctx, v.WebSocketDebuggerURL, ep.String())
+	if err != nil {
+		return nil, err
+	}
+	return &Browser{Conn: conn, Endpoint: ep, Version: v}, nil
+}
+
+// ListPagesWS lists the browser's tabs over its websocket
+// (Target.getTargets), which every endpoint supports, the remote ones
+// without HTTP discovery included.
+func ListPagesWS(ctx context.Context, c *Conn) ([]TargetInfo, error) {
+	var res struct {
+		TargetInfos []struct {
+			TargetID string `json:"targetId"`
+			Type     string `json:"type"`
+			Title    string `json:"title"`
+			URL      string `json:"url"`
+		} `json:"targetInfos"`
+	}
+	if err := c.Call(ctx, "", "Target.getTargets", nil, &res); err != nil {
+		return nil, err
+	}
+	var out []TargetInfo
+	for _, t := range res.TargetInfos {
+		if t.Type == "page" {
+			out = append(out, TargetInfo{ID: t.TargetID, Type: t.Type, Title: t.Title, URL: t.URL})
+		}
+	}
+	return out, nil
+}
+
+// CloseTargetWS closes a tab over the browser websocket. A tab that is
+// already gone reports IsTargetGone.
+func CloseTargetWS(ctx context.Context, c *Conn, id string) error {
+	return c.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": id}, nil)
+}
+
+// remoteStatus is chromeStatus for a remote endpoint: all over the
+// websocket, and never a launch.
+func remoteStatus(ctx context.Context, ep Endpoint) *Status {
+	st := &Status{Port: ep.Port, Endpoint: ep.String()}
+	b, err := connectRemote(ctx, ep)
+	if err != nil {
+		st.Error = err.Error() + " (a remote endpoint is never auto-launched)"
+		return st
+	}
+	defer b.Close()
+	st.Running = true
+	st.Version = b.Version.Browser
+	if st.Version == "" {
+		var v struct {
+			Product string `json:"product"`
+		}
+		if err := b.Call(ctx, "", "Browser.getVersion", nil, &v); err == nil {
+			st.Version = v.Product
+		}
+	}
+	pages, err := ListPagesWS(ctx, b.Conn)
+	if err != nil {
+		st.Error = err.Error()
+		return st
+	}
+	if len(pages) == 0 {
+		var created struct {
+			TargetID string `json:"targetId"`
+		}
+		err := b.Call(ctx, "", "Target.createTarget", map[string]any{"url": "about:blank", "newWindow": true}, &created)
+		if err != nil {
+			st.Error = fmt.Sprintf("the browser has no tabs and opening one failed: %v", err)
+			return st
+		}
+		pages, st.CreatedTab = []TargetInfo{{ID: created.TargetID, Type: "page", URL: "about:blank"}}, true
+		st.Note = "The browser had no tabs open. Created new tab."
+	}
+	for _, p := range pages {
+		st.Tabs = append(st.Tabs, StatusTab{TargetID: p.ID, URL: p.URL, Title: p.Title})
+	}
+	return st
+}
+
+// urlInText finds URLs in a message, stopping before quotes, spaces and
+// the punctuation that follows a URL in a sentence.
+var urlInText = regexp.MustCompile(`(?i)\b(?:wss?|https?)://[^\s"'<>]*[^\s"'<>:;,.)]`)
+
+// RedactText redacts every URL in s (see RedactURL).
+func RedactText(s string) string {
+	if !strings.Contains(s, "://") {
+		return s
+	}
+	return urlInText.ReplaceAllStringFunc(s, RedactURL)
+}
+
+// RedactURL hides a URL's secrets: each query value becomes *** (names are
+// kept: ?token=*** says what to check) and so does a password.
+func RedactURL(raw string) string {
+	base, query, hasQuery := strings.Cut(raw, "?")
+	if u, err := url.Parse(base); err == nil && u.User != nil {
+		if _, has := u.User.Password(); has {
+			u.User = url.UserPassword(u.User.Username(), "***")
+			base = strings.Replace(u.String(), "%2A%2A%2A", "***", 1)
+		}
+	}
+	if !hasQuery {
+		return base
+	}
+	frag := ""
+	if q, f, ok := strings.Cut(query, "#"); ok {
+		query, frag = q, "#"+f
+	}
+	parts := strings.Split(query, "&")
+	for i, p := range parts {
+		if p == "" {
+			continue
+		}
+		if k, _, ok := strings.Cut(p, "="); ok {
+			parts[i] = k + "=***"
+		} else {
+			parts[i] = "***"
+		}
+	}
+	return base + "?" + strings.Join(parts, "&") + frag
+}

@@ -1,0 +1,177 @@
+package cdp
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseEndpoint(t *testing.T) {
+	good := []struct {
+		raw  string
+		host string
+		port int
+	}{
+		{"ws://127.0.0.1:9333/devtools/browser/abc", "127.0.0.1", 9333},
+		{"WSS://browsers.example.com/chrome?token=s3cret&stealth=1", "browsers.example.com", 443},
+		{"http://10.0.0.5:9222", "10.0.0.5", 9222},
+		{"https://pool.example.com/cdp?key=k", "pool.example.com", 443},
+		{"ws://[::1]:9222/devtools/browser/x", "::1", 9222},
+	}
+	for _, tc := range good {
+		ep, err := ParseEndpoint(tc.raw)
+		if err != nil || ep.Host != tc.host || ep.Port != tc.port || !ep.Remote() {
+			t.Errorf("%s: got %+v, %v", tc.raw, ep, err)
+		}
+	}
+	for _, raw := range []string{"", "localhost:9222", "ftp://x/?token=s3cret", "ws:///path?token=s3cret", "ws://h:99999/?token=s3cret"} {
+		_, err := ParseEndpoint(raw)
+		if err == nil {
+			t.Errorf("%q: no error", raw)
+		} else if strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("%q: error shows the token: %v", raw, err)
+		}
+	}
+}
+
+func TestRedact(t *testing.T) {
+	cases := map[string]string{
+		"ws://h:1/devtools/browser/x":                      "ws://h:1/devtools/browser/x",
+		"wss://h/chrome?token=abc&stealth=true":            "wss://h/chrome?token=***&stealth=***",
+		"wss://h/chrome?abc":                               "wss://h/chrome?***",
+		"https://user:pw@h/x?k=v#frag":                     "https://user:***@h/x?k=***#frag",
+		"cannot reach Chrome at ws://h:1/?token=abc: EOF":  "cannot reach Chrome at ws://h:1/?token=***: EOF",
+		`Get "http://h:2/json/version?token=abc": refused`: `Get "http://h:2/json/version?token=***": refused`,
+	}
+	for in, want := range cases {
+		got := RedactText(in)
+		if got != want {
+			t.Errorf("RedactText(%q) = %q, want %q", in, got, want)
+		}
+	}
+	ep, _ := ParseEndpoint("wss://h/chrome?token=abc")
+	if s := ep.String(); s != "wss://h/chrome?token=***" {
+		t.Errorf("String: %s", s)
+	}
+	e := &ConnectError{Endpoint: "x", Err: errors.New(`dial "wss://h/?token=abc"`)}
+	if strings.Contains(e.Error(), "abc") {
+		t.Errorf("ConnectError shows the token: %v", e)
+	}
+}
+
+func TestHTTPURLKeepsPrefixAndToken(t *testing.T) {
+	ep, _ := ParseEndpoint("https://pool.example.com/cdp/?token=abc")
+	got, err := ep.httpURL("/json/new?about:blank")
+	if err != nil || got != "https://pool.example.com/cdp/json/new?token=abc&about:blank" {
+		t.Errorf("got %q, %v", got, err)
+	}
+	local, _ := Endpoint{}.WithDefaults().httpURL("/json/version")
+	if local != "http://localhost:9222/json/version" {
+		t.Errorf("local: %q", local)
+	}
+	ws, _ := ParseEndpoint("ws://h/devtools/browser/x")
+	if _, err := ws.httpURL("/json/version"); err == nil {
+		t.Error("a websocket endpoint has no HTTP discovery")
+	}
+}
+
+func TestReachableWS(t *testing.T) {
+	remote, _ := ParseEndpoint("https://gw.example.com:8443/?token=abc")
+	cases := []struct {
+		ep       Endpoint
+		reported string
+		want     string
+	}{
+		// Chrome in a container or behind a gateway names itself.
+		{remote, "ws://0.0.0.0:9222/devtools/browser/x", "wss://gw.example.com:8443/devtools/browser/x?token=abc"},
+		{remote, "ws://localhost:9222/devtools/browser/x?own=1", "wss://gw.example.com:8443/devtools/browser/x?own=1"},
+		// A reachable name is left alone.
+		{remote, "wss://node7.example.com/devtools/browser/x", "wss://node7.example.com/devtools/browser/x?token=abc"},
+		{Endpoint{Host: "10.0.0.5", Port: 9222}, "ws://127.0.0.1:9222/devtools/browser/x", "ws://10.0.0.5:9222/devtools/browser/x"},
+		{Endpoint{}.WithDefaults(), "ws://localhost:9222/devtools/browser/x", "ws://localhost:9222/devtools/browser/x"},
+	}
+	for _, tc := range cases {
+		if got := reachableWS(tc.ep, tc.reported); got != tc.want {
+			t.Errorf("%s via %s: got %s, want %s", tc.reported, tc.ep, got, tc.want)
+		}
+	}
+}
+
+// A remote endpoint that refuses fails at once, names itself without its
+// token, and launches nothing even when asked to.
+func TestConnectRemoteRefusedNeverLaunches(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	for _, raw := range []string{"ws://" + addr + "/devtools/browser/x?token=s3cret", "http://" + addr + "/?token=s3cret"} {
+		ep, _ := ParseEndpoint(raw)
+		start := time.Now()
+		noChrome := func(string) string { return "" }
+		_, err := Connect(t.Context(), noChrome, LaunchOptions{Endpoint: ep}, true)
+		var ce *ConnectError
+		if !errors.As(err, &ce) || !strings.Contains(err.Error(), addr) || !strings.Contains(err.Error(), "token=***") || strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("%s: got %v", ep, err)
+		}
+		if d := time.Since(start); d > 3*time.Second {
+			t.Errorf("%s: took %v", ep, d)
+		}
+		st := ChromeStatus(t.Context(), noChrome, StatusOptions{Endpoint: ep, AutoLaunch: true})
+		if st.Running || st.Launched || !strings.Contains(st.Error, "never auto-launched") || strings.Contains(st.Error, "s3cret") || st.Endpoint != ep.String() {
+			t.Errorf("%s: status %+v", ep, st)
+		}
+	}
+}
+
+// An endpoint that accepts and never answers is given up within the
+// caller's deadline.
+func TestConnectRemoteSilentTimesOut(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	defer srv.Close()
+	defer srv.CloseClientConnections()
+	for _, raw := range []string{"ws" + strings.TrimPrefix(srv.URL, "http") + "/?token=s3cret", srv.URL + "/?token=s3cret"} {
+		ep, _ := ParseEndpoint(raw)
+		ctx, cancel := context.WithTimeout(t.Context(), 500*time.Millisecond)
+		_, err := Connect(ctx, nil, LaunchOptions{Endpoint: ep}, true)
+		cancel()
+		if err == nil || !errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("%s: got %v", ep, err)
+		}
+	}
+}
+
+func TestRegistryKeepsRemoteEndpoint(t *testing.T) {
+	r := OpenRegistry(filepath.Join(t.TempDir(), "tabs.json"))
+	a, _ := ParseEndpoint("wss://gw.example.com/chrome?token=abc")
+	b, _ := ParseEndpoint("ws://127.0.0.1:9333/devtools/browser/y")
+	ta, err := r.Register("SAME", a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, _ := r.Register("SAME", b)
+	tl, _ := r.Register("SAME", Endpoint{})
+	if ta == tb || tb == tl || ta == tl {
+		t.Fatalf("one target id on three browsers needs three aliases: %s %s %s", ta, tb, tl)
+	}
+	_, e, found, err := r.Resolve(ta)
+	if err != nil || !found || e.Endpoint() != a || e.Host != "gw.example.com" || e.Port != 443 {
+		t.Fatalf("resolve %s: %+v %v", ta, e, err)
+	}
+	if removed, _ := r.Prune(a, nil); len(removed) != 1 || removed[0] != ta {
+		t.Fatalf("prune on a must drop only %s: %v", ta, removed)
+	}
+	if _, _, found, _ := r.Resolve(tb); !found {
+		t.Fatal("prune dropped another browser's tab")
+	}
+	if !SameEndpoint(Endpoint{}, Endpoint{Host: "LOCALHOST", Port: 9222}) || SameEndpoint(a, b) {
+		t.Error("SameEndpoint")
+	}
+}
