@@ -47,12 +47,13 @@ func TestDocsExamplesRun(t *testing.T) {
 }
 
 func runDocBlock(t *testing.T, block []docCommand) {
+	// The agent's auto-launched Chrome is the test's browser here.
 	c := newCLI(t)
+	c.cdpURL = fmt.Sprintf("http://%s:%d", browser.Endpoint.Host, browser.Endpoint.Port)
 	t.Cleanup(func() { c.run(`{"steps":[{"closeTab":"t1"}]}`) })
 	for _, cmd := range block {
 		input := strings.ReplaceAll(cmd.input, docsApp, fixture.URL+"/docs")
 		input = strings.ReplaceAll(input, "$TMPDIR", c.tmp)
-		input = toTestBrowser(t, input)
 		res, code, got := c.runRaw(input)
 		if os.Getenv("DOCS_SHOW") != "" {
 			t.Logf("line %d: %s\n%s", cmd.line, input, got)
@@ -70,34 +71,6 @@ func runDocBlock(t *testing.T, block []docCommand) {
 			}
 		}
 	}
-}
-
-// toTestBrowser points the openTab steps of an input at the test's
-// browser, which an agent's auto-launched Chrome stands for.
-func toTestBrowser(t *testing.T, input string) string {
-	var doc map[string]any
-	if err := json.Unmarshal([]byte(input), &doc); err != nil {
-		t.Fatalf("not JSON: %s", input)
-	}
-	steps, _ := doc["steps"].([]any)
-	for _, s := range steps {
-		step, _ := s.(map[string]any)
-		open, ok := step["openTab"]
-		if !ok {
-			continue
-		}
-		params := map[string]any{}
-		switch v := open.(type) {
-		case string:
-			params["url"] = v
-		case map[string]any:
-			params = v
-		}
-		params["host"], params["port"] = browser.Endpoint.Host, browser.Endpoint.Port
-		step["openTab"] = params
-	}
-	out, _ := json.Marshal(doc)
-	return string(out)
 }
 
 // missingFields lists the fields of shown, and of the objects in it, that

@@ -111,12 +111,18 @@ func fixtureHandler() http.Handler {
 type cli struct {
 	t   testing.TB
 	tmp string
+	// cdpURL, when set, is the CDP_URL the binary runs with.
+	cdpURL string
 }
 
 func newCLI(t testing.TB) *cli { return &cli{t: t, tmp: t.TempDir()} }
 
 func (c *cli) env() []string {
-	return append(os.Environ(), "TMPDIR="+c.tmp, "HOME="+c.tmp)
+	env := append(os.Environ(), "TMPDIR="+c.tmp, "HOME="+c.tmp)
+	if c.cdpURL != "" {
+		env = append(env, "CDP_URL="+c.cdpURL)
+	}
+	return env
 }
 
 func (c *cli) cmd(ctx context.Context, input string) *exec.Cmd {
