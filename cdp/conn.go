@@ -120,16 +120,21 @@ func (c *Conn) Call(ctx context.Context, sessionID, method string, params, resul
 
 // CallRaw is Call returning the undecoded result.
 func (c *Conn) CallRaw(ctx context.Context, sessionID, method string, params any) (json.RawMessage, error) {
-	return c.Send(ctx, sessionID, method, params).WaitRaw(ctx)
+	s := c.Send(ctx, sessionID, method, params)
+	defer s.forget() // a call given up on takes no reply
+	return s.WaitRaw(ctx)
 }
 
-// Sent is a call written to Chrome whose reply has not been read yet.
+// Sent is a call written to Chrome whose reply may not have come yet. It
+// is waited for by one goroutine at a time.
 type Sent struct {
 	c      *Conn
 	id     int64
 	method string
 	ch     chan reply
 	err    error // the call could not be sent
+	got    bool  // r holds the reply
+	r      reply
 }
 
 // Send writes method to the session now and returns at once; Wait reads
@@ -194,25 +199,26 @@ func (s *Sent) Wait(ctx context.Context, result any) error {
 	return nil
 }
 
-// WaitRaw is Wait returning the undecoded result. A Sent is waited for
-// once.
+// WaitRaw is Wait returning the undecoded result. When ctx ends first the
+// reply can still be waited for again: a worker paused at its start
+// answers some calls only once it is resumed.
 func (s *Sent) WaitRaw(ctx context.Context) (json.RawMessage, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
-	defer s.forget()
-	select {
-	case r := <-s.ch:
-		if r.err != nil {
-			var pe *ProtocolError
-			if errors.As(r.err, &pe) {
-				pe.Method = s.method
-			}
+	if !s.got {
+		select {
+		case s.r = <-s.ch:
+			s.got = true
+		case <-ctx.Done():
+			return nil, ctx.Err()
 		}
-		return r.result, r.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
+		var pe *ProtocolError
+		if errors.As(s.r.err, &pe) {
+			pe.Method = s.method
+		}
 	}
+	return s.r.result, s.r.err
 }
 
 func (s *Sent) forget() {
