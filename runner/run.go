@@ -394,7 +394,7 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 			since := func(con *capture.Console) []capture.Message { return con.Since(c.start, "error", "warning") }
 			res.Console = capture.NewReport(c.withFrameConsole(cctx, since(c.console), since))
 		}
-		rep, err := c.finishNetwork()
+		rep, err := c.finishNetwork(cctx)
 		if err != nil {
 			c.warn("network log: %v", err)
 		}

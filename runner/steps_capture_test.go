@@ -71,7 +71,9 @@ func TestDecodeCaptureSteps(t *testing.T) {
 		{"console", `{"levle":"error"}`, []string{`did you mean "level"`}},
 
 		{"network", `true`, nil},
-		{"network", `{"limit":5,"filter":"/api/","status":"4xx","failed":true,"type":"fetch,xhr","clear":true}`, nil},
+		{"network", `{"limit":5,"filter":"/api/","status":"4xx","failed":true,"type":"fetch,xhr"}`, nil},
+		{"network", `{"clear":true}`, nil},
+		{"network", `{"clear":true,"failed":true}`, []string{"separate network step"}},
 		{"network", `{"status":404}`, nil},
 		{"network", `{"filter":"/a(/"}`, []string{"regular expression"}},
 		{"network", `{"status":"4x"}`, []string{"status"}},
