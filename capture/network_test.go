@@ -397,11 +397,21 @@ func TestNetworkLogEndsRequestsAcrossCalls(t *testing.T) {
 	s2 := attachAgain(t, ctx, s)
 	n2 := startNetwork(t, ctx, s2)
 	awaitServed(t, "late")
-	n2.Flush(ctx)
-	if err := n2.Save(ctx, log, false, page.New(s2)); err != nil {
-		t.Fatal(err)
+	// The server has answered; Chrome's events and timing records follow.
+	var second map[string]capture.Request
+	for {
+		if err := n2.Save(ctx, log, false, page.New(s2)); err != nil {
+			t.Fatal(err)
+		}
+		second = slowRequests(t, log)
+		late, gap, stream := second["late"], second["gap"], second["stream"]
+		if late.Done() && gap.Done() && stream.Done() {
+			break
+		}
+		if err := n2.WaitEvent(ctx); err != nil {
+			t.Fatalf("requests still under way: %+v", second)
+		}
 	}
-	second := slowRequests(t, log)
 	if r := second["late"]; !r.Done() || r.Status != 200 || r.Ms < 2500 || r.From != "network" || r.Note != "" {
 		t.Errorf("ended in the next call: %+v", r)
 	}
