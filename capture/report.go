@@ -29,7 +29,9 @@ type ReportMessage struct {
 	Level  string `json:"level"`
 	Text   string `json:"text"`
 	Source string `json:"source,omitempty"` // url:line
-	Count  int    `json:"count,omitempty"`  // set when it happened more than once
+	// Context is where it was logged when not in the page: "service-worker".
+	Context string `json:"context,omitempty"`
+	Count   int    `json:"count,omitempty"` // set when it happened more than once
 
 	first int // position of the first occurrence, to restore log order
 }
@@ -51,8 +53,8 @@ func NewReport(msgs []Message) *Report {
 		default:
 			continue
 		}
-		rm := ReportMessage{Level: m.Level, Text: truncate(m.Text, maxReportText), Source: source(m), first: i}
-		key := rm.Level + "\x00" + rm.Text + "\x00" + rm.Source
+		rm := ReportMessage{Level: m.Level, Text: truncate(m.Text, maxReportText), Source: source(m), Context: m.Context, first: i}
+		key := rm.Level + "\x00" + rm.Text + "\x00" + rm.Source + "\x00" + rm.Context
 		if j, ok := index[key]; ok {
 			all[j].Count++
 			continue

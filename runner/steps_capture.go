@@ -27,7 +27,7 @@ var captureSteps = []step{
 		"console messages, newest last: what Chrome kept for the page (replayed as the call attaches) plus this call's; clear:true empties them for later calls too; a long listing goes whole to the file named in file",
 		needsTab|sized, decodeConsole, runConsole),
 	define("network", `true | {limit (50), filter: "text"|"/regex/", status: 404|"4xx", failed, type: "fetch,xhr"} | {clear: true} | {offline: true|false} | {throttle: "slow-3g"|"fast-3g"|"slow-4g"|"fast-4g"|"off"|{latency (ms), download, upload (bytes/s)}}`,
-		"the tab's requests since capture began or the last clear, kept across calls (the last 1,000), from saying where each response came from; offline and throttle last across calls until turned off",
+		"the tab's requests since capture began or the last clear, kept across calls (the last 1,000), from saying where each response came from; offline and throttle reach the page's service workers too and last across calls until turned off",
 		needsTab|sized, decodeNetwork, runNetwork),
 }
 
@@ -226,6 +226,7 @@ func runConsole(ctx context.Context, c *Call, p consoleParams) (any, error) {
 		q.Since = msTime(p.Since)
 	}
 	msgs := c.withFrameConsole(ctx, c.console.Messages(), (*capture.Console).Messages)
+	msgs = c.withWorkerConsoles(ctx, msgs, (*capture.Console).Messages, workerWaitMax)
 	view, err := capture.NewConsoleView(msgs, q, capture.TabFile(c.alias, ".console.json"))
 	if err != nil {
 		return nil, err
@@ -239,6 +240,7 @@ func runConsole(ctx context.Context, c *Call, p consoleParams) (any, error) {
 				return view, err
 			}
 		}
+		c.discardWorkerConsoles(ctx)
 	}
 	return view, nil
 }

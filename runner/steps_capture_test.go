@@ -87,6 +87,17 @@ func TestDecodeCaptureSteps(t *testing.T) {
 		{"network", `{"throttle":{"latncy":100}}`, []string{`did you mean "latency"`}},
 		{"network", `{"throttle":{"latency":-1}}`, []string{"at least 0"}},
 		{"network", `{"offline":true,"limit":5}`, []string{"separate network step"}},
+
+		{"serviceWorker", `true`, nil},
+		{"serviceWorker", `{"unregister":true}`, nil},
+		{"serviceWorker", `{"unregister":"/app/"}`, nil},
+		{"serviceWorker", `{"update":"http://localhost:8080/"}`, nil},
+		{"serviceWorker", `false`, []string{"expected true or an object"}},
+		{"serviceWorker", `{}`, []string{"say what to do"}},
+		{"serviceWorker", `{"unregister":true,"update":true}`, []string{"one of"}},
+		{"serviceWorker", `{"unregister":false}`, []string{"takes true", "a boolean"}},
+		{"serviceWorker", `{"update":""}`, []string{"takes true"}},
+		{"serviceWorker", `{"unregistr":true}`, []string{`did you mean "unregister"`}},
 	})
 }
 
