@@ -31,11 +31,16 @@ const MaxMessages = 10000
 type Console struct {
 	s *cdp.Session
 	l *cdp.Listener
+	// context marks each message with where it was logged (Message.Context).
+	context string
 
 	mu  sync.Mutex
 	buf []Message // grows to twice MaxMessages before old ones are cut
 	seq uint64    // how many messages were ever added
 }
+
+// ContextServiceWorker marks the messages of a page's service worker.
+const ContextServiceWorker = "service-worker"
 
 // Session is the session whose console c captures.
 func (c *Console) Session() *cdp.Session { return c.s }
@@ -51,41 +56,56 @@ func (c *Console) Session() *cdp.Session { return c.s }
 // the setTimeout). They cover what is scheduled from now on, while the
 // session lasts.
 func StartConsole(ctx context.Context, s *cdp.Session) (*Console, error) {
-	l := s.Listen(evConsole, evThrown, evRevoked)
-	// The two are independent: one round trip for both.
-	depth := make(chan error, 1)
-	go func() {
-		depth <- s.Call(ctx, "Runtime.setAsyncCallStackDepth", map[string]any{"maxDepth": page.AsyncStackDepth}, nil)
-	}()
-	if err := s.Call(ctx, "Runtime.enable", nil, nil); err != nil {
-		<-depth
-		l.Close()
-		return nil, fmt.Errorf("capture: start console: %w", err)
+	c := ListenConsole(s, "")
+	// One round trip for both; V8 takes the depth only once Runtime is
+	// enabled, and Chrome runs a session's commands in order.
+	enable := s.Send(ctx, "Runtime.enable", nil)
+	depth := s.Send(ctx, "Runtime.setAsyncCallStackDepth", map[string]any{"maxDepth": page.AsyncStackDepth})
+	if err := c.Enabled(ctx, enable); err != nil {
+		depth.Wait(ctx, nil)
+		return nil, err
 	}
-	err := <-depth
 	var pe *cdp.ProtocolError
-	if err != nil && !errors.As(err, &pe) {
+	if err := depth.Wait(ctx, nil); err != nil && !errors.As(err, &pe) {
 		// A browser that refuses async stacks still has a console worth
 		// capturing, with synchronous stacks; a dead connection has not.
-		l.Close()
+		c.l.Close()
 		return nil, fmt.Errorf("capture: start console: %w", err)
 	}
-	c := &Console{s: s, l: l}
+	return c, nil
+}
+
+// ListenConsole subscribes to s's console, marking its messages with
+// context ("" for the page's own). The caller sends Runtime.enable and
+// hands it to Enabled: a worker paused at its start answers only once it
+// is resumed, so the enable, the resume and the wait are the caller's to
+// order.
+func ListenConsole(s *cdp.Session, context string) *Console {
+	return &Console{s: s, l: s.Listen(evConsole, evThrown, evRevoked), context: context}
+}
+
+// Enabled waits for the reply to the Runtime.enable sent on c's session
+// and collects the messages Chrome replayed before it.
+func (c *Console) Enabled(ctx context.Context, enable *cdp.Sent) error {
+	if err := enable.Wait(ctx, nil); err != nil {
+		c.l.Close()
+		return fmt.Errorf("capture: start console: %w", err)
+	}
 	// Chrome sends the replay before the reply to Runtime.enable, so it
 	// is all queued now; replayed arguments come without previews.
 	var entries []entry
-	for _, ev := range l.Drain() {
+	for _, ev := range c.l.Drain() {
 		if e, ok := decode(ev.Method, ev.Params); ok {
 			entries = append(entries, e)
 		}
 	}
-	fillPreviews(ctx, s, entries)
+	fillPreviews(ctx, c.s, entries)
 	c.mu.Lock()
 	for i := range entries {
 		c.apply(&entries[i])
 	}
 	c.mu.Unlock()
-	return c, nil
+	return nil
 }
 
 // Flush waits until every message the page logged before the call has
@@ -208,7 +228,9 @@ func (c *Console) apply(e *entry) {
 		})
 		return
 	}
-	c.add(e.message())
+	m := e.message()
+	m.Context = c.context
+	c.add(m)
 }
 
 // add appends m, cutting the oldest messages only when the buffer reaches

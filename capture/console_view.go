@@ -54,6 +54,7 @@ type ViewMessage struct {
 	URL       string  `json:"url,omitempty"`
 	Line      int     `json:"line,omitempty"`
 	Timestamp int64   `json:"timestamp"` // ms since the epoch, as "since" takes it
+	Context   string  `json:"context,omitempty"`
 	Stack     []Frame `json:"stack,omitempty"`
 }
 
@@ -111,7 +112,7 @@ func viewMessages(msgs []Message, cut int, stacks bool) []ViewMessage {
 			text = truncate(text, cut)
 		}
 		out[i] = ViewMessage{Level: m.Level, Text: text, Type: m.Type, URL: m.URL, Line: m.Line,
-			Timestamp: m.Timestamp.UnixMilli()}
+			Timestamp: m.Timestamp.UnixMilli(), Context: m.Context}
 		// Where an exception came from is half of what it says.
 		if stacks || m.Type == typeExcept {
 			out[i].Stack = m.Stack

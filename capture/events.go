@@ -21,6 +21,9 @@ type Message struct {
 	Line      int       `json:"line,omitempty"` // 1-based
 	Timestamp time.Time `json:"timestamp"`      // when the page logged it, by Chrome's clock
 	Stack     []Frame   `json:"stack,omitempty"`
+	// Context is where it was logged when not in the page itself:
+	// ContextServiceWorker.
+	Context string `json:"context,omitempty"`
 
 	exceptionID int      // lets Runtime.exceptionRevoked withdraw it
 	seq         uint64   // its place among the messages a Console collected

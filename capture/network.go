@@ -19,26 +19,46 @@ const MaxRequests = 10000
 // Request is one HTTP request as the network step lists it. Times are
 // milliseconds: Start since the epoch, the others since Start.
 type Request struct {
-	URL               string `json:"url"`
-	Method            string `json:"method"`
-	Status            int    `json:"status,omitempty"`
-	Type              string `json:"type,omitempty"` // Document, Script, Fetch, XHR, Image…
-	MimeType          string `json:"mimeType,omitempty"`
-	Start             int64  `json:"start"`
-	ResponseMs        int    `json:"responseMs,omitempty"` // until the response headers
-	Ms                int    `json:"ms,omitempty"`         // until the last byte, or the failure
-	Error             string `json:"error,omitempty"`      // net::ERR_…, or why it was blocked
-	FromCache         bool   `json:"fromCache,omitempty"`
-	FromServiceWorker bool   `json:"fromServiceWorker,omitempty"`
-	// Pending is a request with no response or failure yet.
-	Pending bool `json:"pending,omitempty"`
+	URL    string `json:"url"`
+	Method string `json:"method"`
+	Status int    `json:"status,omitempty"`
+	// From is where the response came from (see the From… constants);
+	// empty until one came.
+	From       string `json:"from,omitempty"`
+	Type       string `json:"type,omitempty"` // Document, Script, Fetch, XHR, Image…
+	MimeType   string `json:"mimeType,omitempty"`
+	Start      int64  `json:"start"`
+	ResponseMs int    `json:"responseMs,omitempty"` // until the response headers
+	Ms         int    `json:"ms,omitempty"`         // until the last byte, or the failure
+	Error      string `json:"error,omitempty"`      // net::ERR_…, or why it was blocked
+	// Pending is a request sent with nothing back yet; Receiving one whose
+	// response came and whose body is still arriving.
+	Pending   bool `json:"pending,omitempty"`
+	Receiving bool `json:"receiving,omitempty"`
+	// Note says what could not be seen: a request that ended between
+	// calls, with no record left of how.
+	Note string `json:"note,omitempty"`
 
 	id        string
+	loader    string  // the document it belongs to (CDP's loaderId)
 	seq       int     // the order it began in, from 1
 	startMono float64 // Chrome's monotonic seconds, for the durations
+	memory    bool    // Chrome said the memory cache served it
 	canceled  bool    // stopped by the page (navigation, AbortController)
 	saved     bool    // already in the tab's network log
 }
+
+// Where a response came from.
+const (
+	FromNetwork       = "network"
+	FromServiceWorker = "service-worker"
+	FromDiskCache     = "disk-cache"
+	FromMemoryCache   = "memory-cache"
+	FromPrefetchCache = "prefetch-cache"
+)
+
+// Done reports whether the request has ended, answered or failed.
+func (r *Request) Done() bool { return !r.Pending && !r.Receiving }
 
 // Failed reports a network failure or an HTTP error status.
 func (r *Request) Failed() bool { return r.Error != "" || r.Status >= 400 }
@@ -58,7 +78,20 @@ type Network struct {
 	from int
 	// seq counts the requests begun.
 	seq int
+	// late holds the events of requests this capture did not see begin:
+	// an earlier call's, still under way when it ended. Save hands them
+	// to the log's entries.
+	late map[string][]lateEvent
 }
+
+// lateEvent is one event of a request begun before the capture.
+type lateEvent struct {
+	method string
+	e      netEvent
+}
+
+// maxLate bounds the requests whose late events are kept.
+const maxLate = 1000
 
 const (
 	evWillBeSent = "Network.requestWillBeSent"
@@ -77,7 +110,7 @@ func StartNetwork(ctx context.Context, s *cdp.Session) (*Network, error) {
 		l.Close()
 		return nil, fmt.Errorf("capture: start network: %w", err)
 	}
-	return &Network{s: s, l: l, byID: map[string]*Request{}}, nil
+	return &Network{s: s, l: l, byID: map[string]*Request{}, late: map[string][]lateEvent{}}, nil
 }
 
 // Flush waits until the events of everything the page did before the
@@ -137,9 +170,9 @@ func (n *Network) Mark() int {
 var lingering = map[string]bool{"EventSource": true, "WebSocket": true, "Media": true, "Ping": true,
 	"CSPViolationReport": true, "Manifest": true, "Prefetch": true}
 
-// Busy returns the requests begun since mark that are still pending, and
+// Busy returns the requests begun since mark that have not ended, and
 // whether any began since; long-lived streams and pings count for neither.
-func (n *Network) Busy(mark int) (pending []Request, began bool) {
+func (n *Network) Busy(mark int) (unfinished []Request, began bool) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.pump()
@@ -149,11 +182,11 @@ func (n *Network) Busy(mark int) (pending []Request, began bool) {
 			continue
 		}
 		began = true
-		if r.Pending {
-			pending = append(pending, *r)
+		if !r.Done() {
+			unfinished = append(unfinished, *r)
 		}
 	}
-	return pending, began
+	return unfinished, began
 }
 
 // WaitEvent waits for the next network event, or for ctx to end.
@@ -177,6 +210,7 @@ func (n *Network) pump() {
 }
 
 type netResponse struct {
+	URL               string `json:"url"`
 	Status            int    `json:"status"`
 	MimeType          string `json:"mimeType"`
 	FromDiskCache     bool   `json:"fromDiskCache"`
@@ -190,6 +224,7 @@ type netResponse struct {
 
 type netEvent struct {
 	RequestID string  `json:"requestId"`
+	LoaderID  string  `json:"loaderId"`
 	Timestamp float64 `json:"timestamp"` // monotonic seconds
 	WallTime  float64 `json:"wallTime"`  // seconds since the epoch
 	Type      string  `json:"type"`
@@ -207,35 +242,57 @@ type netEvent struct {
 	} `json:"corsErrorStatus"`
 }
 
-// apply folds one event in; n.mu is held.
+// apply folds one event in; n.mu is held. A request begins with
+// requestWillBeSent; a redirect ends the hop before and begins the next
+// under the same id.
 func (n *Network) apply(method string, params json.RawMessage) {
 	var e netEvent
 	if json.Unmarshal(params, &e) != nil {
 		return
 	}
 	r := n.byID[e.RequestID]
+	if r == nil {
+		if method != evWillBeSent || e.RedirectResponse != nil {
+			n.keepLate(method, e)
+		}
+	} else {
+		r.update(method, &e)
+	}
+	if method == evWillBeSent {
+		n.begin(&e)
+	}
+}
+
+// keepLate keeps an event of a request begun before the capture; n.mu is
+// held.
+func (n *Network) keepLate(method string, e netEvent) {
+	if _, ok := n.late[e.RequestID]; !ok && len(n.late) >= maxLate {
+		return
+	}
+	n.late[e.RequestID] = append(n.late[e.RequestID], lateEvent{method, e})
+}
+
+// update folds in one event about r (for requestWillBeSent, the redirect
+// that ended it).
+func (r *Request) update(method string, e *netEvent) {
 	switch method {
 	case evWillBeSent:
-		if r != nil && e.RedirectResponse != nil {
+		if e.RedirectResponse != nil && !r.Done() {
 			r.respond(e.RedirectResponse, e.Timestamp)
 			r.finish(e.Timestamp)
 		}
-		n.begin(&e)
 	case evResponse:
-		if r != nil && e.Response != nil {
+		if e.Response != nil {
 			r.respond(e.Response, e.Timestamp)
 		}
 	case evFinished:
-		if r != nil {
-			r.finish(e.Timestamp)
-		}
+		r.finish(e.Timestamp)
 	case evFailed:
-		if r != nil {
-			r.fail(&e)
-		}
+		r.fail(e)
 	case evFromCache:
-		if r != nil {
-			r.FromCache = true
+		r.memory = true
+		if r.From != "" && r.From != FromServiceWorker {
+			r.From = FromMemoryCache
 		}
 	}
 }
@@ -249,7 +306,7 @@ func (n *Network) begin(e *netEvent) {
 	n.seq++
 	r := &Request{
 		URL: e.Request.URL, Method: e.Request.Method, Type: e.Type, Pending: true, seq: n.seq,
-		Start: int64(math.Round(e.WallTime * 1000)), id: e.RequestID, startMono: e.Timestamp,
+		Start: int64(math.Round(e.WallTime * 1000)), id: e.RequestID, loader: e.LoaderID, startMono: e.Timestamp,
 	}
 	n.byID[e.RequestID] = r
 	n.reqs = append(n.reqs, r)
@@ -274,17 +331,36 @@ func (n *Network) compact() {
 // network stack's timing when there is one: the event itself may be
 // stamped after the body has finished.
 func (r *Request) respond(resp *netResponse, at float64) {
-	r.Status, r.MimeType = resp.Status, resp.MimeType
-	r.FromCache = r.FromCache || resp.FromDiskCache || resp.FromPrefetchCache
-	r.FromServiceWorker = resp.FromServiceWorker
+	r.Status, r.MimeType, r.From = resp.Status, resp.MimeType, resp.source(r.memory)
 	if t := resp.Timing; t != nil && t.RequestTime > 0 && t.ReceiveHeadersEnd >= 0 {
 		at = t.RequestTime + t.ReceiveHeadersEnd/1000
 	}
 	r.ResponseMs = r.since(at)
+	if !r.Done() {
+		r.Pending, r.Receiving = false, true
+	}
+}
+
+// source says where a response came from, as DevTools does: a service
+// worker's answer first (Chrome also flags those it took from the Cache
+// Storage as from the disk cache), then the memory cache
+// (Network.requestServedFromCache), then the response's own flags.
+func (resp *netResponse) source(memory bool) string {
+	switch {
+	case resp.FromServiceWorker:
+		return FromServiceWorker
+	case memory:
+		return FromMemoryCache
+	case resp.FromPrefetchCache:
+		return FromPrefetchCache
+	case resp.FromDiskCache:
+		return FromDiskCache
+	}
+	return FromNetwork
 }
 
 func (r *Request) finish(at float64) {
-	r.Pending = false
+	r.Pending, r.Receiving = false, false
 	r.Ms = max(r.since(at), r.ResponseMs)
 }
 

@@ -3,11 +3,15 @@ package capture
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
+
+	"github.com/cdpskill/cdpskill/page"
 )
 
 // MaxLogRequests is how many requests a tab's network log keeps.
@@ -29,9 +33,14 @@ func TabNetworkLog(alias, targetID string) NetworkLog {
 	return NetworkLog{Path: TabFile(alias, ".network.jsonl"), Target: targetID}
 }
 
-// logLine is a request as the log stores it.
+// logLine is a request as the log stores it, with what a later call
+// needs to follow a request still under way: Chrome's id for it, its
+// document and its start on Chrome's clock.
 type logLine struct {
-	Target string `json:"target"`
+	Target string  `json:"target"`
+	ID     string  `json:"id,omitempty"`
+	Loader string  `json:"loader,omitempty"`
+	Mono   float64 `json:"mono,omitempty"`
 	Request
 }
 
@@ -53,13 +62,14 @@ func (l NetworkLog) Read() ([]Request, error) {
 		if json.Unmarshal(sc.Bytes(), &ln) != nil || (l.Target != "" && ln.Target != l.Target) {
 			continue
 		}
-		out = append(out, ln.Request)
+		r := ln.Request
+		r.id, r.loader, r.startMono, r.saved = ln.ID, ln.Loader, ln.Mono, true
+		out = append(out, r)
 	}
 	return out, nil
 }
 
-// Append adds reqs, keeping the newest MaxLogRequests. The file is
-// rewritten whole through a rename, so a reader never sees half a line.
+// Append adds reqs, keeping the newest MaxLogRequests.
 func (l NetworkLog) Append(reqs []Request) error {
 	if len(reqs) == 0 {
 		return nil
@@ -68,13 +78,22 @@ func (l NetworkLog) Append(reqs []Request) error {
 	if err != nil {
 		return err
 	}
-	all := append(old, reqs...)
-	all = all[max(0, len(all)-MaxLogRequests):]
+	return l.write(append(old, reqs...))
+}
+
+// write replaces the log with the newest MaxLogRequests of reqs. The file
+// is rewritten whole through a rename, so a reader never sees half a line.
+func (l NetworkLog) write(reqs []Request) error {
+	reqs = reqs[max(0, len(reqs)-MaxLogRequests):]
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	for _, r := range all {
-		if err := enc.Encode(logLine{Target: l.Target, Request: r}); err != nil {
+	for _, r := range reqs {
+		ln := logLine{Target: l.Target, Request: r}
+		if !r.Done() || r.Note == noteUnseen { // what a later call needs to see it end
+			ln.ID, ln.Loader, ln.Mono = r.id, r.loader, r.startMono
+		}
+		if err := enc.Encode(ln); err != nil {
 			return fmt.Errorf("capture: network log: %w", err)
 		}
 	}
@@ -89,21 +108,37 @@ func (l NetworkLog) Clear() error {
 	return nil
 }
 
-// Save appends to log the requests it does not hold yet: the finished
-// ones, and with final (at the end of a call) those still in flight too,
-// which stay pending there.
-func (n *Network) Save(log NetworkLog, final bool) error {
+// Save brings the tab's log up to date. It adds the requests the log does
+// not hold yet: the ended ones, and with final (at the end of a call)
+// those still under way too. And it ends the requests an earlier call
+// left under way that have ended since: by the events this capture
+// received for them, or, with top given, by the page's own timing
+// records (see settleByTiming).
+func (n *Network) Save(ctx context.Context, log NetworkLog, final bool, top *page.Page) error {
 	n.mu.Lock()
 	n.pump()
 	var batch []*Request
 	for _, r := range n.reqs[n.from:] {
-		if !r.saved && (final || !r.Pending) {
+		if !r.saved && (final || r.Done()) {
 			batch = append(batch, r)
 		}
 	}
 	out := copyRequests(batch)
+	late := maps.Clone(n.late)
 	n.mu.Unlock()
-	if err := log.Append(out); err != nil {
+
+	old, err := log.Read()
+	if err != nil {
+		return err
+	}
+	changed := settleLate(old, late)
+	if top != nil && settleByTiming(ctx, top, old) {
+		changed = true
+	}
+	if len(out) == 0 && !changed {
+		return nil
+	}
+	if err := log.write(append(old, out...)); err != nil {
 		return err
 	}
 	n.mu.Lock()
@@ -112,6 +147,40 @@ func (n *Network) Save(log NetworkLog, final bool) error {
 	}
 	n.mu.Unlock()
 	return nil
+}
+
+// settleLate folds into the logged requests still under way the events
+// that arrived for them in this call, and reports whether any changed.
+func settleLate(logged []Request, late map[string][]lateEvent) bool {
+	changed := false
+	for i := range logged {
+		r := &logged[i]
+		evs := late[r.id]
+		// One taken for ended unseen may yet be heard of: a navigation
+		// slower than the gap between calls.
+		if (r.Done() && r.Note != noteUnseen) || r.id == "" || len(evs) == 0 {
+			continue
+		}
+		before := *r
+		r.Note = ""
+		for _, le := range evs {
+			if le.method == evResponse && le.e.Response != nil && le.e.Response.URL != "" && le.e.Response.URL != r.URL {
+				// This is the answer to where r was redirected, unseen
+				// between calls: r itself ended then.
+				r.Pending, r.Receiving, r.Note = false, false, noteUnseen
+				break
+			}
+			r.update(le.method, &le.e)
+		}
+		switch {
+		case r.Note == "" && r.Status == before.Status && r.Error == before.Error && r.Ms == before.Ms:
+			r.Note = before.Note // nothing it was waiting for came
+		case r.Done() && r.Status == 0 && r.Error == "" && r.Note == "":
+			r.Note = noteNoStatus // its response went to the call before
+		}
+		changed = changed || *r != before
+	}
+	return changed
 }
 
 // Unsaved returns the requests not in the log yet, oldest first: after a

@@ -10,13 +10,16 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/internal/testbrowser"
+	"github.com/cdpskill/cdpskill/page"
 )
 
 // apiServer serves testdata and the endpoints fetches.html calls.
@@ -31,9 +34,46 @@ func apiServer(t *testing.T) *httptest.Server {
 	mux.HandleFunc("/api/broken", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "boom", http.StatusInternalServerError)
 	})
+	// /api/slow answers after ms milliseconds, its headers first when
+	// stream is set, and tells served its name once it has.
+	mux.HandleFunc("/api/slow", func(w http.ResponseWriter, r *http.Request) {
+		ms, _ := strconv.Atoi(r.URL.Query().Get("ms"))
+		if r.URL.Query().Has("stream") {
+			w.WriteHeader(http.StatusCreated)
+			w.(http.Flusher).Flush()
+		}
+		select {
+		case <-time.After(time.Duration(ms) * time.Millisecond):
+			fmt.Fprint(w, "done")
+			w.(http.Flusher).Flush()
+		case <-r.Context().Done():
+		}
+		if name := r.URL.Query().Get("name"); name != "" {
+			close(servedChan(name + r.URL.Query().Get("run")))
+		}
+	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// servedNames holds, by name, a channel closed when the server has ended
+// the /api/slow request of that name.
+var servedNames sync.Map
+
+func servedChan(name string) chan struct{} {
+	ch, _ := servedNames.LoadOrStore(name, make(chan struct{}))
+	return ch.(chan struct{})
+}
+
+// awaitServedName waits until the server has ended the request called name.
+func awaitServedName(t *testing.T, name string) {
+	t.Helper()
+	select {
+	case <-servedChan(name):
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the server never ended %s", name)
+	}
 }
 
 // deadURL is a loopback address nothing listens on.
@@ -166,10 +206,10 @@ func TestNetworkLogAcrossSessions(t *testing.T) {
 	log := capture.NetworkLog{Path: filepath.Join(t.TempDir(), "t1.network.jsonl"), Target: s.TargetID}
 	evalAwait(t, ctx, s, "fetch('/api/missing').then(r => r.text())")
 	n.Flush(ctx)
-	if err := n.Save(log, true); err != nil {
+	if err := n.Save(ctx, log, true, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := n.Save(log, true); err != nil { // nothing new: no duplicates
+	if err := n.Save(ctx, log, true, nil); err != nil { // nothing new: no duplicates
 		t.Fatal(err)
 	}
 
@@ -181,7 +221,7 @@ func TestNetworkLogAcrossSessions(t *testing.T) {
 	n2 := startNetwork(t, ctx, s2)
 	evalAwait(t, ctx, s2, "fetch('/api/ok').then(r => r.text())")
 	n2.Flush(ctx)
-	if err := n2.Save(log, false); err != nil {
+	if err := n2.Save(ctx, log, false, nil); err != nil {
 		t.Fatal(err)
 	}
 	logged, err := log.Read()
@@ -322,5 +362,125 @@ func TestNetworkViewSpills(t *testing.T) {
 	}
 	if len(file) != 100 || file[0].URL != reqs[100].URL || file[99].URL != reqs[199].URL {
 		t.Errorf("file has %d requests", len(file))
+	}
+}
+
+// A request still under way when a call ends is ended by a later call:
+// from the events Chrome sends that call's capture for it, or, when it
+// ended between calls, from the page's timing records; one whose page is
+// gone ended unseen. An answered request still receiving its body shows
+// its status and receiving, never pending.
+func TestNetworkLogEndsRequestsAcrossCalls(t *testing.T) {
+	s, ctx, n, srv := fetchPage(t)
+	log := capture.NetworkLog{Path: filepath.Join(t.TempDir(), "t1.network.jsonl"), Target: s.TargetID}
+	run := strconv.FormatInt(time.Now().UnixNano(), 36) // -count=2 must not hear the first run's ends
+	awaitServed := func(t *testing.T, name string) { awaitServedName(t, name+run) }
+	evalAwait(t, ctx, s, fmt.Sprintf(`['gap&ms=300', 'late&ms=2500', 'stream&ms=300&stream=1'].forEach(q => fetch('/api/slow?name=' + q + '&run=%s').then(r => r.text())); 0`, run))
+	waitFor(t, ctx, n, func(reqs map[string]capture.Request) bool {
+		return len(reqs) == 3 && reqs["stream"].Status == 201
+	})
+	if err := n.Save(ctx, log, true, nil); err != nil {
+		t.Fatal(err)
+	}
+	first := slowRequests(t, log)
+	if r := first["gap"]; !r.Pending || r.Status != 0 || r.Receiving {
+		t.Errorf("in flight at the end: %+v", r)
+	}
+	if r := first["stream"]; r.Pending || r.Status != 201 || !r.Receiving {
+		t.Errorf("answered, body still coming: %+v", r)
+	}
+	n.Close()
+
+	// Between calls: gap and stream end unseen; late ends in the next call.
+	awaitServed(t, "gap")
+	awaitServed(t, "stream")
+	s2 := attachAgain(t, ctx, s)
+	n2 := startNetwork(t, ctx, s2)
+	awaitServed(t, "late")
+	// The server has answered; Chrome's events and timing records follow.
+	var second map[string]capture.Request
+	for {
+		if err := n2.Save(ctx, log, false, page.New(s2)); err != nil {
+			t.Fatal(err)
+		}
+		second = slowRequests(t, log)
+		late, gap, stream := second["late"], second["gap"], second["stream"]
+		if late.Done() && gap.Done() && stream.Done() {
+			break
+		}
+		if err := n2.WaitEvent(ctx); err != nil {
+			t.Fatalf("requests still under way: %+v", second)
+		}
+	}
+	if r := second["late"]; !r.Done() || r.Status != 200 || r.Ms < 2500 || r.From != "network" || r.Note != "" {
+		t.Errorf("ended in the next call: %+v", r)
+	}
+	if r := second["gap"]; !r.Done() || r.Status != 200 || r.Ms < 300 || r.From != "network" || r.Note != "" {
+		t.Errorf("ended between calls: %+v", r)
+	}
+	if r := second["stream"]; !r.Done() || r.Status != 201 || r.Ms < 300 {
+		t.Errorf("stream ended between calls: %+v", r)
+	}
+
+	// A request whose page is left between calls ended unseen.
+	evalAwait(t, ctx, s2, `fetch('/api/slow?name=left&ms=3000').then(r => r.text()); 0`)
+	waitFor(t, ctx, n2, func(reqs map[string]capture.Request) bool { _, ok := reqs["left"]; return ok })
+	if err := n2.Save(ctx, log, true, nil); err != nil {
+		t.Fatal(err)
+	}
+	n2.Close()
+	testbrowser.Navigate(t, s2, srv.URL+"/fetches.html?again")
+	s3 := attachAgain(t, ctx, s)
+	n3 := startNetwork(t, ctx, s3)
+	if err := n3.Save(ctx, log, false, page.New(s3)); err != nil {
+		t.Fatal(err)
+	}
+	if r := slowRequests(t, log)["left"]; !r.Done() || r.Status != 0 || r.Note == "" {
+		t.Errorf("its page left: %+v", r)
+	}
+}
+
+func attachAgain(t *testing.T, ctx context.Context, s *cdp.Session) *cdp.Session {
+	t.Helper()
+	s2, err := cdp.Attach(ctx, browser.Conn, s.TargetID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s2.Detach(context.Background()) })
+	return s2
+}
+
+// slowRequests reads the log's /api/slow requests by name.
+func slowRequests(t *testing.T, log capture.NetworkLog) map[string]capture.Request {
+	t.Helper()
+	reqs, err := log.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return byName(reqs)
+}
+
+func byName(reqs []capture.Request) map[string]capture.Request {
+	out := map[string]capture.Request{}
+	for _, r := range reqs {
+		if _, q, ok := strings.Cut(r.URL, "/api/slow?name="); ok {
+			name, _, _ := strings.Cut(q, "&")
+			out[name] = r
+		}
+	}
+	return out
+}
+
+// waitFor polls the capture's /api/slow requests until ok holds.
+func waitFor(t *testing.T, ctx context.Context, n *capture.Network, ok func(map[string]capture.Request) bool) {
+	t.Helper()
+	for {
+		n.Flush(ctx)
+		if ok(byName(n.Requests())) {
+			return
+		}
+		if err := n.WaitEvent(ctx); err != nil {
+			t.Fatalf("waiting for requests: %v", err)
+		}
 	}
 }

@@ -34,7 +34,9 @@ type ReportMessage struct {
 	// "later (app.js:3:26)", then "setTimeout (async)" and the frames that
 	// set the timer. Left out when it would only repeat Source.
 	Stack []string `json:"stack,omitempty"`
-	Count int      `json:"count,omitempty"` // set when it happened more than once
+	// Context is where it was logged when not in the page: "service-worker".
+	Context string `json:"context,omitempty"`
+	Count   int    `json:"count,omitempty"` // set when it happened more than once
 
 	first int // position of the first occurrence, to restore log order
 }
@@ -60,11 +62,11 @@ func NewReport(msgs []Message) *Report {
 		default:
 			continue
 		}
-		rm := ReportMessage{Level: m.Level, Text: truncate(m.Text, maxReportText), Source: source(m), first: i}
+		rm := ReportMessage{Level: m.Level, Text: truncate(m.Text, maxReportText), Source: source(m), Context: m.Context, first: i}
 		if m.Type == typeExcept {
 			rm.Stack = reportStack(m.Stack)
 		}
-		key := rm.Level + "\x00" + rm.Text + "\x00" + rm.Source
+		key := rm.Level + "\x00" + rm.Text + "\x00" + rm.Source + "\x00" + rm.Context
 		if j, ok := index[key]; ok {
 			all[j].Count++
 			continue

@@ -148,24 +148,42 @@ func (c *Conn) Call(ctx context.Context, sessionID, method string, params, resul
 
 // CallRaw is Call returning the undecoded result.
 func (c *Conn) CallRaw(ctx context.Context, sessionID, method string, params any) (json.RawMessage, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	s := c.Send(ctx, sessionID, method, params)
+	defer s.forget() // a call given up on takes no reply
+	return s.WaitRaw(ctx)
+}
+
+// Sent is a call written to Chrome whose reply may not have come yet. It
+// is waited for by one goroutine at a time.
+type Sent struct {
+	c      *Conn
+	id     int64
+	method string
+	ch     chan reply
+	err    error // the call could not be sent
+	got    bool  // r holds the reply
+	r      reply
+}
+
+// Send writes method to the session now and returns at once; Wait reads
+// the reply. Calls sent one after another reach Chrome in that order, so
+// a worker paused at its start can be set up and resumed with one send
+// each, none waiting on a reply that comes only once the worker runs.
+func (c *Conn) Send(ctx context.Context, sessionID, method string, params any) *Sent {
+	s := &Sent{c: c, method: method}
+	if s.err = ctx.Err(); s.err != nil {
+		return s
 	}
-	id := c.nextID.Add(1)
-	ch := make(chan reply, 1)
+	s.id = c.nextID.Add(1)
+	s.ch = make(chan reply, 1)
 	c.mu.Lock()
 	if c.closeErr != nil {
-		err := c.closeErr
+		s.err = c.closeErr
 		c.mu.Unlock()
-		return nil, err
+		return s
 	}
-	c.pending[id] = ch
+	c.pending[s.id] = s.ch
 	c.mu.Unlock()
-	defer func() {
-		c.mu.Lock()
-		delete(c.pending, id)
-		c.mu.Unlock()
-	}()
 
 	if params == nil {
 		params = struct{}{}
@@ -175,10 +193,12 @@ func (c *Conn) CallRaw(ctx context.Context, sessionID, method string, params any
 		SessionID string `json:"sessionId,omitempty"`
 		Method    string `json:"method"`
 		Params    any    `json:"params"`
-	}{id, sessionID, method, params}
+	}{s.id, sessionID, method, params}
 	data, err := json.Marshal(frame)
 	if err != nil {
-		return nil, fmt.Errorf("cdp: encode %s: %w", method, err)
+		s.forget()
+		s.err = fmt.Errorf("cdp: encode %s: %w", method, err)
+		return s
 	}
 	c.writeMu.Lock()
 	// A fixed write deadline, not ctx's: a write that fails half-way
@@ -187,22 +207,52 @@ func (c *Conn) CallRaw(ctx context.Context, sessionID, method string, params any
 	err = c.ws.WriteMessage(websocket.TextMessage, data)
 	c.writeMu.Unlock()
 	if err != nil {
+		s.forget()
 		c.shutdown(&ClosedError{Endpoint: c.name, Err: err})
-		return nil, c.Err()
+		s.err = c.Err()
 	}
+	return s
+}
 
-	select {
-	case r := <-ch:
-		if r.err != nil {
-			var pe *ProtocolError
-			if errors.As(r.err, &pe) {
-				pe.Method = method
-			}
-		}
-		return r.result, r.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
+// Wait reads the reply and decodes its result into result, which may be
+// nil.
+func (s *Sent) Wait(ctx context.Context, result any) error {
+	raw, err := s.WaitRaw(ctx)
+	if err != nil || result == nil {
+		return err
 	}
+	if err := json.Unmarshal(raw, result); err != nil {
+		return fmt.Errorf("cdp: decode %s result: %w", s.method, err)
+	}
+	return nil
+}
+
+// WaitRaw is Wait returning the undecoded result. When ctx ends first the
+// reply can still be waited for again: a worker paused at its start
+// answers some calls only once it is resumed.
+func (s *Sent) WaitRaw(ctx context.Context) (json.RawMessage, error) {
+	if s.err != nil {
+		return nil, s.err
+	}
+	if !s.got {
+		select {
+		case s.r = <-s.ch:
+			s.got = true
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		var pe *ProtocolError
+		if errors.As(s.r.err, &pe) {
+			pe.Method = s.method
+		}
+	}
+	return s.r.result, s.r.err
+}
+
+func (s *Sent) forget() {
+	s.c.mu.Lock()
+	delete(s.c.pending, s.id)
+	s.c.mu.Unlock()
 }
 
 func (c *Conn) readLoop() {

@@ -129,6 +129,42 @@ func TestRepliesMatchedByIDOutOfOrder(t *testing.T) {
 	wg.Wait()
 }
 
+// Send writes at once, in order, and each Wait gets its own reply however
+// Chrome orders them: a worker paused at start answers nothing until the
+// last call sent resumes it.
+func TestSendOrderedWaitLater(t *testing.T) {
+	methods := []string{"Network.enable", "Runtime.enable", "Runtime.runIfWaitingForDebugger"}
+	c := dialFake(t, func(ws *websocket.Conn) {
+		var reqs []request
+		for len(reqs) < len(methods) {
+			req, ok := readRequest(t, ws)
+			if !ok {
+				return
+			}
+			if req.Method != methods[len(reqs)] || req.SessionID != "W1" {
+				t.Errorf("call %d arrived as %s on %q", len(reqs), req.Method, req.SessionID)
+			}
+			reqs = append(reqs, req)
+		}
+		for i := len(reqs) - 1; i >= 0; i-- {
+			replyTo(t, ws, reqs[i], fmt.Sprintf(`{"method":%q}`, reqs[i].Method))
+		}
+		echoMethod(t, ws)
+	})
+	ctx := callCtx(t)
+	s := cdp.Adopt(c, "W1", "T1")
+	var sent []*cdp.Sent
+	for _, m := range methods {
+		sent = append(sent, s.Send(ctx, m, nil))
+	}
+	for i, w := range sent {
+		var res struct{ Method string }
+		if err := w.Wait(ctx, &res); err != nil || res.Method != methods[i] {
+			t.Errorf("%s: %v, got the reply of %q", methods[i], err, res.Method)
+		}
+	}
+}
+
 func TestEventsRoutedBySession(t *testing.T) {
 	c := dialFake(t, func(ws *websocket.Conn) {
 		for {

@@ -25,6 +25,13 @@ func Attach(ctx context.Context, c *Conn, targetID string) (*Session, error) {
 	return &Session{conn: c, ID: res.SessionID, TargetID: targetID}, nil
 }
 
+// Adopt wraps a session Chrome opened itself: one it attached to a target
+// of targetID under Target.setAutoAttach, announced by
+// Target.attachedToTarget.
+func Adopt(c *Conn, sessionID, targetID string) *Session {
+	return &Session{conn: c, ID: sessionID, TargetID: targetID}
+}
+
 // Conn is the browser connection the session travels over.
 func (s *Session) Conn() *Conn { return s.conn }
 
@@ -36,6 +43,12 @@ func (s *Session) Call(ctx context.Context, method string, params, result any) e
 // CallRaw is Call returning the undecoded result.
 func (s *Session) CallRaw(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	return s.conn.CallRaw(ctx, s.ID, method, params)
+}
+
+// Send writes method to the session's target without waiting for the
+// reply (see Conn.Send).
+func (s *Session) Send(ctx context.Context, method string, params any) *Sent {
+	return s.conn.Send(ctx, s.ID, method, params)
 }
 
 // Listen subscribes to the session's events.

@@ -3,6 +3,8 @@ package page
 import (
 	"context"
 	"fmt"
+
+	"github.com/cdpskill/cdpskill/cdp"
 )
 
 // Emulation is what a tab has been told to pretend: a screen and network
@@ -140,29 +142,44 @@ func ThrottlePreset(name string) (NetworkConditions, bool) {
 	return n, ok
 }
 
-// SetNetworkConditions emulates n; the zero value ends the emulation.
+// SetNetworkConditions emulates n in the tab; the zero value ends the
+// emulation. The tab's service workers need it too (EmulateNetwork on
+// their sessions): what a worker fetches goes through its own target.
 func SetNetworkConditions(ctx context.Context, p *Page, n NetworkConditions) error {
+	return EmulateNetwork(ctx, p.S, n)
+}
+
+// EmulateNetwork emulates n on the target of s: a tab or a worker.
+func EmulateNetwork(ctx context.Context, s *cdp.Session, n NetworkConditions) error {
 	if n.Latency < 0 || n.Download < 0 || n.Upload < 0 {
 		return &ParamError{"throttle", fmt.Sprintf("%+v", n), "latency, download and upload must be at least 0"}
 	}
+	for _, sent := range SendNetworkConditions(ctx, s, n) {
+		if err := sent.Wait(ctx, nil); err != nil {
+			return fmt.Errorf("page: network conditions: %w", err)
+		}
+	}
+	return nil
+}
+
+// SendNetworkConditions sends what emulates n on the target of s without
+// waiting for the replies: a worker paused at its start answers them only
+// once it is resumed, and must be resumed after them.
+func SendNetworkConditions(ctx context.Context, s *cdp.Session, n NetworkConditions) []*cdp.Sent {
 	unlimited := func(v float64) float64 {
 		if v == 0 {
 			return -1 // CDP's "no limit"
 		}
 		return v
 	}
-	// Emulation needs the Network domain; enabling it again is harmless.
-	if err := p.S.Call(ctx, "Network.enable", nil, nil); err != nil {
-		return fmt.Errorf("page: network conditions: %w", err)
+	return []*cdp.Sent{
+		// Emulation needs the Network domain; enabling it again is harmless.
+		s.Send(ctx, "Network.enable", nil),
+		s.Send(ctx, "Network.emulateNetworkConditions", map[string]any{
+			"offline":            n.Offline,
+			"latency":            n.Latency,
+			"downloadThroughput": unlimited(n.Download),
+			"uploadThroughput":   unlimited(n.Upload),
+		}),
 	}
-	err := p.S.Call(ctx, "Network.emulateNetworkConditions", map[string]any{
-		"offline":            n.Offline,
-		"latency":            n.Latency,
-		"downloadThroughput": unlimited(n.Download),
-		"uploadThroughput":   unlimited(n.Upload),
-	}, nil)
-	if err != nil {
-		return fmt.Errorf("page: network conditions: %w", err)
-	}
-	return nil
 }

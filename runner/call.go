@@ -73,6 +73,9 @@ type Call struct {
 
 	// downloads saves and reports the downloads the call's tab starts.
 	downloads *capture.Downloads
+
+	// workers follows the tab's service workers.
+	workers *workerWatch
 }
 
 // warn may be called from the concurrent parts of attach and finish.
@@ -142,6 +145,7 @@ func (c *Call) attach(ctx context.Context, alias, targetID, frame string) error 
 	// What the call knew of its earlier tab says nothing of this one.
 	c.startURL, c.startDoc, c.before, c.beforeFailed, c.arrived = "", 0, nil, false, true
 	c.stopWatch = c.watchTab(sess)
+	emu := c.loadEmulation()
 	var g errgroup.Group
 	// A dialog left open blocks every page call, Runtime.enable included,
 	// until the dialog watch, which runs on its own, answers it.
@@ -157,13 +161,23 @@ func (c *Call) attach(ctx context.Context, alias, targetID, frame string) error 
 	})
 	g.Go(func() error { return sess.Call(ctx, "Inspector.enable", nil, nil) })
 	g.Go(func() error { return c.startNetwork(ctx) })
+	g.Go(func() error {
+		var n page.NetworkConditions
+		if emu.Network != nil {
+			n = *emu.Network
+		}
+		if err := c.startWorkers(ctx, sess, n); err != nil && ctx.Err() == nil {
+			c.warn("the tab's service workers are not followed (no console, no emulated network): %v", err)
+		}
+		return nil
+	})
 	g.Go(func() error { c.readDocument(ctx); return nil })
 	g.Go(func() error { c.followDownloads(ctx); return nil })
 	if err := g.Wait(); err != nil {
 		return classify(err)
 	}
 	// Emulation ends with each session; what the agent set is re-applied.
-	c.restoreEmulation(ctx)
+	c.restoreEmulation(ctx, emu)
 	c.restoreFrame(ctx, frame)
 	return nil
 }
@@ -241,6 +255,10 @@ func (c *Call) detach() {
 	}
 	if err := c.stopNetwork(); err != nil {
 		c.warn("network log: %v", err)
+	}
+	if c.workers != nil {
+		c.workers.stop() // before the tab is another call's: its workers are resumed, auto-attach is off
+		c.workers = nil
 	}
 	if c.unlock != nil {
 		c.unlock()

@@ -410,9 +410,10 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 		}
 		if c.console != nil {
 			since := func(con *capture.Console) []capture.Message { return con.Since(c.start, "error", "warning") }
-			res.Console = capture.NewReport(c.withFrameConsole(cctx, since(c.console), since))
+			msgs := c.withFrameConsole(cctx, since(c.console), since)
+			res.Console = capture.NewReport(c.withWorkerConsoles(cctx, msgs, since, consoleBudget))
 		}
-		rep, err := c.finishNetwork()
+		rep, err := c.finishNetwork(cctx)
 		if err != nil {
 			c.warn("network log: %v", err)
 		}

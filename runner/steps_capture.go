@@ -26,8 +26,8 @@ var captureSteps = []step{
 	define("console", `true | {limit (50), level: "error"|"warning,error"|…, type: console|exception, since (ms timestamp), stackTrace, clear}`,
 		"console messages, newest last: what Chrome kept for the page (replayed as the call attaches) plus this call's; clear:true empties them for later calls too; a long listing goes whole to the file named in file",
 		needsTab|sized, decodeConsole, runConsole),
-	define("network", `true | {limit (50), filter: "text"|"/regex/", status: 404|"4xx", failed, type: "fetch,xhr", clear} | {offline: true|false} | {throttle: "slow-3g"|"fast-3g"|"slow-4g"|"fast-4g"|"off"|{latency (ms), download, upload (bytes/s)}}`,
-		"the tab's requests since capture began or the last clear, kept across calls (the last 1,000); offline and throttle last across calls until turned off",
+	define("network", `true | {limit (50), filter: "text"|"/regex/", status: 404|"4xx", failed, type: "fetch,xhr"} | {clear: true} | {offline: true|false} | {throttle: "slow-3g"|"fast-3g"|"slow-4g"|"fast-4g"|"off"|{latency (ms), download, upload (bytes/s)}}`,
+		"the tab's requests since capture began or the last clear, kept across calls (the last 1,000), from saying where each response came from; offline and throttle reach the page's service workers too and last across calls until turned off",
 		needsTab|sized, decodeNetwork, runNetwork),
 }
 
@@ -231,6 +231,7 @@ func runConsole(ctx context.Context, c *Call, p consoleParams) (any, error) {
 		q.Since = msTime(p.Since)
 	}
 	msgs := c.withFrameConsole(ctx, c.console.Messages(), (*capture.Console).Messages)
+	msgs = c.withWorkerConsoles(ctx, msgs, (*capture.Console).Messages, workerWaitMax)
 	view, err := capture.NewConsoleView(msgs, q, capture.TabFile(c.alias, ".console.json"))
 	if err != nil {
 		return nil, err
@@ -244,6 +245,7 @@ func runConsole(ctx context.Context, c *Call, p consoleParams) (any, error) {
 				return view, err
 			}
 		}
+		c.discardWorkerConsoles(ctx)
 	}
 	return view, nil
 }
@@ -281,8 +283,9 @@ func decodeNetwork(raw json.RawMessage) (networkParams, error) {
 	if err != nil {
 		return p, err
 	}
+	listing := p.Limit != 0 || p.Filter != "" || len(p.Status) > 0 || p.Failed || p.Type != ""
 	if p.Offline != nil || len(p.Throttle) > 0 {
-		if p.Limit != 0 || p.Filter != "" || len(p.Status) > 0 || p.Failed || p.Type != "" || p.Clear {
+		if listing || p.Clear {
 			return p, paramErrorf(`"offline" and "throttle" change the network; list requests in a separate network step`)
 		}
 		p.conditions = &conditionsChange{offline: p.Offline}
@@ -294,6 +297,9 @@ func decodeNetwork(raw json.RawMessage) (networkParams, error) {
 			p.conditions.throttle = &t
 		}
 		return p, nil
+	}
+	if p.Clear && listing {
+		return p, paramErrorf(`"clear" empties the log and answers how many it held; list requests in a separate network step before it`)
 	}
 	return p, p.decodeQuery()
 }
@@ -370,7 +376,7 @@ func runNetwork(ctx context.Context, c *Call, p networkParams) (any, error) {
 	if err := nc.n.Flush(ctx); err != nil {
 		return nil, err
 	}
-	if err := nc.n.Save(nc.log, false); err != nil {
+	if err := nc.n.Save(ctx, nc.log, false, c.page.Top()); err != nil {
 		return nil, err
 	}
 	logged, err := nc.log.Read()
@@ -378,17 +384,14 @@ func runNetwork(ctx context.Context, c *Call, p networkParams) (any, error) {
 		return nil, err
 	}
 	all := append(logged, nc.n.Unsaved()...)
-	view, err := capture.NewNetworkView(all, p.query, capture.TabFile(c.alias, ".network.json"))
-	if err != nil {
-		return nil, err
-	}
 	if p.Clear {
 		nc.n.Clear()
 		if err := nc.log.Clear(); err != nil {
-			return view, err
+			return nil, err
 		}
+		return map[string]int{"cleared": len(all)}, nil
 	}
-	return view, nil
+	return capture.NewNetworkView(all, p.query, capture.TabFile(c.alias, ".network.json"))
 }
 
 // networkCapture is a call's network capture and the log of its tab.
@@ -434,12 +437,12 @@ func (c *Call) ensureNetwork(ctx context.Context) (*networkCapture, error) {
 // tab's log and returns the failed ones for the call's result (nil when
 // none failed) and any error saving the log. finish runs it once the
 // session's events have been flushed.
-func (c *Call) finishNetwork() (*capture.NetworkReport, error) {
+func (c *Call) finishNetwork(ctx context.Context) (*capture.NetworkReport, error) {
 	nc := c.network()
 	if nc == nil {
 		return nil, nil
 	}
-	err := nc.n.Save(nc.log, true)
+	err := nc.n.Save(ctx, nc.log, true, c.page.Top())
 	return nc.n.Report(), err
 }
 
@@ -452,5 +455,6 @@ func (c *Call) stopNetwork() error {
 	}
 	c.net = nil
 	nc.n.Close()
-	return nc.n.Save(nc.log, true)
+	// Without a page to ask: nothing here waits on Chrome.
+	return nc.n.Save(context.Background(), nc.log, true, nil)
 }

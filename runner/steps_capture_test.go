@@ -71,7 +71,9 @@ func TestDecodeCaptureSteps(t *testing.T) {
 		{"console", `{"levle":"error"}`, []string{`did you mean "level"`}},
 
 		{"network", `true`, nil},
-		{"network", `{"limit":5,"filter":"/api/","status":"4xx","failed":true,"type":"fetch,xhr","clear":true}`, nil},
+		{"network", `{"limit":5,"filter":"/api/","status":"4xx","failed":true,"type":"fetch,xhr"}`, nil},
+		{"network", `{"clear":true}`, nil},
+		{"network", `{"clear":true,"failed":true}`, []string{"separate network step"}},
 		{"network", `{"status":404}`, nil},
 		{"network", `{"filter":"/a(/"}`, []string{"regular expression"}},
 		{"network", `{"status":"4x"}`, []string{"status"}},
@@ -85,6 +87,17 @@ func TestDecodeCaptureSteps(t *testing.T) {
 		{"network", `{"throttle":{"latncy":100}}`, []string{`did you mean "latency"`}},
 		{"network", `{"throttle":{"latency":-1}}`, []string{"at least 0"}},
 		{"network", `{"offline":true,"limit":5}`, []string{"separate network step"}},
+
+		{"serviceWorker", `true`, nil},
+		{"serviceWorker", `{"unregister":true}`, nil},
+		{"serviceWorker", `{"unregister":"/app/"}`, nil},
+		{"serviceWorker", `{"update":"http://localhost:8080/"}`, nil},
+		{"serviceWorker", `false`, []string{"expected true or an object"}},
+		{"serviceWorker", `{}`, []string{"say what to do"}},
+		{"serviceWorker", `{"unregister":true,"update":true}`, []string{"one of"}},
+		{"serviceWorker", `{"unregister":false}`, []string{"takes true", "a boolean"}},
+		{"serviceWorker", `{"update":""}`, []string{"takes true"}},
+		{"serviceWorker", `{"unregistr":true}`, []string{`did you mean "unregister"`}},
 	})
 }
 

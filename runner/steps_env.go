@@ -156,12 +156,12 @@ func (c *Call) saveEmulation(e page.Emulation) error {
 	return writeAtomic(path, data)
 }
 
-// restoreEmulation applies the tab's stored emulation again: Chrome ended
-// it when the previous call's session detached. attach runs it once the
-// session is up; with nothing stored it costs one failed file open, and
-// the tab keeps the default screen (SPEC 5). A failure only warns.
-func (c *Call) restoreEmulation(ctx context.Context) {
-	e := c.loadEmulation()
+// restoreEmulation applies the tab's stored emulation e again: Chrome
+// ended it when the previous call's session detached. attach runs it once
+// the session is up (its service workers get the network part as they
+// attach); with nothing stored the tab keeps the default screen (SPEC 5).
+// A failure only warns.
+func (c *Call) restoreEmulation(ctx context.Context, e page.Emulation) {
 	if e.IsZero() {
 		return
 	}
@@ -187,6 +187,9 @@ func (c *Call) changeNetworkConditions(ctx context.Context, ch conditionsChange)
 	}
 	if err := page.SetNetworkConditions(ctx, c.page, cur); err != nil {
 		return nil, err
+	}
+	if c.workers != nil {
+		c.workers.emulate(ctx, cur) // what the tab's service workers fetch goes offline too
 	}
 	e.Network = nil
 	if !cur.IsZero() {

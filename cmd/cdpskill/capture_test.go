@@ -6,10 +6,15 @@ import (
 	"image/png"
 	"math"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // The capture and environment steps end to end, each call a process of
@@ -238,4 +243,94 @@ func TestEmulationLastsAcrossCalls(t *testing.T) {
 	if v := fmt.Sprint(outs[0]["value"]); v != "[false true]" {
 		t.Errorf("after reset the next call sees %s", v)
 	}
+}
+
+// slowServer answers /api/slow after ms milliseconds (its headers first
+// with stream), and closes ended[name] once it has answered.
+type slowServer struct {
+	*httptest.Server
+	mu    sync.Mutex
+	ended map[string]chan struct{}
+}
+
+func newSlowServer(t *testing.T) *slowServer {
+	s := &slowServer{ended: map[string]chan struct{}{}}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/api/slow" {
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, "<!doctype html><title>slow</title><p>Slow API")
+			return
+		}
+		q := r.URL.Query()
+		ms, _ := strconv.Atoi(q.Get("ms"))
+		if q.Has("stream") {
+			w.WriteHeader(http.StatusCreated)
+			w.(http.Flusher).Flush()
+		}
+		select {
+		case <-time.After(time.Duration(ms) * time.Millisecond):
+			fmt.Fprint(w, "done")
+		case <-r.Context().Done():
+		}
+		close(s.endedChan(q.Get("name")))
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *slowServer) endedChan(name string) chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended[name] == nil {
+		s.ended[name] = make(chan struct{})
+	}
+	return s.ended[name]
+}
+
+func (s *slowServer) await(t *testing.T, name string) {
+	t.Helper()
+	select {
+	case <-s.endedChan(name):
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the server never answered %s", name)
+	}
+}
+
+// A request the call that started it did not see end is not pending in
+// later listings once it ended; an answered request still receiving its
+// body shows its status and receiving, never pending; clear answers how
+// many requests it removed.
+func TestNetworkEndsAcrossCallsAndClear(t *testing.T) {
+	c := newCLI(t)
+	srv := newSlowServer(t)
+	tab := c.openTab(srv.URL + "/")
+	// The call ends with gap waiting for its answer and stream answered,
+	// its body still coming.
+	c.call(t, tab, `{"network":{"clear":true}},{"pageFunction":"fetch('/api/slow?name=gap&ms=300').then(r => r.text()); fetch('/api/slow?name=stream&ms=4000&stream=1').then(r => { r.text(); return r.status })"}`)
+	srv.await(t, "gap")
+	// The server has answered; Chrome's account of it follows.
+	var got map[string]map[string]any
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		got = map[string]map[string]any{}
+		for _, r := range c.call(t, tab, `{"network":{"filter":"/api/slow"}}`)[0]["requests"].([]any) {
+			req := r.(map[string]any)
+			name, _, _ := strings.Cut(strings.TrimPrefix(req["url"].(string), srv.URL+"/api/slow?name="), "&")
+			got[name] = req
+		}
+		if got["gap"]["pending"] == nil || time.Now().After(deadline) {
+			break
+		}
+	}
+	if r := got["gap"]; r == nil || num(r["status"]) != 200 || r["pending"] != nil || r["receiving"] != nil || r["from"] != "network" {
+		t.Errorf("ended between calls: %v", r)
+	}
+	if r := got["stream"]; r == nil || num(r["status"]) != 201 || r["pending"] != nil || r["receiving"] != true {
+		t.Errorf("answered, still receiving: %v", r)
+	}
+
+	out := c.call(t, tab, `{"network":{"clear":true}},{"network":true}`)
+	if num(out[0]["cleared"]) < 2 || out[0]["requests"] != nil || num(out[1]["total"]) != 0 {
+		t.Errorf("clear answered %v, then the listing %v", out[0], out[1])
+	}
+	srv.await(t, "stream")
 }

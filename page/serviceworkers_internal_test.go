@@ -1,0 +1,45 @@
+package page
+
+import "testing"
+
+// Which version a registration is described by: the active one, with a
+// newer one beside it as newVersion; before any is active, the newest.
+func TestDescribeServiceWorker(t *testing.T) {
+	v := func(id, status, running string, clients ...string) swVersion {
+		return swVersion{VersionID: id, ScriptURL: "http://a/sw.js?v" + id, Status: status, RunningStatus: running, ControlledClients: clients}
+	}
+	cases := []struct {
+		name string
+		vs   []swVersion
+		want ServiceWorker
+	}{
+		{"active", []swVersion{v("1", "activated", "running", "TAB")},
+			ServiceWorker{ScriptURL: "http://a/sw.js?v1", Status: "activated", Running: true, Controlling: true}},
+		{"another tab's", []swVersion{v("1", "activated", "stopped", "OTHER")},
+			ServiceWorker{ScriptURL: "http://a/sw.js?v1", Status: "activated"}},
+		{"update waiting", []swVersion{v("2", "installed", "running"), v("1", "activated", "running", "TAB")},
+			ServiceWorker{ScriptURL: "http://a/sw.js?v1", Status: "activated", Running: true, Controlling: true, NewVersion: "installed"}},
+		{"first install", []swVersion{v("3", "new", "starting")},
+			ServiceWorker{ScriptURL: "http://a/sw.js?v3", Status: "installing"}},
+		{"replaced", []swVersion{v("9", "activated", "running"), v("10", "redundant", "stopped")},
+			ServiceWorker{ScriptURL: "http://a/sw.js?v9", Status: "activated", Running: true}},
+		{"all redundant", []swVersion{v("4", "redundant", "stopped"), v("5", "redundant", "stopped")},
+			ServiceWorker{ScriptURL: "http://a/sw.js?v5", Status: "redundant"}},
+		{"no live version", nil, ServiceWorker{}},
+	}
+	for _, tc := range cases {
+		got := describe("http://a/", tc.vs, "TAB")
+		tc.want.Scope = "http://a/"
+		if got != tc.want {
+			t.Errorf("%s:\n got %+v\nwant %+v", tc.name, got, tc.want)
+		}
+	}
+	for raw, want := range map[string]string{
+		"http://127.0.0.1:8080/app/x?y": "http://127.0.0.1:8080", "https://a.test/": "https://a.test",
+		"about:blank": "", "data:text/html,x": "", "file:///tmp/x.html": "",
+	} {
+		if got := webOrigin(raw); got != want {
+			t.Errorf("webOrigin(%q) = %q, want %q", raw, got, want)
+		}
+	}
+}

@@ -1,0 +1,94 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/cdpskill/cdpskill/page"
+)
+
+// swSteps inspect the service workers of the tab's origin. What they log
+// reaches the console step and the call's report, and offline and
+// throttling reach what they fetch (runner/workers.go).
+var swSteps = []step{
+	define("serviceWorker", `true | {unregister: true|"scope"} | {update: true|"scope"}`,
+		`the page origin's service workers → {registrations: [{scope, scriptURL, status, running, controlling}]}; unregister removes them, update checks for a new version (newVersion); what they log comes in the console marked context: "service-worker"`,
+		needsTab, decodeServiceWorker, runServiceWorker),
+}
+
+type serviceWorkerParams struct {
+	Unregister json.RawMessage `json:"unregister"`
+	Update     json.RawMessage `json:"update"`
+
+	action string // "list", "unregister" or "update"
+	scope  string // "" for every registration
+}
+
+func decodeServiceWorker(raw json.RawMessage) (serviceWorkerParams, error) {
+	p, err := decodeInto(raw, trueOnly[serviceWorkerParams])
+	if err != nil {
+		return p, err
+	}
+	p.action = "list"
+	switch {
+	case len(p.Unregister) > 0 && len(p.Update) > 0:
+		return p, paramErrorf(`one of "unregister" or "update" per step`)
+	case len(p.Unregister) > 0:
+		p.action = "unregister"
+		p.scope, err = decodeScope("unregister", p.Unregister)
+	case len(p.Update) > 0:
+		p.action = "update"
+		p.scope, err = decodeScope("update", p.Update)
+	case isObject(raw):
+		return p, paramErrorf(`say what to do: {"unregister": true|"scope"} or {"update": true|"scope"}; true lists them`)
+	}
+	return p, err
+}
+
+// decodeScope reads true (every registration) or a scope: its URL, or a
+// path on the page's origin.
+func decodeScope(key string, raw json.RawMessage) (string, error) {
+	if b, ok := asBool(raw); ok && b {
+		return "", nil
+	}
+	if s, ok := asString(raw); ok && s != "" {
+		return s, nil
+	}
+	return "", paramErrorf(`%q takes true (all of the origin's service workers) or a scope such as "/app/", got %s`, key, jsonKind(raw))
+}
+
+func runServiceWorker(ctx context.Context, c *Call, p serviceWorkerParams) (any, error) {
+	switch p.action {
+	case "unregister":
+		removed, controlled, err := page.UnregisterServiceWorkers(ctx, c.page, p.scope)
+		out := map[string]any{"unregistered": removed}
+		if controlled {
+			out["warning"] = "the page stays under the removed worker until it is reloaded or left"
+		}
+		return out, err
+	case "update":
+		updated, err := page.UpdateServiceWorkers(ctx, c.page, p.scope)
+		if err != nil {
+			return nil, err
+		}
+		regs, err := page.ServiceWorkers(ctx, c.page)
+		out := map[string]any{"updated": updated, "registrations": orEmpty(regs)}
+		if e := c.loadEmulation(); e.Network != nil && e.Network.Offline && len(updated) > 0 {
+			out["warning"] = "the tab is offline, yet the update check reached the network: Chrome fetches a service worker's script itself, outside the emulated network of any tab or worker"
+		}
+		return out, err
+	}
+	regs, err := page.ServiceWorkers(ctx, c.page)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"registrations": orEmpty(regs)}, nil
+}
+
+// orEmpty makes a nil list print as [], not null.
+func orEmpty[T any](list []T) []T {
+	if list == nil {
+		return []T{}
+	}
+	return list
+}
