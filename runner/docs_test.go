@@ -141,3 +141,19 @@ func jsonSnippets(doc string) []string {
 	}
 	return out
 }
+
+// SKILL.md is read in one go: Agent Skills front matter that says when to
+// reach for it, and under 20 KB.
+func TestSkillMDShape(t *testing.T) {
+	data, err := os.ReadFile("../SKILL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	if !strings.HasPrefix(doc, "---\nname: cdp-skill\ndescription: ") || !strings.Contains(doc[4:], "\n---\n") {
+		t.Errorf("SKILL.md lacks its front matter (name, description)")
+	}
+	if len(data) > 20000 {
+		t.Errorf("SKILL.md is %d bytes; keep it under 20,000 (longer examples go in EXAMPLES.md)", len(data))
+	}
+}

@@ -24,10 +24,10 @@ var captureSteps = []step{
 		"print the page to PDF → {path, pages, size, valid}",
 		needsTab, decodePDF, runPDF),
 	define("console", `true | {limit (50), level: "error"|"warning,error"|…, type: console|exception, since (ms timestamp), stackTrace, clear}`,
-		"console messages, newest last: what Chrome kept for the page (replayed as the call attaches) plus this call's; clear:true empties them for later calls too; a long listing goes whole to the file named in file",
+		"console messages, newest last, from before the call too; clear:true empties them for later calls; a long listing goes to the file named in file",
 		needsTab|sized, decodeConsole, runConsole),
 	define("network", `true | {limit (50), filter: "text"|"/regex/", status: 404|"4xx", failed, type: "fetch,xhr"} | {clear: true} | {offline: true|false} | {throttle: "slow-3g"|"fast-3g"|"slow-4g"|"fast-4g"|"off"|{latency (ms), download, upload (bytes/s)}}`,
-		"the tab's requests since capture began or the last clear, kept across calls (the last 1,000), from saying where each response came from; offline and throttle reach the page's service workers too and last across calls until turned off",
+		"the tab's requests across calls (the last 1,000), each with from (where its response came from); offline and throttle reach service workers too and last until turned off",
 		needsTab|sized, decodeNetwork, runNetwork),
 }
 
