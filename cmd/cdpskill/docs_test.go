@@ -38,19 +38,34 @@ func TestDocsExamplesRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		var c *cli
 		for i, block := range docBlocks(string(data)) {
+			// A block that opens a tab starts afresh; one that goes on
+			// with "tab" continues the block before it.
+			if c == nil || strings.Contains(block[0].input, `"openTab"`) {
+				c = docsCLI(t)
+			}
 			t.Run(fmt.Sprintf("%s#%d", strings.TrimPrefix(path, "../../"), i+1), func(t *testing.T) {
-				runDocBlock(t, block)
+				runDocBlock(t, c, block)
 			})
 		}
 	}
 }
 
-func runDocBlock(t *testing.T, block []docCommand) {
-	// The agent's auto-launched Chrome is the test's browser here.
+// docsCLI is an agent's shell, whose auto-launched Chrome is the test's
+// browser here. Its tabs are closed when the test ends.
+func docsCLI(t *testing.T) *cli {
 	c := newCLI(t)
 	c.cdpURL = fmt.Sprintf("http://%s:%d", browser.Endpoint.Host, browser.Endpoint.Port)
-	t.Cleanup(func() { c.run(`{"steps":[{"closeTab":"t1"}]}`) })
+	t.Cleanup(func() {
+		c.t = t
+		c.run(`{"steps":[{"closeTab":"t1"}]}`)
+	})
+	return c
+}
+
+func runDocBlock(t *testing.T, c *cli, block []docCommand) {
+	c.t = t
 	for _, cmd := range block {
 		input := strings.ReplaceAll(cmd.input, docsApp, fixture.URL+"/docs")
 		input = strings.ReplaceAll(input, "$TMPDIR", c.tmp)
