@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
-	"time"
 )
 
 // The docs cannot drift: every cdpskill command in a code block of
@@ -141,19 +138,4 @@ func docBlocks(doc string) [][]docCommand {
 		cur = append(cur, cmd)
 	}
 	return blocks
-}
-
-// runRaw is run keeping the output as printed, in its own field order.
-func (c *cli) runRaw(input string) (map[string]any, int, string) {
-	c.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	out, err := c.cmd(ctx, input).Output()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		c.t.Fatalf("run: %v", err)
-	}
-	return decode(c.t, out), code, strings.TrimSpace(string(out))
 }

@@ -133,6 +133,13 @@ func (c *cli) cmd(ctx context.Context, input string) *exec.Cmd {
 
 func (c *cli) run(input string) (map[string]any, int) {
 	c.t.Helper()
+	res, code, _ := c.runRaw(input)
+	return res, code
+}
+
+// runRaw is run keeping the output as printed, in its own field order.
+func (c *cli) runRaw(input string) (map[string]any, int, string) {
+	c.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	out, err := c.cmd(ctx, input).Output()
@@ -142,7 +149,7 @@ func (c *cli) run(input string) (map[string]any, int) {
 	} else if err != nil {
 		c.t.Fatalf("run: %v", err)
 	}
-	return decode(c.t, out), code
+	return decode(c.t, out), code, strings.TrimSpace(string(out))
 }
 
 // openTab opens a tab on the shared test browser and returns its alias.
