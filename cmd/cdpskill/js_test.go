@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -35,11 +34,6 @@ func logged(out map[string]any) []string {
 		lines = append(lines, line)
 	}
 	return lines
-}
-
-func jsonOf(v any) string {
-	data, _ := json.Marshal(v)
-	return string(data)
 }
 
 // AC8 and AC16: a file runs as inline code would, and its console calls
@@ -88,7 +82,7 @@ func TestPageFunctionConsoleIsItsOwn(t *testing.T) {
 		t.Errorf("console:\n got %q\nwant %q (output %v)", got, want, out)
 	}
 	// The call's report has the page's warnings, not the step's again.
-	if report := jsonOf(res["console"]); !strings.Contains(report, "page warning") || strings.Contains(report, "agent warning") {
+	if report := jsonText(res["console"]); !strings.Contains(report, "page warning") || strings.Contains(report, "agent warning") {
 		t.Errorf("report: %s", report)
 	}
 	// A predicate that logs on every evaluation: one entry, counted.
@@ -151,22 +145,22 @@ func TestExceptionAsyncStacks(t *testing.T) {
 	tab := c.openTab(fixture.URL + "/js-async.html")
 	res := c.runOK(t, fmt.Sprintf(`{"tab":%q,"steps":[{"click":"#save"},{"poll":"() => window.saveFailed"},
 		{"console":{"type":"exception"}}]}`, tab))
-	report := jsonOf(res["console"])
+	report := jsonText(res["console"])
 	if !strings.Contains(report, `"setTimeout (async)","onSave (js-async.html:7:`) || !strings.Contains(report, `"stack":["failLater (js-async.html:6:`) {
 		t.Errorf("report lacks the timer's async stack: %s", report)
 	}
-	view := jsonOf(field(stepOutputs(t, res)[2], "output", "messages"))
+	view := jsonText(field(stepOutputs(t, res)[2], "output", "messages"))
 	if !strings.Contains(view, `"function":"onSave"`) || !strings.Contains(view, `"async":"setTimeout"`) {
 		t.Errorf("console step lacks the timer's async stack: %s", view)
 	}
 
 	res = c.runOK(t, fmt.Sprintf(`{"tab":%q,"steps":[{"click":"#load"},{"poll":"() => window.rendered"},
 		{"console":{"type":"exception"}}]}`, tab))
-	report = jsonOf(res["console"])
+	report = jsonText(res["console"])
 	if !strings.Contains(report, "Uncaught (in promise) TypeError") || !strings.Contains(report, `"Promise.then (async)","onLoad (js-async.html:`) {
 		t.Errorf("report lacks the rejection's async stack: %s", report)
 	}
-	view = jsonOf(field(stepOutputs(t, res)[2], "output", "messages"))
+	view = jsonText(field(stepOutputs(t, res)[2], "output", "messages"))
 	if !strings.Contains(view, `"function":"onLoad"`) || !strings.Contains(view, `"async":"Promise.then"`) {
 		t.Errorf("console step lacks the rejection's async stack: %s", view)
 	}
