@@ -19,7 +19,8 @@ const installUsage = `usage:
   cdpskill uninstall [--target DIR]...
 
 install copies this binary and the skill files into ~/.claude/skills/cdp-skill/
-and ~/.codex/skills/cdp-skill/ (each only when ~/.claude or ~/.codex exists),
+and ~/.codex/skills/cdp-skill/ (each only when ~/.claude or ~/.codex exists;
+CLAUDE_CONFIG_DIR and CODEX_HOME move them),
 SKILL.md's commands pointing at the copy; --target DIR installs into DIR
 instead (repeatable); --link symlinks the binary and the checkout's SKILL.md
 (--source DIR, default the current directory) instead of copying, for
@@ -58,7 +59,7 @@ func runInstall(cmd string, args []string, stdout io.Writer, getenv func(string)
 	if home == "" {
 		home, _ = os.UserHomeDir()
 	}
-	o := install.Options{Home: home, Targets: targets, Link: *link, Source: *source, Version: versionString()}
+	o := install.Options{Home: home, Getenv: getenv, Targets: targets, Link: *link, Source: *source, Version: versionString()}
 	var rep *install.Report
 	var err error
 	if cmd == "install" {

@@ -28,7 +28,10 @@ const ManifestName = ".cdpskill-install.json"
 
 // Options says what to install and where.
 type Options struct {
-	Home    string   // the user's home, for the default targets
+	Home string // the user's home, for the default targets
+	// Getenv reads the variables that move an agent's directory
+	// (CLAUDE_CONFIG_DIR, CODEX_HOME); nil reads none.
+	Getenv  func(string) string
 	Targets []string // skill directories to use instead of the tools' (--target)
 	Link    bool     // symlink instead of copying (--link)
 	Source  string   // with Link: the checkout holding SKILL.md (--source)
@@ -86,9 +89,26 @@ type manifest struct {
 	Dirs     []string `json:"dirs"`
 }
 
-// tools are the agents whose skill directories are the default targets:
-// each is used only when its own directory exists.
-var tools = []string{".claude", ".codex"}
+// tools are the agents whose skill directories are the default targets,
+// each under its own directory: where its variable says, else in the home
+// directory. Install uses each only when that directory exists.
+var tools = []struct{ env, dir string }{{"CLAUDE_CONFIG_DIR", ".claude"}, {"CODEX_HOME", ".codex"}}
+
+// toolDirs are the agents' own directories.
+func (o Options) toolDirs() []string {
+	var dirs []string
+	for _, tool := range tools {
+		dir := ""
+		if o.Getenv != nil {
+			dir = o.Getenv(tool.env)
+		}
+		if dir == "" {
+			dir = filepath.Join(o.Home, tool.dir)
+		}
+		dirs = append(dirs, dir)
+	}
+	return dirs
+}
 
 func binName() string {
 	if runtime.GOOS == "windows" {
@@ -126,8 +146,9 @@ func Install(o Options) (*Report, error) {
 	}
 	rep.Skipped = skips
 	if len(dirs) == 0 {
+		tds := o.toolDirs()
 		return nil, fmt.Errorf("neither %s nor %s exists, so there is no Claude Code or Codex to install into; pass --target DIR to pick a skill directory",
-			filepath.Join(o.Home, ".claude"), filepath.Join(o.Home, ".codex"))
+			tds[0], tds[1])
 	}
 	entries, warnings, err := o.entries()
 	if err != nil {
@@ -200,8 +221,7 @@ func targets(o Options, install bool) (dirs []string, skips []Skip, err error) {
 	if o.Home == "" {
 		return nil, nil, errors.New("cannot tell the home directory (HOME is not set); pass --target DIR")
 	}
-	for _, tool := range tools {
-		parent := filepath.Join(o.Home, tool)
+	for _, parent := range o.toolDirs() {
 		dir := filepath.Join(parent, "skills", SkillName)
 		if install {
 			if st, err := os.Stat(parent); err != nil || !st.IsDir() {

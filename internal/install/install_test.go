@@ -256,3 +256,31 @@ func TestTargetAndLink(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// CODEX_HOME and CLAUDE_CONFIG_DIR move the agents' directories, and with
+// them where the skill goes and where uninstall looks.
+func TestAgentDirectoriesFromEnvironment(t *testing.T) {
+	f := newFixture(t)
+	codex, claude := t.TempDir(), t.TempDir()
+	env := map[string]string{"CODEX_HOME": codex, "CLAUDE_CONFIG_DIR": claude}
+	f.o.Getenv = func(k string) string { return env[k] }
+	rep, err := Install(f.o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{filepath.Join(claude, "skills", SkillName), filepath.Join(codex, "skills", SkillName)}
+	if len(rep.Installed) != 2 || rep.Installed[0].Target != want[0] || rep.Installed[1].Target != want[1] {
+		t.Fatalf("installed into %+v, want %v", rep.Installed, want)
+	}
+	if _, err := os.Stat(f.claude); err == nil {
+		t.Error("installed into ~/.claude although CLAUDE_CONFIG_DIR moved it")
+	}
+	if _, err := Uninstall(f.o); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range want {
+		if _, err := os.Stat(dir); !os.IsNotExist(err) {
+			t.Errorf("%s left behind (%v)", dir, err)
+		}
+	}
+}
