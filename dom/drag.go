@@ -79,7 +79,7 @@ type DragResult struct {
 	Value string `json:"value,omitempty"`
 	// MouseAttempted: mouse events changed nothing, so HTML5 events
 	// followed.
-	MouseAttempted bool   `json:"mouseAttempted,omitempty"`
+	MouseAttempted bool   `json:"-"`
 	ReResolved     bool   `json:"reResolved,omitempty"`
 	Warning        string `json:"warning,omitempty"`
 }

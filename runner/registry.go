@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sort"
+	"strings"
 )
 
 // flags say how the runner treats a step.
@@ -33,7 +34,10 @@ type step struct {
 	name    string
 	usage   string // the accepted forms, for --help and SKILL.md
 	summary string
-	flags   flags
+	// output is the shape of the step's output, for SKILL.md: fields
+	// ending in ? are sometimes absent, | separates alternatives.
+	output string
+	flags  flags
 	// verb is what the action did, for the changes summary ("Clicked").
 	verb   string
 	decode func(raw json.RawMessage) (any, error)
@@ -45,6 +49,12 @@ func (s *step) has(f flags) bool { return s.flags&f != 0 }
 // did sets the verb a changes summary starts with after this step.
 func (s step) did(verb string) step {
 	s.verb = verb
+	return s
+}
+
+// out sets the documented shape of the step's output.
+func (s step) out(shape string) step {
+	s.output = shape
 	return s
 }
 
@@ -82,15 +92,24 @@ func stepNames() []string {
 
 // StepInfo describes one step for documentation.
 type StepInfo struct {
-	Name, Usage, Summary string
-	NeedsTab, Visual     bool
+	Name, Usage, Summary, Output string
+	NeedsTab, Visual             bool
+}
+
+// Does is what the step does and the shape of its output, the output
+// between open and close (code marks, for markdown).
+func (s StepInfo) Does(open, close string) string {
+	if s.Output == "" {
+		return s.Summary
+	}
+	return strings.TrimSpace(s.Summary + " → " + open + s.Output + close)
 }
 
 // Steps lists the registry in table order.
 func Steps() []StepInfo {
 	out := make([]StepInfo, len(steps))
 	for i, s := range steps {
-		out[i] = StepInfo{s.name, s.usage, s.summary, s.has(needsTab), s.has(visual)}
+		out[i] = StepInfo{s.name, s.usage, s.summary, s.output, s.has(needsTab), s.has(visual)}
 	}
 	return out
 }

@@ -16,11 +16,11 @@ import (
 // ariaSteps show the page as the agent sees it.
 var ariaSteps = []step{
 	define("snapshot", `true | {root, detail: full|interactive|summary, mode: ai|plain, since: "s3", viewportOnly, pierceShadow, includeFrames, maxDepth, maxElements, maxNameLength, includeText, inlineLimit, preserveRefs}`,
-		"ARIA snapshot of the page as YAML, with refs (s1e4) for interactive elements; with since, {unchanged:true} or only what changed", needsTab|sized, decodeSnapshot, runSnapshot),
+		"ARIA tree as YAML with refs; since: only what changed", needsTab|sized, decodeSnapshot, runSnapshot).out(`{yaml, snapshotId, refCount, truncated?, note?} | {unchanged, snapshotId} | {snapshotId, since, refCount, changes}`),
 	define("snapshotSearch", `"text" | {text, exact, pattern, role, near: {x, y, radius}, limit, context, pierceShadow, includeFrames}`,
-		"find elements in the whole page's accessibility tree, with refs, without a snapshot", needsTab, decodeSnapshotSearch, runSnapshotSearch),
+		"find elements page-wide without a snapshot", needsTab, decodeSnapshotSearch, runSnapshotSearch).out(`{matches: [{path, role, name, ref}], matchCount, searchedElements, criteria}`),
 	define("query", `"selector" | {selector, limit, output, clean, metadata} | {role | roles: [...], name, nameExact, nameRegex, checked, disabled, level, countOnly, limit}`,
-		"find elements by CSS selector, or by ARIA role, name and state with refs", needsTab, decodeQuery, runQuery),
+		"by CSS selector, or by role, name and state (with refs)", needsTab, decodeQuery, runQuery).out(`{selector, total, showing, results: [{index, value}]} | {total, results: [{ref, role, name}]}`),
 }
 
 // Large snapshot handling (SPEC 7.6).

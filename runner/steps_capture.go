@@ -18,17 +18,17 @@ import (
 // fetched.
 var captureSteps = []step{
 	define("screenshot", `true | "path" | {path, fullPage, clip: {x, y, width, height}, selector|ref, padding, format: png|jpeg|webp, quality, omitBackground, fullResolution}`,
-		"save a screenshot → {path, width, height, format, scale?}; scaled to 1568 px on its long side unless fullResolution (scale: image px per CSS px); no path or a bare name goes to $TMPDIR/cdp-skill/; clip is in page (not viewport) CSS pixels",
-		needsTab, decodeScreenshot, runScreenshot),
+		"clip is in page CSS px",
+		needsTab, decodeScreenshot, runScreenshot).out(`{path, width, height, format, scale?}`),
 	define("pdf", `true | "path" | {path, landscape, scale, pageRanges: "1-3, 5", margin{Top,Bottom,Left,Right}, paperWidth, paperHeight (inches), displayHeaderFooter, headerTemplate, footerTemplate, printBackground, preferCSSPageSize}`,
-		"print the page to PDF → {path, pages, size, valid}",
-		needsTab, decodePDF, runPDF),
+		"",
+		needsTab, decodePDF, runPDF).out(`{path, pages, size, valid}`),
 	define("console", `true | {limit (50), level: "error"|"warning,error"|…, type: console|exception, since (ms timestamp), stackTrace, clear}`,
-		"console messages, newest last, from before the call too; clear:true empties them for later calls; a long listing goes to the file named in file",
-		needsTab|sized, decodeConsole, runConsole),
+		"messages, newest last, earlier calls' too",
+		needsTab|sized, decodeConsole, runConsole).out(`{total, showing, messages: [{level, text, url, stack?, …}], file?} | {cleared}`),
 	define("network", `true | {limit (50), filter: "text"|"/regex/", status: 404|"4xx", failed, type: "fetch,xhr"} | {clear: true} | {offline: true|false} | {throttle: "slow-3g"|"fast-3g"|"slow-4g"|"fast-4g"|"off"|{latency (ms), download, upload (bytes/s)}}`,
-		"the tab's requests across calls (the last 1,000), each with from (where its response came from); offline and throttle reach service workers too and last until turned off",
-		needsTab|sized, decodeNetwork, runNetwork),
+		"the tab's requests (the last 1,000); offline and throttle stay until turned off",
+		needsTab|sized, decodeNetwork, runNetwork).out(`{total, showing, requests: [{url, method, status, from, ms, …}], file?} | {cleared} | {offline, throttle?}`),
 }
 
 // --- screenshot

@@ -19,14 +19,14 @@ import (
 // envSteps set up the tab's environment: its screen, cookies and storage.
 var envSteps = []step{
 	define("viewport", `"iphone-15" | "reset" | {device} | {width, height, deviceScaleFactor, mobile, hasTouch, isLandscape}`,
-		"emulate a screen: presets such as iphone-15, pixel-7, galaxy-s23, ipad, laptop, desktop-hd (-landscape too; an unknown name lists them all); it lasts across calls until \"reset\"",
-		needsTab|visual, decodeViewport, runViewport).did("Resized"),
+		"emulate a screen or a preset (iphone-15, pixel-7, ipad…) until \"reset\"",
+		needsTab|visual, decodeViewport, runViewport).out(`{width, height, deviceScaleFactor, mobile} | {reset}`).did("Resized"),
 	define("cookies", `true | {get: true|"url"|["url"], name} | {set: [{name, value, url|domain, path, expires: unix s|"30m"|"1h"|"7d"|"1w"|"1y", httpOnly, secure, sameSite}]} | {delete: "name"} | {clear: true} (+ domain, url or all: true)`,
-		"read or change cookies: the current page's unless a domain, url or all:true says otherwise",
-		needsTab, decodeCookies, runCookies),
+		"the page's, unless a domain, url or all: true says otherwise",
+		needsTab, decodeCookies, runCookies).out(`{cookies} | {set} | {deleted} | {cleared}`),
 	define("storage", `"local"|"session" | {local|session: {get: "key"|["key"]|true, set: {key: value}, remove: "key"|["key"], clear: true}}`,
-		"read or change the page origin's localStorage and sessionStorage; in one step they run clear, remove, set, then get",
-		needsTab, decodeStorage, runStorage),
+		"localStorage, sessionStorage; runs clear, remove, set, then get",
+		needsTab, decodeStorage, runStorage).out(`{local?: {items, count, set, removed, cleared}, session?: …}`),
 }
 
 // --- viewport

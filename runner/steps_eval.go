@@ -22,9 +22,9 @@ import (
 // evalSteps run the agent's JavaScript in the page.
 var evalSteps = []step{
 	define("pageFunction", `"() => expr" | "expression" | {fn|expression|file, refs, await, serialize, timeout}`,
-		"run JavaScript (inline or a .js file) in the page: its typed value and what it logged", needsTab, decodePageFunction, runPageFunction),
+		"run JavaScript (inline or a file) in the page", needsTab, decodePageFunction, runPageFunction).out(`{type, value, console?}`),
 	define("poll", `"() => expr" | {fn|file, interval, timeout}`,
-		"re-run a predicate until it is truthy", needsTab, decodePoll, runPoll),
+		"re-run a predicate until truthy", needsTab, decodePoll, runPoll).out(`{resolved, value, elapsed}`),
 }
 
 // scriptLogs is what the agent's code logged with console.* while its

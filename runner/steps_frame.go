@@ -14,8 +14,8 @@ import (
 // frameSteps list the tab's frames and switch where steps run.
 var frameSteps = []step{
 	define("frame", `{list: true} | "iframe-selector" | 0 | "top" | {selector|index|name|frameId}`,
-		"list the frames, or switch the frame that later steps and later calls on this tab run in",
-		needsTab, decodeFrame, runFrame),
+		"list frames, or switch the frame later steps and calls run in",
+		needsTab, decodeFrame, runFrame).out(`{frameId, url, name?} | {mainFrameId, currentFrameId, frames}`),
 }
 
 type frameParams struct {

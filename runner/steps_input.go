@@ -11,19 +11,19 @@ import (
 // inputSteps drive the keyboard and the mouse beyond click and fill.
 var inputSteps = []step{
 	define("type", `"text" (focused element) | {selector|ref, text, delay, force, timeout}`,
-		"type text key by key, for fields that react to each keystroke", needsTab|visual|hooks|field, decodeType, runType).did("Typed"),
+		"key by key, for fields that react to each key", needsTab|visual|hooks|field, decodeType, runType).out(`{typed, length}`).did("Typed"),
 	define("press", `"Enter" | "Control+a" | "Meta+Shift+Enter" | {key, selector|ref, force, timeout}`,
-		"press a key or combination; an unknown key name is a warning", needsTab|visual|hooks, decodePress, runPress).did("Pressed"),
+		"a key or combination", needsTab|visual|hooks, decodePress, runPress).out(`{pressed}`).did("Pressed"),
 	define("hover", `"selector" | "s1e4" | {selector|ref, duration, captureResult, force, timeout}`,
-		"move the mouse over an element; captureResult lists menus and tooltips that appeared", needsTab|visual|hooks, decodeHover, runHover).did("Hovered"),
+		"captureResult lists menus and tooltips that appeared", needsTab|visual|hooks, decodeHover, runHover).out(`{hovered, capturedResult?: {visibleElements}}`).did("Hovered"),
 	define("drag", `{source, target, method: auto|mouse|html5, steps, delay, timeout}; source/target: "selector" | "s1e4" | {selector|ref|x,y, offsetX, offsetY}`,
-		"drag from one element or point to another; sets range inputs", needsTab|visual|hooks, decodeDrag, runDrag).did("Dragged"),
+		"between elements or points; sets range inputs", needsTab|visual|hooks, decodeDrag, runDrag).out(`{dragged, method, source, target, value?}`).did("Dragged"),
 	define("scroll", `"top" | "bottom" | "up" | "down" | "selector" | "s1e4" | {selector|ref | to | deltaX,deltaY | x,y}`,
-		"scroll the page (or its scrolling container) or an element into view", needsTab|visual|hooks, decodeScroll, runScroll).did("Scrolled"),
+		"the page (or its scroller), or an element into view", needsTab|visual|hooks, decodeScroll, runScroll).out(`{scrollX, scrollY, element?}`).did("Scrolled"),
 	define("selectOption", `{selector|ref, value|label|index|values, timeout}`,
-		"choose options of a select element; values replaces a multi-select's selection", needsTab|visual|hooks|field, decodeSelectOption, runSelectOption).did("Selected"),
+		"values replaces a multi-select's selection", needsTab|visual|hooks|field, decodeSelectOption, runSelectOption).out(`{selected: [values], multiple}`).did("Selected"),
 	define("selectText", `"selector" | "s1e4" | {selector|ref, start, end, timeout}`,
-		"select all or part of a field's or an element's text", needsTab|visual|hooks, decodeSelectText, runSelectText).did("Selected text"),
+		"all or part of a field's or element's text", needsTab|visual|hooks, decodeSelectText, runSelectText).out(`{selected, text}`).did("Selected text"),
 }
 
 // inputTarget is the selector-or-ref pair most input steps take.

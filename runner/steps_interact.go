@@ -17,9 +17,9 @@ import (
 // interactSteps act on elements.
 var interactSteps = []step{
 	define("click", `"selector" | "s1e4" | {selector|ref|text (+exact, withinSelector)|selectors: […]|x,y, force, button, clickCount, doubleClick, jsClick, nativeOnly, timeout, waitAfter: true|{timeout, stable}, scrollUntilVisible: true|{direction, distance, maxAttempts}, searchFrames, stable: true|frames}`,
-		"click an element once it is actionable; reports navigation and new tabs", needsTab|visual|hooks, decodeClick, runClick).did("Clicked"),
+		"once actionable; reports navigation and new tabs", needsTab|visual|hooks, decodeClick, runClick).out(`{clicked, method, targetReceived?, newTabs?}`).did("Clicked"),
 	define("fill", `{selector|ref|label, value, clear, react, exact, force, timeout} | {"#a": "x", "s1e4": "y", "Email": "z"} | {fields: {…}, react, clear, force, timeout} | "text" (focused field)`,
-		"replace a field's value, or several fields' values keyed by selector, ref or label", needsTab|visual|hooks|field, decodeFill, runFill).did("Filled"),
+		"replace a field's value, or several keyed by selector, ref or label", needsTab|visual|hooks|field, decodeFill, runFill).out(`{filled, method, value?} | {total, filled, failed, results: [{field, filled, value?, error?}]}`).did("Filled"),
 }
 
 // --- click

@@ -13,27 +13,27 @@ import (
 // navSteps move the tab through its history.
 var navSteps = []step{
 	define("goto", `"url" | {url, waitUntil: commit|domcontentloaded|load|networkidle}`,
-		"navigate the tab and report the HTTP status", needsTab|visual|navigates, decodeGoto, runGoto).did("Navigated"),
+		"", needsTab|visual|navigates, decodeGoto, runGoto).out(`{url, status, title}`).did("Navigated"),
 	define("reload", `true | {waitUntil}`,
-		"reload the page", needsTab|visual|navigates, decodeReload, runReload).did("Reloaded"),
+		"", needsTab|visual|navigates, decodeReload, runReload).out(`{url, status, title}`).did("Reloaded"),
 	define("back", `true`,
-		"go back in history ({noHistory:true} when there is none)", needsTab|visual|navigates, decodeHistory, runBack).did("Went back"),
+		"", needsTab|visual|navigates, decodeHistory, runBack).out(`{url, title?, noHistory?}`).did("Went back"),
 	define("forward", `true`,
-		"go forward in history ({noHistory:true} when there is none)", needsTab|visual|navigates, decodeHistory, runForward).did("Went forward"),
+		"", needsTab|visual|navigates, decodeHistory, runForward).out(`{url, title?, noHistory?}`).did("Went forward"),
 }
 
 // waitSteps wait for the page or for time.
 var waitSteps = []step{
 	define("wait", `"selector" | {selector, hidden, minCount} | {text, caseSensitive} | {textRegex} | {urlContains}`,
-		"wait for an element, text or URL", needsTab, decodeWait, runWait),
+		"for an element, text or URL", needsTab, decodeWait, runWait).out(`{count?, url?}`),
 	define("sleep", `ms (0-60000)`,
-		"pause for a fixed time", 0, decodeSleep, runSleep),
+		"pause", 0, decodeSleep, runSleep),
 }
 
 // factSteps read simple facts of the page.
 var factSteps = []step{
-	define("getUrl", `true`, "the page URL", needsTab, decodeTrue("getUrl"), runGetURL),
-	define("getTitle", `true`, "the page title", needsTab, decodeTrue("getTitle"), runGetTitle),
+	define("getUrl", `true`, "", needsTab, decodeTrue("getUrl"), runGetURL).out(`{url}`),
+	define("getTitle", `true`, "", needsTab, decodeTrue("getTitle"), runGetTitle).out(`{title}`),
 }
 
 var waitUntilValues = []string{"commit", "domcontentloaded", "load", "networkidle"}

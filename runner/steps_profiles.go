@@ -15,9 +15,9 @@ import (
 // profileSteps read and write what agents learned about sites (SPEC 15).
 var profileSteps = []step{
 	define("readSiteProfile", `"example.com" | {domain}`,
-		"read a domain's site profile: {found, domain, content}; needs no tab", 0, decodeReadProfile, runReadProfile),
+		"", 0, decodeReadProfile, runReadProfile).out(`{found, domain, content?}`),
 	define("writeSiteProfile", `{domain, content: "# example.com\n## Quirks\n…"}`,
-		"create or replace a domain's site profile (markdown: environment, quirks, strategies, regions, recipes)", 0, decodeWriteProfile, runWriteProfile),
+		"create or replace one (markdown)", 0, decodeWriteProfile, runWriteProfile).out(`{written, path, domain}`),
 }
 
 type profileParams struct {

@@ -12,8 +12,8 @@ import (
 // throttling reach what they fetch (runner/workers.go).
 var swSteps = []step{
 	define("serviceWorker", `true | {unregister: true|"scope"} | {update: true|"scope"}`,
-		`the page origin's service workers → {registrations: [{scope, scriptURL, status, running, controlling}]}; unregister removes them, update checks for a new version (newVersion); what they log comes in the console marked context: "service-worker"`,
-		needsTab, decodeServiceWorker, runServiceWorker),
+		"the origin's workers; unregister; update checks for a new version",
+		needsTab, decodeServiceWorker, runServiceWorker).out(`{registrations: [{scope, scriptURL, status, running, controlling, newVersion?}], unregistered?, updated?}`),
 }
 
 type serviceWorkerParams struct {

@@ -14,15 +14,15 @@ import (
 // tabSteps open, find and close tabs.
 var tabSteps = []step{
 	define("chromeStatus", `true | {host, port | wsUrl, headless, autoLaunch}`,
-		"check that Chrome answers, launching it if needed", 0, decodeChromeStatus, runChromeStatus),
+		"is Chrome up? (launches it)", 0, decodeChromeStatus, runChromeStatus).out(`{running, launched, version, port, endpoint?, tabs, createdTab}`),
 	define("openTab", `true | "url" | {url, host, port | wsUrl, headless}`,
-		"open a new tab (in its own window) and make it this call's tab", visual, decodeOpenTab, runOpenTab).did("Opened a tab"),
+		"open a tab (own window) as this call's tab", visual, decodeOpenTab, runOpenTab).out(`{tab, url, status, title}`).did("Opened a tab"),
 	define("connectTab", `"t1" | {targetId} | {url: "regex"} (+ host, port | wsUrl)`,
-		"make an existing tab this call's tab", visual, decodeConnectTab, runConnectTab).did("Connected"),
+		"make an existing tab this call's tab", visual, decodeConnectTab, runConnectTab).out(`{tab, url, title}`).did("Connected"),
 	define("closeTab", `"t1" | {tab}`,
-		"close a tab and forget its alias", 0, decodeCloseTab, runCloseTab),
+		"close a tab, forget its alias", 0, decodeCloseTab, runCloseTab).out(`{closed}`),
 	define("listTabs", `true | {host, port | wsUrl}`,
-		"list the open tabs with their aliases", 0, decodeListTabs, runListTabs),
+		"", 0, decodeListTabs, runListTabs).out(`{count, tabs: [{tab, targetId, url, title}]}`),
 }
 
 // endpointParams are the connection fields several tab steps accept: a

@@ -13,7 +13,7 @@ import (
 // uploadSteps hand files to the page.
 var uploadSteps = []step{
 	define("upload", `"/path/file" | ["/a", "/b"] | {selector|ref, files: [...], timeout}`,
-		"set the files of a file input (a bare path or list: the page's only one)", needsTab|visual|field, decodeUpload, runUpload).did("Uploaded"),
+		"a file input's files (a bare path: the page's only one)", needsTab|visual|field, decodeUpload, runUpload).out(`{uploaded, files}`).did("Uploaded"),
 }
 
 type uploadParams struct {

@@ -113,6 +113,8 @@ type cli struct {
 	tmp string
 	// cdpURL, when set, is the CDP_URL the binary runs with.
 	cdpURL string
+	// dir, when set, is the working directory the binary runs in.
+	dir string
 }
 
 func newCLI(t testing.TB) *cli { return &cli{t: t, tmp: t.TempDir()} }
@@ -128,6 +130,7 @@ func (c *cli) env() []string {
 func (c *cli) cmd(ctx context.Context, input string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, binary, input)
 	cmd.Env = c.env()
+	cmd.Dir = c.dir
 	return cmd
 }
 

@@ -132,7 +132,7 @@ env: CDP_URL (default browser: ws(s):// websocket or http(s):// endpoint; never 
 steps:
 `)
 	for _, s := range runner.Steps() {
-		fmt.Fprintf(&b, "  %-14s %s\n  %-14s   %s\n", s.Name, s.Usage, "", s.Summary)
+		fmt.Fprintf(&b, "  %-14s %s\n  %-14s   %s\n", s.Name, s.Usage, "", s.Does("", ""))
 	}
 	return b.String()
 }
