@@ -29,7 +29,7 @@ type Conn struct {
 	writeMu sync.Mutex
 
 	mu        sync.Mutex
-	pending   map[int64]chan reply
+	pending   map[int64]pendingCall
 	listeners map[*Listener]struct{}
 	closeErr  error
 	done      chan struct{}
@@ -37,6 +37,12 @@ type Conn struct {
 
 // writeTimeout bounds one frame's write to Chrome.
 const writeTimeout = 10 * time.Second
+
+// pendingCall is a call awaiting its reply.
+type pendingCall struct {
+	ch    chan reply
+	trace *traced // nil unless tracing
+}
 
 type reply struct {
 	result json.RawMessage
@@ -105,7 +111,7 @@ func dial(ctx context.Context, wsURL, name string) (*Conn, error) {
 	c := &Conn{
 		name:      name,
 		ws:        ws,
-		pending:   map[int64]chan reply{},
+		pending:   map[int64]pendingCall{},
 		listeners: map[*Listener]struct{}{},
 		done:      make(chan struct{}),
 	}
@@ -182,7 +188,7 @@ func (c *Conn) Send(ctx context.Context, sessionID, method string, params any) *
 		c.mu.Unlock()
 		return s
 	}
-	c.pending[s.id] = s.ch
+	c.pending[s.id] = pendingCall{s.ch, newTraced(method, sessionID)}
 	c.mu.Unlock()
 
 	if params == nil {
@@ -270,12 +276,14 @@ func (c *Conn) readLoop() {
 			// Taking the entry out means shutdown can never send a second
 			// reply into the one-slot channel and block holding c.mu.
 			c.mu.Lock()
-			ch := c.pending[m.ID]
+			p, ok := c.pending[m.ID]
 			delete(c.pending, m.ID)
 			c.mu.Unlock()
-			if ch == nil {
+			if !ok {
 				continue
 			}
+			p.trace.done(len(data), m.Error != nil)
+			ch := p.ch
 			if m.Error != nil {
 				ch <- reply{err: &ProtocolError{Code: m.Error.Code, Message: m.Error.Message, Data: errorData(m.Error.Data)}}
 			} else {
@@ -296,9 +304,9 @@ func (c *Conn) shutdown(err error) {
 		return
 	}
 	c.closeErr = err
-	for id, ch := range c.pending {
+	for id, p := range c.pending {
 		select {
-		case ch <- reply{err: err}:
+		case p.ch <- reply{err: err}:
 		default: // already answered
 		}
 		delete(c.pending, id)

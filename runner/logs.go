@@ -36,9 +36,10 @@ func AppendMetrics(path string, inBytes, outBytes, steps int, elapsed time.Durat
 var seqPrefix = regexp.MustCompile(`^(\d{3,})-`)
 
 // WriteDebugLog writes the request and result of this call to
-// dir/{seq}-{tab}-{actions}.{status}.json (SPEC 17.5). Failures are
-// ignored.
-func WriteDebugLog(dir string, input []byte, res *Result) {
+// dir/{seq}-{tab}-{actions}.{status}.json (SPEC 17.5), with the call's
+// time and every CDP call's (cdp.StartTrace), to see where time goes.
+// Failures are ignored.
+func WriteDebugLog(dir string, input []byte, res *Result, took time.Duration) {
 	if os.MkdirAll(dir, 0o755) != nil {
 		return
 	}
@@ -71,6 +72,8 @@ func WriteDebugLog(dir string, input []byte, res *Result) {
 		"timestamp": time.Now().UTC().Format(time.RFC3339Nano),
 		"request":   request,
 		"response":  res,
+		"ms":        took.Milliseconds(),
+		"cdp":       cdp.Trace(),
 	}, "", "  ")
 	if err != nil {
 		return

@@ -32,11 +32,16 @@ type Options struct {
 	Getenv cdp.Env
 	// RegistryPath overrides the tab registry file (tests).
 	RegistryPath string
+	// Trace records every CDP call's timing for WriteDebugLog.
+	Trace bool
 }
 
 // Run validates input whole, runs its steps in order and returns the
 // result document. It never panics on bad input and never calls os.Exit.
 func Run(ctx context.Context, input []byte, opts Options) *Result {
+	if opts.Trace {
+		cdp.StartTrace()
+	}
 	req, perr := parseRequest(input)
 	if perr != nil {
 		return errorResult(perr)

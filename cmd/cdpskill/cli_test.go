@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -254,6 +255,26 @@ func TestMetricsAndDebugLog(t *testing.T) {
 	if len(logs) != 1 {
 		entries, _ := os.ReadDir(filepath.Join(work, "log"))
 		t.Fatalf("debug log missing; log/ has %v", entries)
+	}
+	// The log says where a call's time went: every CDP call, timed.
+	cmd = exec.Command(binary, "--debug", `{"steps":[{"listTabs":true}]}`)
+	cmd.Env = append(c.env(), fmt.Sprintf("CDP_URL=http://%s:%d", browser.Endpoint.Host, browser.Endpoint.Port))
+	cmd.Dir = work
+	if out, err := cmd.Output(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	type cdpCall struct {
+		Method string
+		Ms     float64
+	}
+	var log struct {
+		Ms  *int64
+		CDP []cdpCall
+	}
+	data, _ = os.ReadFile(filepath.Join(work, "log", "002-listTabs.ok.json"))
+	if err := json.Unmarshal(data, &log); err != nil || log.Ms == nil ||
+		!slices.ContainsFunc(log.CDP, func(e cdpCall) bool { return e.Method == "Target.getTargets" }) {
+		t.Errorf("debug log lacks the call's time or its CDP calls (%v): %s", err, data)
 	}
 }
 

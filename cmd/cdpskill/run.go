@@ -47,7 +47,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	} else {
 		input = readStdin(stdin)
 	}
-	res := runner.Run(ctx, input, runner.Options{Getenv: getenv})
+	res := runner.Run(ctx, input, runner.Options{Getenv: getenv, Trace: debug})
 	out, err := runner.Encode(res)
 	if err != nil { // cannot happen with the result types, but never print nothing
 		out = []byte(`{"status":"error","error":{"type":"EXECUTION","message":"cannot encode result"}}` + "\n")
@@ -57,7 +57,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		runner.AppendMetrics(path, len(input), len(out), countSteps(input), time.Since(start))
 	}
 	if debug {
-		runner.WriteDebugLog("log", input, res)
+		runner.WriteDebugLog("log", input, res, time.Since(start))
 	}
 	return res.ExitCode()
 }
