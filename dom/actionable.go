@@ -234,6 +234,7 @@ type checkResult struct {
 	Detail     string      `json:"detail"`
 	Reason     string      `json:"reason"`
 	Permanent  bool        `json:"permanent"`
+	Kind       string      `json:"kind"`
 	By         Interceptor `json:"by"`
 	On         string      `json:"on"`
 	Role       string      `json:"role"`
@@ -296,7 +297,7 @@ func (r *checkResult) problem(req ActionRequest) (verdict, error) {
 		if r.Permanent || req.Force {
 			v = permanent
 		}
-		return v, blocked(&NotEditableError{Reason: r.Reason, Permanent: r.Permanent})
+		return v, blocked(&NotEditableError{Reason: r.Reason, Permanent: r.Permanent, Kind: r.Kind})
 	case "notVisible":
 		return forceable, blocked(&NotVisibleError{Detail: r.Detail})
 	case "covered":

@@ -33,6 +33,8 @@ var (
 	fillFinishJS string
 	//go:embed js/fill_react.js
 	fillReactJS string
+	//go:embed js/checked.js
+	checkedJS string
 	//go:embed js/settle.js
 	settleJS string
 	//go:embed js/reveal.js
@@ -51,6 +53,7 @@ var (
 	fillPrepareFn = bind(fillPrepareJS)
 	fillFinishFn  = bind(fillFinishJS)
 	fillReactFn   = bind(fillReactJS)
+	checkedFn     = bind(checkedJS)
 	settleFn      = bind(settleJS)
 	revealFn      = bind(revealJS)
 	diagnoseFn    = bind(diagnoseJS)

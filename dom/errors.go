@@ -165,6 +165,9 @@ func (e *UnstableError) Error() string {
 type NotEditableError struct {
 	Reason    string
 	Permanent bool
+	// Kind is what a fill chooses in instead of typing: "select" (an
+	// option) or "check" (a checkbox, radio or switch); "" for none.
+	Kind string
 }
 
 func (e *NotEditableError) Error() string { return "not editable: " + e.Reason }

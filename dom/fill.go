@@ -102,6 +102,9 @@ func fillOne(ctx context.Context, p *page.Page, req FillRequest) (*FillResult, e
 	res, replaced, err := reResolving(req.Timeout, target, ActionFill, func(timeout time.Duration) (*FillResult, error) {
 		return fillAttempt(ctx, p, req, target, timeout)
 	})
+	if kind := choiceKind(err); kind != "" && !req.React {
+		res, err = fillChoice(ctx, p, req, target, kind)
+	}
 	if res != nil {
 		res.ReResolved = res.ReResolved || replaced
 	}

@@ -172,7 +172,7 @@ func TestFillNotEditable(t *testing.T) {
 	}{
 		{"#ro", "readonly", false},
 		{"#dis", "disabled", false},
-		{"#cb", `type "checkbox"`, true},
+		{"#range", `type "range"`, true},
 		{"#plain", "not a form field", true},
 	}
 	p := openFixture(t, "fill.html")
@@ -280,5 +280,47 @@ func TestFillTypedInputs(t *testing.T) {
 	var ne *dom.NotEditableError
 	if !errors.As(err, &ne) {
 		t.Errorf("letters in a number input: err = %v", err)
+	}
+}
+
+// A fill chooses in the fields that take no text, as a person would: a
+// select's option by value or label, a checkbox, radio or switch clicked
+// into the state asked, and left alone when it is in it already.
+func TestFillChoices(t *testing.T) {
+	p := openFixture(t, "choices.html")
+	cases := []struct {
+		req    dom.FillRequest
+		method string
+		check  string // JavaScript that must be true after
+	}{
+		{dom.FillRequest{Label: "Plan", Value: "Enterprise"}, dom.MethodSelect, "plan.value === 'ent' && log.textContent === 'plan=ent'"},
+		{dom.FillRequest{Target: "#plan", Value: "team"}, dom.MethodSelect, "plan.value === 'team'"},
+		{dom.FillRequest{Label: "I accept the terms", Value: "true"}, dom.MethodClick, "terms.checked"},
+		{dom.FillRequest{Target: "#terms", Value: "yes"}, dom.MethodUnchanged, "terms.checked"},
+		{dom.FillRequest{Label: "Send me news", Value: "false"}, dom.MethodClick, "!news.checked"}, // hidden input: its label is clicked
+		{dom.FillRequest{Label: "Large", Value: "true"}, dom.MethodClick, "l.checked && !s.checked"},
+		{dom.FillRequest{Label: "Dark mode", Value: "on"}, dom.MethodClick, "dark.getAttribute('aria-checked') === 'true'"},
+	}
+	for _, c := range cases {
+		res := fill(t, p, c.req)
+		if res.Method != c.method {
+			t.Errorf("%+v: method %q, want %q", c.req, res.Method, c.method)
+		}
+		if !eval[bool](t, p, c.check) {
+			t.Errorf("%+v: after the fill, not %s", c.req, c.check)
+		}
+	}
+	for _, c := range []struct {
+		req  dom.FillRequest
+		want string
+	}{
+		{dom.FillRequest{Target: "#terms", Value: "maybe"}, "give true or false"},
+		{dom.FillRequest{Target: "#l", Value: "false"}, "unchecked by choosing another"},
+		{dom.FillRequest{Target: "#locked", Value: "true", Timeout: short}, "left it unchecked"},
+		{dom.FillRequest{Target: "#plan", Value: "Platinum", Timeout: short}, `"ent": "Enterprise"`},
+	} {
+		if _, err := dom.Fill(testCtx(t), p, c.req); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: err = %v, want one saying %q", c.req, err, c.want)
+		}
 	}
 }

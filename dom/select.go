@@ -96,11 +96,18 @@ func (e *OptionNotFoundError) ErrorName() string { return "ElementNotFoundError"
 // select, is waited for until the timeout, since options are often loaded
 // after another choice; then the error lists the options there are.
 func SelectOption(ctx context.Context, p *page.Page, req SelectOptionRequest) (*SelectOptionResult, error) {
+	if req.Target == "" {
+		return nil, &InvalidArgumentError{Field: "selector", Message: "give the <select> by selector or ref"}
+	}
+	return selectIn(ctx, p, ParseTarget(req.Target), req)
+}
+
+// selectIn is SelectOption on a target of any kind (a fill's label).
+func selectIn(ctx context.Context, p *page.Page, target Target, req SelectOptionRequest) (*SelectOptionResult, error) {
 	arg, err := selectArg(req)
 	if err != nil {
 		return nil, err
 	}
-	target := ParseTarget(req.Target)
 	res, replaced, err := reResolving(req.Timeout, target, ActionSelect, func(timeout time.Duration) (*SelectOptionResult, error) {
 		return selectAttempt(ctx, p, req, arg, target, timeout)
 	})
@@ -162,8 +169,6 @@ func selectArg(req SelectOptionRequest) (map[string]any, error) {
 		arg["by"], arg["values"] = "values", req.Values
 	}
 	switch {
-	case req.Target == "":
-		return nil, &InvalidArgumentError{Field: "selector", Message: "give the <select> by selector or ref"}
 	case n != 1:
 		return nil, &InvalidArgumentError{Field: "value", Message: "give exactly one of value, label, index or values"}
 	case req.Index != nil && *req.Index < 0:

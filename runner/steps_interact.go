@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -18,8 +19,8 @@ import (
 var interactSteps = []step{
 	define("click", `"selector" | "s1e4" | {selector|ref|text (+exact, withinSelector)|selectors: […]|x,y, force, button, clickCount, doubleClick, jsClick, nativeOnly, timeout, waitAfter: true|{timeout, stable}, scrollUntilVisible: true|{direction, distance, maxAttempts}, searchFrames, stable: true|frames}`,
 		"once actionable; reports navigation and new tabs", needsTab|visual|hooks, decodeClick, runClick).out(`{clicked, method, targetReceived?, newTabs?}`).did("Clicked"),
-	define("fill", `{selector|ref|label, value, clear, react, exact, force, timeout} | {"#a": "x", "s1e4": "y", "Email": "z"} | {fields: {…}, react, clear, force, timeout} | "text" (focused field)`,
-		"replace a field's value, or several keyed by selector, ref or label", needsTab|visual|hooks|field, decodeFill, runFill).out(`{filled, method, value?} | {total, filled, failed, results: [{field, filled, value?, error?}]}`).did("Filled"),
+	define("fill", `{selector|ref|label, value, clear, react, exact, force, timeout} | {"#a": "x", "s1e4": "y", "Plan": "Team", "Terms": true} | {fields: {…}, react, clear, force, timeout} | "text" (focused field)`,
+		"text, a select's option (label or value), a checkbox (true/false); several at once", needsTab|visual|hooks|field, decodeFill, runFill).out(`{filled, method, value?} | {total, filled, failed, results: [{field, filled, value?, error?}]}`).did("Filled"),
 }
 
 // --- click
@@ -237,7 +238,7 @@ type fillParams struct {
 	Ref      string            `json:"ref"`
 	Label    string            `json:"label"`
 	Exact    bool              `json:"exact"`
-	Value    *string           `json:"value"`
+	Value    *fillValue        `json:"value"`
 	Fields   *orderedStringMap `json:"fields"`
 	Clear    *bool             `json:"clear"`
 	React    bool              `json:"react"`
@@ -252,7 +253,8 @@ var fillKeys = jsonFields(reflect.TypeOf(fillParams{}))
 func decodeFill(raw json.RawMessage) (fillParams, error) {
 	var p fillParams
 	if s, ok := asString(raw); ok {
-		p.Value = &s // fill the focused element
+		v := fillValue(s) // fill the focused element
+		p.Value = &v
 		return p, nil
 	}
 	if !isObject(raw) {
@@ -265,7 +267,7 @@ func decodeFill(raw json.RawMessage) (fillParams, error) {
 	if batch {
 		p.Fields = &orderedStringMap{}
 		if err := json.Unmarshal(raw, p.Fields); err != nil {
-			return p, paramErrorf("a batch fill maps selectors or refs to string values: %v", err)
+			return p, paramErrorf("a batch fill maps selectors, refs or labels to values: %v", err)
 		}
 		return p, p.Fields.check()
 	}
@@ -342,7 +344,30 @@ func looksLikeTarget(k string) bool {
 	return dom.IsRef(k) || strings.ContainsAny(k, "#.[]:> ") || k == "input" || k == "textarea"
 }
 
-// orderedStringMap is a JSON object of strings that keeps its key order,
+// fillValue is what a field is filled with: text, a number, or true or
+// false for a checkbox.
+type fillValue string
+
+func (v *fillValue) UnmarshalJSON(data []byte) error {
+	var s string
+	if json.Unmarshal(data, &s) == nil {
+		*v = fillValue(s)
+		return nil
+	}
+	var b bool
+	var n json.Number
+	switch {
+	case json.Unmarshal(data, &b) == nil:
+		*v = fillValue(strconv.FormatBool(b))
+	case json.Unmarshal(data, &n) == nil:
+		*v = fillValue(n.String())
+	default:
+		return errors.New("the value must be text, a number, or true or false (a checkbox)")
+	}
+	return nil
+}
+
+// orderedStringMap is a JSON object of values that keeps its key order,
 // so a batch fills its fields in the order the agent wrote them.
 type orderedStringMap struct {
 	keys   []string
@@ -361,14 +386,14 @@ func (m *orderedStringMap) UnmarshalJSON(data []byte) error {
 			return err
 		}
 		key := tok.(string)
-		var v string
+		var v fillValue
 		if err := dec.Decode(&v); err != nil {
-			return fmt.Errorf("%q: the value must be a string", key)
+			return fmt.Errorf("%q: %v", key, err)
 		}
 		if _, dup := m.values[key]; !dup {
 			m.keys = append(m.keys, key)
 		}
-		m.values[key] = v
+		m.values[key] = string(v)
 	}
 	_, err := dec.Token()
 	return err
@@ -405,7 +430,7 @@ func runFill(ctx context.Context, c *Call, p fillParams) (any, error) {
 		return res, err // a partial batch says which fields took
 	}
 	return dom.Fill(ctx, c.page, dom.FillRequest{
-		Target: orStr(p.Ref, p.Selector), Label: p.Label, Exact: p.Exact, Value: *p.Value,
+		Target: orStr(p.Ref, p.Selector), Label: p.Label, Exact: p.Exact, Value: string(*p.Value),
 		Clear: p.Clear, React: p.React, Force: p.Force, Timeout: ms(p.Timeout),
 	})
 }

@@ -92,12 +92,22 @@ func TestDecodeFill(t *testing.T) {
 	if err != nil || !p.React || *p.Clear || p.Fields.fields()[0].Target != "#b" {
 		t.Errorf("fields form: %+v, %v", p, err)
 	}
+	// Numbers and booleans (a checkbox's state) are values too.
+	p, err = decodeFill(json.RawMessage(`{"Age":42,"I agree":true}`))
+	if got := p.Fields.fields(); err != nil || got[0].Value != "42" || got[1].Value != "true" {
+		t.Errorf("number and boolean values: %+v, %v", got, err)
+	}
+	p, err = decodeFill(json.RawMessage(`{"label":"I agree","value":false}`))
+	if err != nil || string(*p.Value) != "false" {
+		t.Errorf("boolean value: %+v, %v", p, err)
+	}
 	bad := []struct{ in, want string }{
 		{`{"selector":"#a"}`, `"value" is required`},
 		{`{"selector":"#a","label":"A","value":"x"}`, `give one of`},
 		{`{"vaule":"x"}`, `did you mean "value"`},
 		{`{"selector":"#a","vaule":"x"}`, `did you mean "value"`},
-		{`{"#a":1}`, "must be a string"},
+		{`{"#a":[1]}`, "must be text, a number, or true or false"},
+		{`{"selector":"#a","value":{}}`, "must be text, a number, or true or false"},
 		{`{}`, "empty fill"},
 		{`{"fields":{}}`, `"fields" is empty`},
 		{`{"fields":{"#a":"x"},"selector":"#b"}`, `give it alone`},

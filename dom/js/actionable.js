@@ -85,16 +85,25 @@ async function (h, req) {
 
   // notEditable says why fill cannot type into el (SPEC 8.2), or null.
   // Permanent reasons cannot change by waiting; disabled and readonly can.
+  // A select, a checkbox, a radio or a switch takes no text, but fill
+  // chooses in it (kind) rather than failing.
   function notEditable(el) {
     const TEXT_TYPES = ['text', 'password', 'email', 'number', 'search', 'tel', 'url',
       'date', 'datetime-local', 'month', 'time', 'week'];
     const tag = el.tagName;
-    if (tag === 'SELECT') return { reason: 'a <select> takes an option, not text: use selectOption', permanent: true };
+    if (tag === 'SELECT') return { reason: 'a <select> takes an option, not text', permanent: true, kind: 'select' };
     if (tag === 'INPUT') {
       const type = (el.getAttribute('type') || 'text').toLowerCase();
-      if (type === 'file') return { reason: 'a file input cannot be filled', permanent: true };
+      if (type === 'checkbox' || type === 'radio') {
+        return { reason: 'a ' + type + ' takes true or false, not text', permanent: true, kind: 'check' };
+      }
+      if (type === 'file') return { reason: 'a file input takes files: use upload', permanent: true };
       if (!TEXT_TYPES.includes(type)) return { reason: 'an input of type "' + type + '" does not accept text', permanent: true };
     } else if (tag !== 'TEXTAREA' && !el.isContentEditable) {
+      const role = el.getAttribute('role');
+      if (role === 'checkbox' || role === 'switch' || role === 'radio' || role === 'menuitemcheckbox') {
+        return { reason: 'a ' + role + ' takes true or false, not text', permanent: true, kind: 'check' };
+      }
       return { reason: '<' + tag.toLowerCase() + '> is not a form field or contenteditable', permanent: true };
     }
     if (el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true') return { reason: 'disabled', permanent: false };

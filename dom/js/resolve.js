@@ -335,12 +335,15 @@ function (R, S) {
     return { el: found, reResolved: true };
   }
 
-  const FIELDS = 'input:not([type=hidden]), textarea, select, [contenteditable]:not([contenteditable=false])';
+  const FIELDS = 'input:not([type=hidden]), textarea, select, [contenteditable]:not([contenteditable=false]), ' +
+    '[role=checkbox], [role=switch], [role=radio]';
 
   // labelCandidates yields [text, control] pairs in SPEC 6.4 priority order.
+  // A <label>'s pair carries the label too: a styled checkbox hides its
+  // input and shows the label, which is what a person sees and clicks.
   function* labelCandidates() {
-    for (const l of document.querySelectorAll('label[for]')) yield [ownText(l), l.control];
-    for (const l of document.querySelectorAll('label:not([for])')) yield [ownText(l), l.control];
+    for (const l of document.querySelectorAll('label[for]')) yield [ownText(l), l.control, l];
+    for (const l of document.querySelectorAll('label:not([for])')) yield [ownText(l), l.control, l];
     const fields = [...document.querySelectorAll(FIELDS)];
     for (const f of fields) if (f.hasAttribute('aria-label')) yield [norm(f.getAttribute('aria-label')), f];
     for (const f of fields) if (f.hasAttribute('aria-labelledby')) yield [ariaName(f), f];
@@ -355,11 +358,16 @@ function (R, S) {
     const passes = [(t) => t === want];
     if (!exact) passes.push((t) => t.toLowerCase().includes(lower));
     for (const pass of passes) {
-      for (const [t, el] of labelCandidates()) {
-        if (el && t && pass(t) && !hiddenReason(el)) return { el, reResolved: false };
+      for (const [t, el, lab] of labelCandidates()) {
+        if (el && t && pass(t) && (!hiddenReason(el) || shownByLabel(el, lab))) return { el, reResolved: false };
       }
     }
     return fail('notFound', '');
+  }
+
+  // shownByLabel: a hidden checkbox or radio whose label shows.
+  function shownByLabel(el, lab) {
+    return !!lab && el.tagName === 'INPUT' && (el.type === 'checkbox' || el.type === 'radio') && !hiddenReason(lab);
   }
 
   // deepActiveElement follows focus into shadow roots and same-origin frames.
