@@ -7,7 +7,11 @@
 // link, belongs to someone else or is not what it should be is refused,
 // never followed or written into: $TMPDIR/cdp-skill (Root) and everything
 // below it is checked on every use, and a 0755 directory of our own that
-// an older cdpskill made is tightened to 0700.
+// an older cdpskill made is tightened to 0700. Files elsewhere in the temp
+// directory (the tab registry, its lock) get the same file checks. Paths
+// outside it are the user's own (~/.cdp-skill, a path the agent gave, the
+// ./log of --debug): new files there are 0600 and new directories 0700,
+// and what exists is used as it is.
 package private
 
 import (
@@ -85,8 +89,9 @@ func Dir(dir string) error {
 // WriteFile replaces path with data, 0600, through a temporary file in
 // the same directory and a rename, so a reader never sees half a file and
 // a link at path is replaced, not followed. Missing directories are made
-// 0700; under Root every directory is checked as Dir does. An existing
-// path that is a link, not a regular file or another user's is refused.
+// 0700; under Root every directory is checked as Dir does. In the temp
+// directory, an existing path that is a link, not a regular file or
+// another user's is refused.
 func WriteFile(path string, data []byte) error { return write(path, data, false) }
 
 // WriteFileSync is WriteFile with the data on disk before the rename,
@@ -124,8 +129,8 @@ func write(path string, data []byte, durable bool) error {
 }
 
 // OpenFile opens path with flag (os.O_CREATE, O_APPEND, O_EXCL, …), a new
-// file 0600, refusing as WriteFile does; a file of this user's that
-// others can read is tightened to 0600.
+// file 0600, refusing as WriteFile does; in the temp directory a file of
+// this user's that others can read is tightened to 0600.
 func OpenFile(path string, flag int) (*os.File, error) {
 	path = filepath.Clean(path)
 	if err := prepare(filepath.Dir(path), path); err != nil {
@@ -134,8 +139,9 @@ func OpenFile(path string, flag int) (*os.File, error) {
 	return open(path, flag)
 }
 
-// Open opens path for reading, refusing a link or another user's file,
-// and, under Root, a path through a directory that is not private. A
+// Open opens path for reading, refusing in the temp directory a link or
+// another user's file, and a path through a directory under Root that is
+// not private. A
 // missing file is the fs.ErrNotExist error os.Open gives.
 func Open(path string) (*os.File, error) {
 	path = filepath.Clean(path)
@@ -159,7 +165,10 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 }
 
 func open(path string, flag int) (*os.File, error) {
-	f, err := os.OpenFile(path, flag|noFollow, 0o600)
+	if shared(path) {
+		flag |= noFollow
+	}
+	f, err := os.OpenFile(path, flag, 0o600)
 	if err != nil {
 		if isLoop(err) {
 			return nil, &RefusedError{Path: path, Why: "is a symbolic link"}
@@ -173,7 +182,7 @@ func open(path string, flag int) (*os.File, error) {
 		return nil, err
 	}
 	fi, err := f.Stat()
-	if err == nil {
+	if err == nil && shared(path) {
 		err = checkFile(path, fi, flag&(os.O_WRONLY|os.O_RDWR) != 0, f.Chmod)
 	}
 	if err != nil {
@@ -265,8 +274,12 @@ func checkDir(d string, create bool) error {
 	return nil
 }
 
-// checkTarget refuses to replace what is not this user's regular file.
+// checkTarget refuses to replace, in the shared temp directory, what is
+// not this user's regular file.
 func checkTarget(path string) error {
+	if !shared(path) {
+		return nil
+	}
 	fi, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -296,6 +309,10 @@ func checkFile(path string, fi fs.FileInfo, tighten bool, chmod func(fs.FileMode
 	}
 	return nil
 }
+
+// shared: path is in the temp directory, where other users can create
+// files too.
+func shared(path string) bool { return under(path, os.TempDir()) }
 
 // under reports whether path is dir or inside it.
 func under(path, dir string) bool {

@@ -255,3 +255,21 @@ func TestReadOnlyFileSystem(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+// Outside the temp directory a link is the user's own (a dotfiles
+// checkout): a read follows it.
+func TestUsersOwnLinksOutsideTemp(t *testing.T) {
+	useTemp(t)
+	home := t.TempDir()
+	t.Setenv("TMPDIR", filepath.Join(home, "tmp")) // home is no longer under the temp directory
+	real := filepath.Join(home, "dotfiles", "example.com.md")
+	os.MkdirAll(filepath.Dir(real), 0o700)
+	os.WriteFile(real, []byte("# notes"), 0o600)
+	link := filepath.Join(home, "sites", "example.com.md")
+	os.MkdirAll(filepath.Dir(link), 0o700)
+	os.Symlink(real, link)
+	data, err := ReadFile(link, 100)
+	if err != nil || string(data) != "# notes" {
+		t.Fatalf("%q %v", data, err)
+	}
+}
