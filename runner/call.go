@@ -50,6 +50,8 @@ type Call struct {
 	scrolled     bool
 	warnings     []string
 	warnMu       sync.Mutex
+	// lost are the files the call could not save (unsaved.go).
+	lost []lostFile
 	// savedFrame is the frame the registry holds for the tab.
 	savedFrame string
 
@@ -130,8 +132,14 @@ func connectError(ep cdp.Endpoint, err error) *Error {
 func (c *Call) attach(ctx context.Context, alias, targetID, frame string) error {
 	c.detach()
 	unlock, err := cdp.LockTarget(targetID, c.lockWait)
-	if err != nil {
+	var busy *cdp.TargetBusyError
+	switch {
+	case errors.As(err, &busy):
 		return &Error{Type: Connection, Message: fmt.Sprintf("tab %s: %v", alias, err), Err: err}
+	case err != nil:
+		// The lock file cannot be had (a refused or read-only temp
+		// directory): the tab is driven all the same, and the agent told.
+		c.warn("tab %s is not locked against other cdpskill calls: %v", alias, err)
 	}
 	c.unlock = unlock
 	sess, err := cdp.Attach(ctx, c.browser.Conn, targetID)
@@ -254,7 +262,7 @@ func (c *Call) detach() {
 		c.page.Close()
 	}
 	if err := c.stopNetwork(); err != nil {
-		c.warn("network log: %v", err)
+		c.fileTrouble("network log", err)
 	}
 	if c.workers != nil {
 		c.workers.stop() // before the tab is another call's: its workers are resumed, auto-attach is off

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/internal/private"
 )
 
 // AppendMetrics appends one JSONL line of I/O metrics (SPEC 17.6).
@@ -24,8 +25,7 @@ func AppendMetrics(path string, inBytes, outBytes, steps int, elapsed time.Durat
 		"steps":        steps,
 		"time_ms":      elapsed.Milliseconds(),
 	})
-	_ = os.MkdirAll(filepath.Dir(path), 0o755)
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	f, err := private.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY)
 	if err != nil {
 		return
 	}
@@ -37,11 +37,9 @@ var seqPrefix = regexp.MustCompile(`^(\d{3,})-`)
 
 // WriteDebugLog writes the request and result of this call to
 // dir/{seq}-{tab}-{actions}.{status}.json (SPEC 17.5). Failures are
-// ignored.
+// ignored. The log holds what pages showed: it is private, as every
+// file cdpskill writes.
 func WriteDebugLog(dir string, input []byte, res *Result) {
-	if os.MkdirAll(dir, 0o755) != nil {
-		return
-	}
 	seq := 1
 	if entries, err := os.ReadDir(dir); err == nil {
 		for _, e := range entries {
@@ -75,7 +73,7 @@ func WriteDebugLog(dir string, input []byte, res *Result) {
 	if err != nil {
 		return
 	}
-	_ = os.WriteFile(filepath.Join(dir, name), data, 0o644)
+	_ = private.WriteFile(filepath.Join(dir, name), data)
 }
 
 // logActions names up to three actions, then "plusN".

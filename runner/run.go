@@ -16,6 +16,7 @@ import (
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/dom"
+	"github.com/cdpskill/cdpskill/internal/private"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -377,8 +378,9 @@ func lateDialogs(res *Result, dialogs *dialogWatch) {
 // They run concurrently, each under its own short deadline, and a failure
 // only drops its field.
 func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
-	res.Warnings = c.warnings
 	if c.page == nil || c.dead.Load() {
+		c.tellUnsaved()
+		res.Warnings = c.warnings
 		return
 	}
 	res.Tab = c.alias
@@ -415,7 +417,7 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 		}
 		rep, err := c.finishNetwork(cctx)
 		if err != nil {
-			c.warn("network log: %v", err)
+			c.fileTrouble("network log", err)
 		}
 		if rep != nil {
 			res.Network = rep
@@ -428,8 +430,11 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 			sctx, cancel := context.WithTimeout(ctx, screenshotBudget)
 			defer cancel()
 			path := capture.AfterPath(c.alias)
-			if shot, err := capture.Capture(sctx, c.sess, path, capture.ShotOptions{MaxSide: capture.ReadableSide}); err == nil {
+			shot, err := capture.Capture(sctx, c.sess, path, capture.ShotOptions{MaxSide: capture.ReadableSide})
+			if err == nil {
 				res.Screenshot, res.ScreenshotScale = path, shot.Scale
+			} else if _, ok := private.File(err); ok {
+				c.unsaved(path, err) // the agent can do something about this one
 			}
 			return nil
 		})
@@ -446,6 +451,7 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 	}
 	c.siteReport(res)
 	c.report(res, r, scr)
+	c.tellUnsaved()
 	res.Warnings = c.warnings
 }
 
