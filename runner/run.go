@@ -16,7 +16,6 @@ import (
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/dom"
-	"github.com/cdpskill/cdpskill/internal/private"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -53,7 +52,14 @@ func Run(ctx context.Context, input []byte, opts Options) *Result {
 	defer abort(nil)
 	c := &Call{getenv: opts.Getenv, tabs: cdp.OpenRegistry(path), start: time.Now(), abort: abort, lockWait: req.timeout}
 	defer c.close()
-	c.tabs.OnCorrupt = func(err error) { c.warn("the tab registry was damaged and has been rebuilt: %v", err) }
+	// The registry is transient state: a damaged one is rebuilt from what
+	// survived, and the call goes on, told.
+	c.tabs.OnCorrupt = func(err error) {
+		c.warnMu.Lock()
+		c.damage = err
+		c.warnMu.Unlock()
+		c.warn("the tab registry was damaged and has been rebuilt: %v", err)
+	}
 	dialogs := newDialogWatch(req.dialog)
 	defer dialogs.close()
 	c.dialogs = dialogs
@@ -73,6 +79,7 @@ func Run(ctx context.Context, input []byte, opts Options) *Result {
 	c.lateDownloads(ctx, res)
 	dialogs.close()
 	lateDialogs(res, dialogs)
+	res.secrets = c.secrets
 	return res
 }
 
@@ -433,8 +440,8 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 			shot, err := capture.Capture(sctx, c.sess, path, capture.ShotOptions{MaxSide: capture.ReadableSide})
 			if err == nil {
 				res.Screenshot, res.ScreenshotScale = path, shot.Scale
-			} else if _, ok := private.File(err); ok {
-				c.unsaved(path, err) // the agent can do something about this one
+			} else {
+				c.unsavedFile(err) // the agent can do something about that one; a slow page, not
 			}
 			return nil
 		})

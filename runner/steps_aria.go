@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/cdpskill/cdpskill/aria"
@@ -185,7 +186,7 @@ func snapshotFile(alias, id, ext string) string {
 // stays inline or its field is left out.
 func (c *Call) writeArtifact(path string, data []byte) string {
 	if err := private.WriteFile(path, data); err != nil {
-		c.unsaved(path, err)
+		c.unsaved(filepath.Base(path), err)
 		return ""
 	}
 	return path

@@ -9,31 +9,39 @@ import (
 	"github.com/cdpskill/cdpskill/internal/private"
 )
 
-// A file the call could not save (a full disk, a read-only or refused
+// A file the call could not write (a full disk, a read-only or refused
 // temp directory) drops what it would have held, never the call. Such a
 // cause usually costs several files at once (the screenshot, the full
-// snapshot, the network log), so the call tells each cause once, naming
-// the files it cost.
+// snapshot, the network log, the tab's lock), so the call tells each cause
+// once, naming what it cost.
 type lostFile struct {
-	path string
+	name string // the file's name, or what was lost with it
 	err  error
 }
 
-// unsaved notes that path could not be written because of err.
-func (c *Call) unsaved(path string, err error) {
+// unsaved notes that name could not be written because of err.
+func (c *Call) unsaved(name string, err error) {
 	c.warnMu.Lock()
 	defer c.warnMu.Unlock()
-	c.lost = append(c.lost, lostFile{path, err})
+	c.lost = append(c.lost, lostFile{name, err})
+}
+
+// unsavedFile notes err as a file that could not be written when it is
+// one of internal/private's errors, and reports whether it was.
+func (c *Call) unsavedFile(err error) bool {
+	path, ok := private.File(err)
+	if ok {
+		c.unsaved(filepath.Base(path), err)
+	}
+	return ok
 }
 
 // fileTrouble notes err as an unsaved file when it is one, else warns
 // with what it was about.
 func (c *Call) fileTrouble(what string, err error) {
-	if path, ok := private.File(err); ok {
-		c.unsaved(path, err)
-		return
+	if !c.unsavedFile(err) {
+		c.warn("%s: %v", what, err)
 	}
-	c.warn("%s: %v", what, err)
 }
 
 // tellUnsaved turns the unsaved files into warnings, one per cause.
@@ -45,29 +53,28 @@ func (c *Call) tellUnsaved() {
 	var order []string
 	names := map[string][]string{}
 	for _, l := range lost {
-		cause, name := unsavedCause(l.path, l.err)
+		cause := unsavedCause(l.err)
 		if _, seen := names[cause]; !seen {
 			order = append(order, cause)
 		}
-		if !contains(names[cause], name) {
-			names[cause] = append(names[cause], name)
+		if !contains(names[cause], l.name) {
+			names[cause] = append(names[cause], l.name)
 		}
 	}
 	for _, cause := range order {
-		c.warn("could not save %s%s", strings.Join(names[cause], ", "), cause)
+		c.warn("could not write %s%s", strings.Join(names[cause], ", "), cause)
 	}
 }
 
-// unsavedCause is how the cause of a lost file is told, and how the file
-// is named beside it.
-func unsavedCause(path string, err error) (cause, name string) {
+// unsavedCause is how the cause of a lost file is told after its name.
+func unsavedCause(err error) string {
 	var fe *private.FileError
 	var re *private.RefusedError
 	switch {
 	case errors.As(err, &re):
-		return ": " + re.Error(), filepath.Base(path)
+		return ": " + re.Error()
 	case errors.As(err, &fe):
-		return fmt.Sprintf(" in %s: %s", filepath.Dir(fe.Path), fe.Reason()), filepath.Base(path)
+		return fmt.Sprintf(" in %s: %s", filepath.Dir(fe.Path), fe.Reason())
 	}
-	return ": " + err.Error(), path
+	return ": " + err.Error()
 }

@@ -147,6 +147,10 @@ func Open(path string) (*os.File, error) {
 	path = filepath.Clean(path)
 	if dir := filepath.Dir(path); under(dir, Root()) {
 		if err := secureDir(dir, false); err != nil {
+			var re *RefusedError
+			if errors.As(err, &re) {
+				re.For = path
+			}
 			return nil, err
 		}
 	}
