@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/internal/private"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -98,7 +99,7 @@ type download struct {
 func WatchDownloads(ctx context.Context, conn *cdp.Conn) (*Downloads, error) {
 	dir, err := filepath.Abs(DownloadsDir())
 	if err == nil {
-		err = os.MkdirAll(dir, 0o755)
+		err = private.Dir(dir)
 	}
 	if err != nil {
 		return nil, err
@@ -371,7 +372,7 @@ func moveUnique(src, dir, name string) (string, error) {
 	}
 	for n := 0; n < maxNumbered; n++ {
 		dst := filepath.Join(dir, numbered(name, n))
-		f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		f, err := private.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
@@ -380,6 +381,9 @@ func moveUnique(src, dir, name string) (string, error) {
 		}
 		f.Close()
 		if err := os.Rename(src, dst); err == nil {
+			// Chrome made the file with its own mode; the 0700 directory
+			// already keeps it private, so a failed chmod costs nothing.
+			_ = os.Chmod(dst, 0o600)
 			return dst, nil
 		}
 		if err := copyOver(src, dst); err != nil {
@@ -399,7 +403,7 @@ func copyOver(src, dst string) error {
 		return err
 	}
 	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_TRUNC, 0)
+	out, err := private.OpenFile(dst, os.O_WRONLY|os.O_TRUNC)
 	if err != nil {
 		return err
 	}

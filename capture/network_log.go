@@ -11,11 +11,16 @@ import (
 	"maps"
 	"os"
 
+	"github.com/cdpskill/cdpskill/internal/private"
 	"github.com/cdpskill/cdpskill/page"
 )
 
 // MaxLogRequests is how many requests a tab's network log keeps.
 const MaxLogRequests = 1000
+
+// maxLogFile bounds what is read of a log: its requests' URLs and notes
+// come to a few MB at most.
+const maxLogFile = 64 << 20
 
 // NetworkLog is a tab's requests across calls: each call is a process of
 // its own, so what "since capture began" means must live in a file,
@@ -47,7 +52,7 @@ type logLine struct {
 // Read returns the logged requests, oldest first. A missing log is empty;
 // lines it cannot read are skipped.
 func (l NetworkLog) Read() ([]Request, error) {
-	data, err := os.ReadFile(l.Path)
+	data, err := private.ReadFile(l.Path, maxLogFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -6,11 +6,15 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/cdpskill/cdpskill/internal/private"
 )
 
 // Dir is $TMPDIR/cdp-skill, where every per-tab file goes: screenshots,
-// PDFs, spilled console and network listings, the network log.
-func Dir() string { return filepath.Join(os.TempDir(), "cdp-skill") }
+// PDFs, spilled console and network listings, the network log. It is
+// private (see internal/private), as is every file written through
+// writeFile.
+func Dir() string { return private.Root() }
 
 // TabFile is Dir()/<alias><suffix>, e.g. TabFile("t1", ".console.json").
 func TabFile(alias, suffix string) string {

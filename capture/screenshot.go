@@ -4,12 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/internal/private"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -312,34 +311,9 @@ func AfterPath(alias string) string {
 }
 
 // writeFile writes through a temporary file and a rename, so a reader
-// never sees a partial image even when two calls race on one tab.
-func writeFile(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("capture: %w", err)
-	}
-	f, err := os.CreateTemp(dir, filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("capture: %w", err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			os.Remove(tmp)
-		}
-	}()
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("capture: write %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("capture: write %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp, 0o644); err != nil { // CreateTemp makes it 0600
-		return fmt.Errorf("capture: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("capture: %w", err)
-	}
-	return nil
+// never sees a partial image even when two calls race on one tab; the
+// file is private (0600, refused through a link or another user's
+// directory), and an error names it.
+func writeFile(path string, data []byte) error {
+	return private.WriteFile(path, data)
 }

@@ -2,11 +2,12 @@ package cdp
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"strconv"
 	"time"
+
+	"github.com/cdpskill/cdpskill/internal/private"
 )
 
 // exclLockStaleAfter is the age past which an O_EXCL lock file is taken to
@@ -23,7 +24,7 @@ const exclLockStaleAfter = 3 * time.Second
 // It is compiled everywhere so its tests run on every platform.
 func exclLock(lockPath string, timeout time.Duration) (unlockFunc, error) {
 	err := pollLock(lockPath, timeout, func() (bool, error) {
-		f, err := os.OpenFile(lockPath, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		f, err := private.OpenFile(lockPath, os.O_CREATE|os.O_EXCL|os.O_WRONLY)
 		if err == nil {
 			// The pid is for a human looking at a stuck lock.
 			f.WriteString(strconv.Itoa(os.Getpid()))
@@ -31,7 +32,7 @@ func exclLock(lockPath string, timeout time.Duration) (unlockFunc, error) {
 			return true, nil
 		}
 		if !errors.Is(err, fs.ErrExist) {
-			return false, fmt.Errorf("create tab registry lock: %w", err)
+			return false, err // it names the lock file and what to do
 		}
 		breakStaleLock(lockPath)
 		return false, nil

@@ -8,6 +8,8 @@ import (
 	"os"
 	"syscall"
 	"time"
+
+	"github.com/cdpskill/cdpskill/internal/private"
 )
 
 // lockFreeReads: rename replaces a file that a reader holds open, so
@@ -17,11 +19,18 @@ const lockFreeReads = true
 // platformLock is flock(2) on a sibling lock file. The kernel drops the lock
 // when its holder dies, so a crashed process never leaves the registry
 // locked. The lock file is never removed: unlinking a flocked file lets a
-// later opener lock a different inode than a current waiter.
+// later opener lock a different inode than a current waiter. flock needs
+// no write access, so on a file system that went read-only an existing
+// lock file is still taken, opened for reading.
 func platformLock(lockPath string, timeout time.Duration) (unlockFunc, error) {
-	f, err := os.OpenFile(lockPath, os.O_CREATE|os.O_RDWR, 0o600)
+	f, err := private.OpenFile(lockPath, os.O_CREATE|os.O_RDWR)
+	if errors.Is(err, syscall.EROFS) {
+		if rf, rerr := private.Open(lockPath); rerr == nil {
+			f, err = rf, nil
+		}
+	}
 	if err != nil {
-		return nil, fmt.Errorf("open tab registry lock: %w", err)
+		return nil, err // it names the lock file and what to do
 	}
 	fd := int(f.Fd())
 	err = pollLock(lockPath, timeout, func() (bool, error) {

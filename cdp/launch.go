@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cdpskill/cdpskill/internal/private"
 )
 
 // Env reads the environment; tests hand in their own.
@@ -190,12 +192,15 @@ func Launch(ctx context.Context, getenv Env, opts LaunchOptions) (*Version, int,
 	return v, pid, nil
 }
 
-// startDetached starts cmd in its own session with output to logPath.
+// startDetached starts cmd in its own session with output to logPath,
+// inside the profile. The profile holds the browser's cookies and logins,
+// and its name is known in advance, so a directory someone else made
+// there first, or a link, is refused before Chrome is pointed at it.
 func startDetached(cmd *exec.Cmd, logPath string) error {
-	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
+	if err := private.Dir(filepath.Dir(logPath)); err != nil {
 		return err
 	}
-	log, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	log, err := private.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC)
 	if err != nil {
 		return err
 	}

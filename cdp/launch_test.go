@@ -2,6 +2,7 @@ package cdp
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"net"
 	"os"
@@ -221,14 +222,62 @@ func TestLaunchRealChromium(t *testing.T) {
 	if !strings.HasPrefix(profile, tmp) {
 		t.Errorf("profile %s is not under TMPDIR %s", profile, tmp)
 	}
-	if _, err := os.Stat(filepath.Join(profile, launchLogName)); err != nil {
-		t.Errorf("no launch log in the profile: %v", err)
+	if fi, err := os.Stat(filepath.Join(profile, launchLogName)); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("launch log in the profile: %v %v, want a 0600 file", fi, err)
+	}
+	if fi, err := os.Stat(profile); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("profile: %v %v, want a 0700 directory", fi, err)
+	}
+	if runtime.GOOS == "linux" {
+		addrs := listening(t, port)
+		if len(addrs) == 0 {
+			t.Errorf("nothing listens on port %d", port)
+		}
+		for _, a := range addrs {
+			if !a.IsLoopback() {
+				t.Errorf("the launched Chrome listens on %s:%d, reachable from other machines; want loopback only", a, port)
+			}
+		}
 	}
 
 	stopChrome(t, pid)
 	if _, err := GetVersion(ctx, ep); err == nil {
 		t.Error("Chrome still answers after it was killed")
 	}
+}
+
+// listening is the local addresses of the TCP sockets listening on port,
+// from /proc/net/tcp and tcp6 (Linux): what `ss -ltn` shows.
+func listening(t *testing.T, port int) []net.IP {
+	t.Helper()
+	var out []net.IP
+	for _, file := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(data), "\n")[1:] {
+			f := strings.Fields(line)
+			if len(f) < 4 || f[3] != "0A" { // 0A: LISTEN
+				continue
+			}
+			hexIP, hexPort, _ := strings.Cut(f[1], ":")
+			if p, _ := strconv.ParseUint(hexPort, 16, 16); int(p) != port {
+				continue
+			}
+			raw, err := hex.DecodeString(hexIP)
+			if err != nil {
+				t.Fatalf("%s: %q", file, f[1])
+			}
+			// The kernel prints each 32-bit word in host (little-endian) order.
+			ip := make(net.IP, len(raw))
+			for i := 0; i < len(raw); i += 4 {
+				ip[i], ip[i+1], ip[i+2], ip[i+3] = raw[i+3], raw[i+2], raw[i+1], raw[i]
+			}
+			out = append(out, ip)
+		}
+	}
+	return out
 }
 
 // fakeChrome writes an executable shell script standing in for Chrome.
@@ -335,4 +384,34 @@ func callCtx(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	t.Cleanup(cancel)
 	return ctx
+}
+
+// The profile's name is known in advance: a directory another user made
+// there first, or a link, is refused before any Chrome starts on it.
+func TestLaunchRefusesAProfileNotOurs(t *testing.T) {
+	tmp := useTempDir(t)
+	marker := filepath.Join(tmp, "started")
+	t.Setenv("CHROME_PATH", fakeChrome(t, `touch "`+marker+`"`))
+	port := freePort(t)
+	profile := UserDataDir(port, false)
+	if err := os.Symlink(t.TempDir(), profile); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := Launch(callCtx(t), os.Getenv, LaunchOptions{Endpoint: Endpoint{Port: port}})
+	if err == nil || !strings.Contains(err.Error(), profile+" is a symbolic link") {
+		t.Fatalf("got %v, want the linked profile refused", err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("Chrome was started on a linked profile")
+	}
+	if os.Geteuid() != 0 {
+		return // only root can make a directory another user's
+	}
+	os.Remove(profile)
+	os.Mkdir(profile, 0o777)
+	os.Chown(profile, 65534, 65534)
+	_, _, err = Launch(callCtx(t), os.Getenv, LaunchOptions{Endpoint: Endpoint{Port: port}})
+	if err == nil || !strings.Contains(err.Error(), "belongs to another user") {
+		t.Fatalf("got %v, want another user's profile refused", err)
+	}
 }

@@ -3,12 +3,13 @@ package cdp
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/cdpskill/cdpskill/internal/private"
 )
 
 // The tab registry gives tabs short aliases (t1, t2, ...) that outlive the
@@ -292,18 +293,15 @@ func (r *Registry) lockedMutate(fn func(*registryState) (bool, error)) (*Corrupt
 }
 
 // load reads and parses the file; a missing file is an empty registry.
+// A link or another user's file there is refused, never read: it could
+// send this user's calls to a browser of someone else's choosing.
 func (r *Registry) load() (*registryState, *CorruptRegistryError, error) {
-	f, err := os.Open(r.path)
+	data, err := private.ReadFile(r.path, maxRegistryFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return newRegistryState(), nil, nil
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("tab registry: %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxRegistryFile+1))
-	if err != nil {
-		return nil, nil, fmt.Errorf("tab registry: read %s: %w", r.path, err)
+		return nil, nil, err // a refusal names the file; a read error is the system's, with the path
 	}
 	st, problems := parseRegistry(data)
 	if len(problems) == 0 {
@@ -312,29 +310,15 @@ func (r *Registry) load() (*registryState, *CorruptRegistryError, error) {
 	return st, &CorruptRegistryError{Path: r.path, Problems: problems, Kept: len(st.tabs), NextID: st.nextID}, nil
 }
 
-// write replaces the file atomically: a temp file in the same directory
-// (rename is only atomic within one file system), synced, then renamed.
+// write replaces the file atomically: a private temp file in the same
+// directory (rename is only atomic within one file system), synced, then
+// renamed.
 func (r *Registry) write(st *registryState) error {
 	data, err := st.encode()
 	if err != nil {
 		return fmt.Errorf("tab registry: encode: %w", err)
 	}
-	f, err := os.CreateTemp(filepath.Dir(r.path), filepath.Base(r.path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("tab registry: %w", err)
-	}
-	_, werr := f.Write(data)
-	serr := f.Sync()
-	cerr := f.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("tab registry: write %s: %w", f.Name(), err)
-	}
-	if err := os.Rename(f.Name(), r.path); err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("tab registry: %w", err)
-	}
-	return nil
+	return private.WriteFileSync(r.path, data)
 }
 
 // SameEndpoint reports whether a and b are the same browser endpoint: the

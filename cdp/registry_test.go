@@ -364,11 +364,15 @@ func TestRegistryKeepsUnknownEntryFields(t *testing.T) {
 
 func TestRegistryFileErrors(t *testing.T) {
 	dir := t.TempDir()
+	notDir := filepath.Join(dir, "file")
+	os.WriteFile(notDir, nil, 0o600)
 	for _, tc := range []struct {
 		name string
 		path string
 	}{
-		{"missing directory", filepath.Join(dir, "nope", "tabs.json")},
+		// A missing directory is made (0700), as for every file cdpskill
+		// writes; one that is a file cannot be.
+		{"directory is a file", filepath.Join(notDir, "tabs.json")},
 		{"path is a directory", dir},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

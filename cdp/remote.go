@@ -94,6 +94,10 @@ func (e Endpoint) httpURL(path string) (string, error) {
 // itself localhost or 0.0.0.0, which is the endpoint's host and port as
 // seen from here; behind https the socket is wss; and a gateway's token
 // in the endpoint's query goes along when the URL has none of its own.
+// A host-and-port endpoint's websocket is always dialled there: the agent
+// named that browser (or took the local default), and whatever answers on
+// the port must not send the call to another host. Only a remote
+// endpoint, which the agent named by URL, may hand over to another name.
 func reachableWS(ep Endpoint, ws string) string {
 	w, err := url.Parse(ws)
 	if err != nil || w.Host == "" {
@@ -109,7 +113,7 @@ func reachableWS(ep Endpoint, ws string) string {
 			}
 		}
 	}
-	if isLoopbackOrAny(w.Hostname()) && w.Host != hostPort {
+	if (!ep.Remote() || isLoopbackOrAny(w.Hostname())) && w.Host != hostPort {
 		w.Host = hostPort
 	}
 	if epu != nil {

@@ -95,6 +95,9 @@ func TestReachableWS(t *testing.T) {
 		{remote, "wss://node7.example.com/devtools/browser/x", "wss://node7.example.com/devtools/browser/x?token=abc"},
 		{Endpoint{Host: "10.0.0.5", Port: 9222}, "ws://127.0.0.1:9222/devtools/browser/x", "ws://10.0.0.5:9222/devtools/browser/x"},
 		{Endpoint{}.WithDefaults(), "ws://localhost:9222/devtools/browser/x", "ws://localhost:9222/devtools/browser/x"},
+		// Whatever answers on a local port cannot send the call elsewhere.
+		{Endpoint{}.WithDefaults(), "ws://attacker.example:9222/devtools/browser/x", "ws://localhost:9222/devtools/browser/x"},
+		{Endpoint{Host: "127.0.0.1", Port: 9333}, "ws://192.0.2.7:80/devtools/browser/x", "ws://127.0.0.1:9333/devtools/browser/x"},
 	}
 	for _, tc := range cases {
 		if got := reachableWS(tc.ep, tc.reported); got != tc.want {

@@ -2,10 +2,11 @@ package cdp
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"time"
+
+	"github.com/cdpskill/cdpskill/internal/private"
 )
 
 // TargetBusyError means another process held the tab for the whole wait.
@@ -22,16 +23,12 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]`)
 
 // LockTarget serialises cdpskill calls on one tab across processes: two
 // calls driving the same page at once would interleave their input and
-// their waits. The lock is a file under $TMPDIR/cdp-skill/locks, released
-// by unlock or when the process exits. Where flock is missing the lock
-// file counts as stale after a few seconds, so there it only orders calls
-// that start close together.
+// their waits. The lock is a private file under $TMPDIR/cdp-skill/locks,
+// released by unlock or when the process exits. Where flock is missing
+// the lock file counts as stale after a few seconds, so there it only
+// orders calls that start close together.
 func LockTarget(targetID string, wait time.Duration) (unlock func(), err error) {
-	dir := filepath.Join(os.TempDir(), "cdp-skill", "locks")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	path := filepath.Join(dir, unsafeName.ReplaceAllString(targetID, "_")+".lock")
+	path := filepath.Join(private.Root(), "locks", unsafeName.ReplaceAllString(targetID, "_")+".lock")
 	u, err := platformLock(path, wait)
 	if err != nil {
 		if le, ok := err.(*RegistryLockError); ok {

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/page"
@@ -60,7 +62,13 @@ type FillResult struct {
 	// Warning says what the agent should know: a forced fill, or a value
 	// the page reformatted.
 	Warning string `json:"warning,omitempty"`
+	// Secret: the field is a password. Messages and Value never show what
+	// it holds, and the caller keeps the value out of logs.
+	Secret bool `json:"-"`
 }
+
+// masked is how a password's value reads, as formState shows it.
+const masked = "********"
 
 // Fill waits for the target to be visible and editable, focuses it (a CDP
 // click, as a user would), selects its content unless appending, and
@@ -118,8 +126,8 @@ func fillAttempt(ctx context.Context, p *page.Page, req FillRequest, target Targ
 	}
 	defer release(ctx, p, el)
 
-	f := filler{p: p, el: el, target: target, value: req.Value, clear: req.Clear == nil || *req.Clear}
-	res := &FillResult{ReResolved: el.ReResolved, AutoForced: el.AutoForced}
+	f := filler{p: p, el: el, target: target, value: req.Value, clear: req.Clear == nil || *req.Clear, secret: el.InputType == "password"}
+	res := &FillResult{ReResolved: el.ReResolved, AutoForced: el.AutoForced, Secret: f.secret}
 	if el.AutoForced {
 		res.Warning = el.forcedNote("filled anyway")
 	}
@@ -139,6 +147,15 @@ type filler struct {
 	target Target
 	value  string
 	clear  bool
+	secret bool // a password field
+}
+
+// shown is a value as a message quotes it: a password only by its length.
+func (f filler) shown(s string) string {
+	if f.secret {
+		return fmt.Sprintf("a password of %d characters", utf8.RuneCountInString(s))
+	}
+	return strconv.Quote(s)
 }
 
 func (f filler) fail(reason error) error {
@@ -256,12 +273,16 @@ func (f filler) verify(res *FillResult, before string, landed, now *string, rend
 		if now != nil {
 			got = *now
 		}
-		return nil, f.fail(&NotEditableError{Reason: fmt.Sprintf("it took no text: its value is %q after the fill (the page or the input type rejected %q; for a framework-controlled field, retry with react: true)", got, f.value)})
+		return nil, f.fail(&NotEditableError{Reason: fmt.Sprintf("it took no text: its value is %s after the fill (the page or the input type rejected %s; for a framework-controlled field, retry with react: true)", f.shown(got), f.shown(f.value))})
 	case !sameText(*took, want):
-		res.Warning = joinNotes(res.Warning, fmt.Sprintf("the field took %q, not %q (a length limit or the input type cut it)", *took, want))
+		res.Warning = joinNotes(res.Warning, fmt.Sprintf("the field took %s, not %s (a length limit or the input type cut it)", f.shown(*took), f.shown(want)))
 	}
 	if now != nil && !sameText(*now, *took) {
 		res.Value = now
+		if f.secret {
+			m := masked
+			res.Value = &m
+		}
 	}
 	res.Filled = true
 	return res, nil

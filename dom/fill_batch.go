@@ -49,6 +49,8 @@ type FieldResult struct {
 	AutoForced bool    `json:"autoForced,omitempty"`
 	Warning    string  `json:"warning,omitempty"`
 	Error      string  `json:"error,omitempty"`
+	// Secret: the field is a password (see FillResult).
+	Secret bool `json:"-"`
 }
 
 // BatchFillError means some fields of a batch could not be filled; the
@@ -98,7 +100,7 @@ func FillBatch(ctx context.Context, p *page.Page, req FillBatchRequest) (*FillBa
 			batchErr.Fields = append(batchErr.Fields, f.Target)
 			batchErr.Errs = append(batchErr.Errs, err)
 		} else {
-			fr.Filled, fr.Value, fr.ReResolved, fr.AutoForced, fr.Warning = true, r.Value, r.ReResolved, r.AutoForced, r.Warning
+			fr.Filled, fr.Value, fr.ReResolved, fr.AutoForced, fr.Warning, fr.Secret = true, r.Value, r.ReResolved, r.AutoForced, r.Warning, r.Secret
 			res.Filled++
 		}
 		res.Results = append(res.Results, fr)

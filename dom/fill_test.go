@@ -324,3 +324,17 @@ func TestFillChoices(t *testing.T) {
 		}
 	}
 }
+
+// A password field's value never shows in what the fill says, and the
+// result tells the caller to keep it out of logs.
+func TestFillPasswordKeepsItsValueOut(t *testing.T) {
+	p := openFixture(t, "fill.html")
+	eval[bool](t, p, `(() => { const i = document.createElement('input'); i.type = 'password'; i.id = 'pw'; i.maxLength = 4; document.body.prepend(i); return true })()`)
+	res := fill(t, p, dom.FillRequest{Target: "#pw", Value: "hunter22"})
+	if !res.Secret || strings.Contains(res.Warning, "hunter") || !strings.Contains(res.Warning, "a password of 4 characters, not a password of 8 characters") {
+		t.Errorf("result = %+v", *res)
+	}
+	if got := valueOf(t, p, "pw"); got != "hunt" {
+		t.Errorf("#pw = %q", got)
+	}
+}

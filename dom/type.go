@@ -48,6 +48,8 @@ type TypeResult struct {
 	ReResolved bool   `json:"reResolved,omitempty"`
 	AutoForced bool   `json:"autoForced,omitempty"`
 	Warning    string `json:"warning,omitempty"`
+	// Secret: the keys went into a password field (see FillResult).
+	Secret bool `json:"-"`
 }
 
 // Type focuses the target, which must be editable (SPEC 8.2), and types
@@ -75,7 +77,7 @@ func Type(ctx context.Context, p *page.Page, req TypeRequest) (*TypeResult, erro
 		if err != nil {
 			return nil, relabel(err, ActionType)
 		}
-		res.ReResolved, res.AutoForced = f.ReResolved, f.AutoForced
+		res.ReResolved, res.AutoForced, res.Secret = f.ReResolved, f.AutoForced, f.Password
 		if f.AutoForced {
 			res.Warning = f.forced.forcedNote("typed anyway")
 		}
@@ -92,6 +94,7 @@ func Type(ctx context.Context, p *page.Page, req TypeRequest) (*TypeResult, erro
 // keyTarget is a target readied for keys.
 type keyTarget struct {
 	ReResolved, AutoForced, Focused bool
+	Password                        bool     // it is a password field
 	forced                          *Element // the element, when auto-forced
 }
 
@@ -105,7 +108,7 @@ func focusTarget(ctx context.Context, p *page.Page, target Target, check, action
 			return nil, err
 		}
 		defer release(ctx, p, el)
-		k := &keyTarget{ReResolved: el.ReResolved, AutoForced: el.AutoForced}
+		k := &keyTarget{ReResolved: el.ReResolved, AutoForced: el.AutoForced, Password: el.InputType == "password"}
 		if el.AutoForced {
 			k.forced = el
 		}

@@ -13,6 +13,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/cdpskill/cdpskill/internal/private"
 )
 
 // MaxSize bounds a profile: it is read into every first call on a domain.
@@ -124,26 +126,12 @@ func (s Store) Read(domain string) (content string, found bool, err error) {
 }
 
 // Write replaces a normalised domain's profile atomically (a temporary
-// file renamed over it) and returns its path.
+// file renamed over it), 0600 in a directory made 0700, and returns its
+// path. The error names the file.
 func (s Store) Write(domain, content string) (string, error) {
-	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
-		return "", fmt.Errorf("create %s: %w", s.Dir, err)
-	}
-	tmp, err := os.CreateTemp(s.Dir, "."+domain+".*.tmp")
-	if err != nil {
-		return "", fmt.Errorf("write the site profile of %s: %w", domain, err)
-	}
-	defer os.Remove(tmp.Name()) // after the rename there is nothing to remove
-	_, err = tmp.WriteString(content)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
 	path := s.Path(domain)
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		return "", fmt.Errorf("write the site profile of %s: %w", domain, err)
+	if err := private.WriteFile(path, []byte(content)); err != nil {
+		return "", err
 	}
 	return path, nil
 }

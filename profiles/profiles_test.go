@@ -25,7 +25,7 @@ func TestNormalize(t *testing.T) {
 			t.Errorf("Normalize(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	for _, bad := range []string{"", "  ", "../etc/passwd", "..", ".", "/etc/passwd", `C:\x`, "a\x00b", "___", "@@@", ".hidden", "a..b", "http://", strings.Repeat("a", 201)} {
+	for _, bad := range []string{"", "  ", "../etc/passwd", "../../etc", "a/b", "..", ".", "/etc/passwd", `C:\x`, "a\x00b", "___", "@@@", ".hidden", "a..b", "http://", strings.Repeat("a", 201)} {
 		var de *DomainError
 		if got, err := Normalize(bad); !errors.As(err, &de) {
 			t.Errorf("Normalize(%q) = %q, %v; want a DomainError", bad, got, err)

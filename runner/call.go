@@ -15,6 +15,7 @@ import (
 	"github.com/cdpskill/cdpskill/aria"
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/internal/private"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -50,6 +51,12 @@ type Call struct {
 	scrolled     bool
 	warnings     []string
 	warnMu       sync.Mutex
+	// lost are the files the call could not save (unsaved.go).
+	lost []lostFile
+	// damage is the tab registry's damage this call found and repaired.
+	damage error
+	// secrets are values the debug log must not show (Result.secrets).
+	secrets []string
 	// savedFrame is the frame the registry holds for the tab.
 	savedFrame string
 
@@ -78,11 +85,16 @@ type Call struct {
 	workers *workerWatch
 }
 
-// warn may be called from the concurrent parts of attach and finish.
+// warn may be called from the concurrent parts of attach and finish. A
+// warning already given is not repeated: one cause (a read-only registry)
+// can fail several writes of a call.
 func (c *Call) warn(format string, args ...any) {
 	c.warnMu.Lock()
 	defer c.warnMu.Unlock()
-	c.warnings = append(c.warnings, fmt.Sprintf(format, args...))
+	w := fmt.Sprintf(format, args...)
+	if !contains(c.warnings, w) {
+		c.warnings = append(c.warnings, w)
+	}
 }
 
 // connect reaches the browser at ep, reusing the open connection when it
@@ -130,8 +142,18 @@ func connectError(ep cdp.Endpoint, err error) *Error {
 func (c *Call) attach(ctx context.Context, alias, targetID, frame string) error {
 	c.detach()
 	unlock, err := cdp.LockTarget(targetID, c.lockWait)
-	if err != nil {
+	var busy *cdp.TargetBusyError
+	switch {
+	case errors.As(err, &busy):
 		return &Error{Type: Connection, Message: fmt.Sprintf("tab %s: %v", alias, err), Err: err}
+	case err != nil:
+		// The lock file cannot be had (a refused or read-only temp
+		// directory): the tab is driven all the same, and the agent told.
+		if _, ok := private.File(err); ok {
+			c.unsaved(fmt.Sprintf("tab %s's lock (another call may drive the tab at once)", alias), err)
+		} else {
+			c.warn("tab %s is not locked against other cdpskill calls: %v", alias, err)
+		}
 	}
 	c.unlock = unlock
 	sess, err := cdp.Attach(ctx, c.browser.Conn, targetID)
@@ -254,7 +276,7 @@ func (c *Call) detach() {
 		c.page.Close()
 	}
 	if err := c.stopNetwork(); err != nil {
-		c.warn("network log: %v", err)
+		c.fileTrouble("network log", err)
 	}
 	if c.workers != nil {
 		c.workers.stop() // before the tab is another call's: its workers are resumed, auto-attach is off
@@ -329,7 +351,11 @@ func (c *Call) attachAlias(ctx context.Context, tab string) error {
 	}
 	if !found {
 		if !rawTargetID.MatchString(tab) {
-			return &Error{Type: Connection, Message: fmt.Sprintf("unknown tab %q: no such alias; listTabs shows the open tabs, openTab opens a new one", tab)}
+			msg := fmt.Sprintf("unknown tab %q: no such alias; listTabs shows the open tabs, openTab opens a new one", tab)
+			if c.damage != nil {
+				msg += fmt.Sprintf(" (the alias may have been lost: %v)", c.damage)
+			}
+			return &Error{Type: Connection, Message: msg}
 		}
 		alias, entry = tab, cdp.TabEntry{TargetID: tab}
 	}

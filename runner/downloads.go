@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/capture"
+	"github.com/cdpskill/cdpskill/internal/private"
 )
 
 // lateDownloadWait bounds the wait, after the captures, for the downloads
@@ -23,6 +24,10 @@ func (c *Call) followDownloads(ctx context.Context) {
 	}
 	c.stopDownloads()
 	d, err := capture.WatchDownloads(ctx, c.browser.Conn)
+	if _, ok := private.File(err); ok {
+		c.unsaved("the downloads directory (downloads are neither saved nor reported)", err)
+		return
+	}
 	if err != nil {
 		c.warn("downloads will not be saved or reported: %v", err)
 		return

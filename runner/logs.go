@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/internal/private"
 )
 
 // AppendMetrics appends one JSONL line of I/O metrics (SPEC 17.6).
@@ -24,8 +25,7 @@ func AppendMetrics(path string, inBytes, outBytes, steps int, elapsed time.Durat
 		"steps":        steps,
 		"time_ms":      elapsed.Milliseconds(),
 	})
-	_ = os.MkdirAll(filepath.Dir(path), 0o755)
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	f, err := private.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY)
 	if err != nil {
 		return
 	}
@@ -38,11 +38,9 @@ var seqPrefix = regexp.MustCompile(`^(\d{3,})-`)
 // WriteDebugLog writes the request and result of this call to
 // dir/{seq}-{tab}-{actions}.{status}.json (SPEC 17.5), with the call's
 // time and every CDP call's (cdp.StartTrace), to see where time goes.
-// Failures are ignored.
+// Failures are ignored. The log holds what pages showed: it is private,
+// as every file cdpskill writes.
 func WriteDebugLog(dir string, input []byte, res *Result, took time.Duration) {
-	if os.MkdirAll(dir, 0o755) != nil {
-		return
-	}
 	seq := 1
 	if entries, err := os.ReadDir(dir); err == nil {
 		for _, e := range entries {
@@ -68,17 +66,103 @@ func WriteDebugLog(dir string, input []byte, res *Result, took time.Duration) {
 	} else if bytes.Contains(input, []byte(`"wsUrl"`)) {
 		request = cdp.RedactText(string(input))
 	}
-	data, err := json.MarshalIndent(map[string]any{
+	data, err := json.Marshal(map[string]any{
 		"timestamp": time.Now().UTC().Format(time.RFC3339Nano),
 		"request":   request,
 		"response":  res,
 		"ms":        took.Milliseconds(),
 		"cdp":       cdp.Trace(),
-	}, "", "  ")
+	})
 	if err != nil {
 		return
 	}
-	_ = os.WriteFile(filepath.Join(dir, name), data, 0o644)
+	data = maskSecrets(data, res.secrets)
+	var out bytes.Buffer
+	if json.Indent(&out, data, "", "  ") != nil {
+		return
+	}
+	_ = private.WriteFile(filepath.Join(dir, name), out.Bytes())
+}
+
+// maskedSecret stands for a password in the debug log, as formState
+// shows one.
+const maskedSecret = "********"
+
+// maskSecrets rewrites the JSON document data with every string value
+// that is one of secrets, or (for secrets of 4 characters or more)
+// contains one, masked; keys and the order of fields are kept. A short
+// secret is masked only where it is the whole value: inside longer text
+// it would hit ordinary words.
+func maskSecrets(data []byte, secrets []string) []byte {
+	if len(secrets) == 0 {
+		return data
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var out bytes.Buffer
+	// Each open container: whether it is an object, and whether its next
+	// string is a key.
+	type level struct{ object, key bool }
+	var stack []level
+	comma := false
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
+			out.WriteByte(byte(d))
+			stack = stack[:len(stack)-1]
+			comma = true
+			if n := len(stack); n > 0 && stack[n-1].object {
+				stack[n-1].key = true
+			}
+			continue
+		}
+		isKey := len(stack) > 0 && stack[len(stack)-1].object && stack[len(stack)-1].key
+		if comma {
+			out.WriteByte(',')
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			out.WriteByte(byte(v))
+			stack = append(stack, level{object: v == '{', key: v == '{'})
+			comma = false
+			continue
+		case string:
+			if !isKey {
+				v = maskString(v, secrets)
+			}
+			b, _ := json.Marshal(v)
+			out.Write(b)
+		default:
+			b, _ := json.Marshal(v)
+			out.Write(b)
+		}
+		if isKey {
+			out.WriteByte(':')
+			stack[len(stack)-1].key = false
+			comma = false
+			continue
+		}
+		if n := len(stack); n > 0 && stack[n-1].object {
+			stack[n-1].key = true
+		}
+		comma = true
+	}
+	return out.Bytes()
+}
+
+func maskString(s string, secrets []string) string {
+	for _, sec := range secrets {
+		switch {
+		case s == sec:
+			return maskedSecret
+		case len(sec) >= 4:
+			s = strings.ReplaceAll(s, sec, maskedSecret)
+		}
+	}
+	return s
 }
 
 // logActions names up to three actions, then "plusN".

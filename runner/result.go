@@ -33,6 +33,11 @@ type Result struct {
 	Warnings         []string               `json:"warnings,omitempty"`
 	Truncated        bool                   `json:"truncated,omitempty"`
 	ViewportSnapshot string                 `json:"viewportSnapshot,omitempty"`
+
+	// secrets are the values the call filled or typed into password
+	// fields (and those of fills that failed before their field was
+	// seen): the debug log masks them.
+	secrets []string
 }
 
 // StepResult is one step's outcome (SPEC 10.5).

@@ -57,7 +57,14 @@ func Run(ctx context.Context, input []byte, opts Options) *Result {
 	defer abort(nil)
 	c := &Call{getenv: opts.Getenv, tabs: cdp.OpenRegistry(path), start: time.Now(), abort: abort, lockWait: req.timeout}
 	defer c.close()
-	c.tabs.OnCorrupt = func(err error) { c.warn("the tab registry was damaged and has been rebuilt: %v", err) }
+	// The registry is transient state: a damaged one is rebuilt from what
+	// survived, and the call goes on, told.
+	c.tabs.OnCorrupt = func(err error) {
+		c.warnMu.Lock()
+		c.damage = err
+		c.warnMu.Unlock()
+		c.warn("the tab registry was damaged and has been rebuilt: %v", err)
+	}
 	dialogs := newDialogWatch(req.dialog)
 	defer dialogs.close()
 	c.dialogs = dialogs
@@ -77,6 +84,7 @@ func Run(ctx context.Context, input []byte, opts Options) *Result {
 	c.lateDownloads(ctx, res)
 	dialogs.close()
 	lateDialogs(res, dialogs)
+	res.secrets = c.secrets
 	return res
 }
 
@@ -382,8 +390,9 @@ func lateDialogs(res *Result, dialogs *dialogWatch) {
 // They run concurrently, each under its own short deadline, and a failure
 // only drops its field.
 func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
-	res.Warnings = c.warnings
 	if c.page == nil || c.dead.Load() {
+		c.tellUnsaved()
+		res.Warnings = c.warnings
 		return
 	}
 	res.Tab = c.alias
@@ -420,7 +429,7 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 		}
 		rep, err := c.finishNetwork(cctx)
 		if err != nil {
-			c.warn("network log: %v", err)
+			c.fileTrouble("network log", err)
 		}
 		if rep != nil {
 			res.Network = rep
@@ -433,8 +442,11 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 			sctx, cancel := context.WithTimeout(ctx, screenshotBudget)
 			defer cancel()
 			path := capture.AfterPath(c.alias)
-			if shot, err := capture.Capture(sctx, c.sess, path, capture.ShotOptions{MaxSide: capture.ReadableSide}); err == nil {
+			shot, err := capture.Capture(sctx, c.sess, path, capture.ShotOptions{MaxSide: capture.ReadableSide})
+			if err == nil {
 				res.Screenshot, res.ScreenshotScale = path, shot.Scale
+			} else {
+				c.unsavedFile(err) // the agent can do something about that one; a slow page, not
 			}
 			return nil
 		})
@@ -451,6 +463,7 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 	}
 	c.siteReport(res)
 	c.report(res, r, scr)
+	c.tellUnsaved()
 	res.Warnings = c.warnings
 }
 

@@ -4,12 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/cdpskill/cdpskill/aria"
+	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/diff"
+	"github.com/cdpskill/cdpskill/internal/private"
 	"github.com/cdpskill/cdpskill/query"
 )
 
@@ -174,26 +175,18 @@ func viewportSnapshot(ctx context.Context, c *Call, p aria.Options, limit int) s
 
 // snapshotFile is $TMPDIR/cdp-skill/{alias}.{snapshotId}.{ext}.
 func snapshotFile(alias, id, ext string) string {
-	alias = strings.NewReplacer("/", "_", `\`, "_").Replace(alias)
 	if id == "" {
 		id = "plain"
 	}
-	return filepath.Join(os.TempDir(), "cdp-skill", alias+"."+id+"."+ext)
+	return capture.TabFile(alias, "."+id+"."+ext)
 }
 
-// writeArtifact writes data to path through a temporary file and a
-// rename, and returns path; on failure it warns and returns "", and the
-// output stays inline.
+// writeArtifact writes data to path, privately, and returns path; on
+// failure the call notes it (unsaved) and returns "", and the output
+// stays inline or its field is left out.
 func (c *Call) writeArtifact(path string, data []byte) string {
-	err := os.MkdirAll(filepath.Dir(path), 0o755)
-	if err == nil {
-		tmp := path + ".tmp"
-		if err = os.WriteFile(tmp, data, 0o644); err == nil {
-			err = os.Rename(tmp, path)
-		}
-	}
-	if err != nil {
-		c.warn("could not write %s: %v", path, err)
+	if err := private.WriteFile(path, data); err != nil {
+		c.unsaved(filepath.Base(path), err)
 		return ""
 	}
 	return path

@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/cdpskill/cdpskill/capture"
+	"github.com/cdpskill/cdpskill/internal/private"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -128,7 +128,7 @@ func (c *Call) emulationPath() string { return capture.TabFile(c.alias, ".emulat
 // loadEmulation returns the current tab's stored emulation; a missing or
 // unreadable file is none.
 func (c *Call) loadEmulation() page.Emulation {
-	data, err := os.ReadFile(c.emulationPath())
+	data, err := private.ReadFile(c.emulationPath(), 1<<20)
 	if err != nil {
 		return page.Emulation{}
 	}
@@ -153,7 +153,7 @@ func (c *Call) saveEmulation(e page.Emulation) error {
 	if err != nil {
 		return fmt.Errorf("emulation: %w", err)
 	}
-	return writeAtomic(path, data)
+	return private.WriteFile(path, data)
 }
 
 // restoreEmulation applies the tab's stored emulation e again: Chrome
@@ -209,28 +209,6 @@ func conditionsOutput(n page.NetworkConditions) map[string]any {
 		out["throttle"] = map[string]float64{"latency": n.Latency, "download": n.Download, "upload": n.Upload}
 	}
 	return out
-}
-
-// writeAtomic writes through a temporary file and a rename.
-func writeAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return nil
 }
 
 // --- cookies

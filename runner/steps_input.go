@@ -95,9 +95,13 @@ func decodeType(raw json.RawMessage) (typeParams, error) {
 }
 
 func runType(ctx context.Context, c *Call, p typeParams) (any, error) {
-	return dom.Type(ctx, c.page, dom.TypeRequest{
+	res, err := dom.Type(ctx, c.page, dom.TypeRequest{
 		Target: p.target(), Text: *p.Text, Delay: ms(p.Delay), Force: p.Force, Timeout: ms(p.Timeout),
 	})
+	if err != nil || res.Secret || p.target() == "" { // the focused element is never seen
+		c.keepSecret(*p.Text)
+	}
+	return res, err
 }
 
 // --- press

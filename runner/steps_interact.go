@@ -424,15 +424,32 @@ func runFill(ctx context.Context, c *Call, p fillParams) (any, error) {
 		res, err := dom.FillBatch(ctx, c.page, dom.FillBatchRequest{
 			Fields: p.Fields.fields(), Clear: p.Clear, React: p.React, Force: p.Force, Timeout: ms(p.Timeout),
 		})
+		for i, f := range p.Fields.fields() {
+			if res == nil || i >= len(res.Results) || res.Results[i].Secret || !res.Results[i].Filled {
+				c.keepSecret(f.Value)
+			}
+		}
 		if res == nil {
 			return nil, err
 		}
 		return res, err // a partial batch says which fields took
 	}
-	return dom.Fill(ctx, c.page, dom.FillRequest{
+	res, err := dom.Fill(ctx, c.page, dom.FillRequest{
 		Target: orStr(p.Ref, p.Selector), Label: p.Label, Exact: p.Exact, Value: string(*p.Value),
 		Clear: p.Clear, React: p.React, Force: p.Force, Timeout: ms(p.Timeout),
 	})
+	if err != nil || res.Secret {
+		c.keepSecret(string(*p.Value))
+	}
+	return res, err
+}
+
+// keepSecret keeps value out of the debug log: it went into a password
+// field, or into a field the fill failed on before it could tell.
+func (c *Call) keepSecret(value string) {
+	if value != "" {
+		c.secrets = append(c.secrets, value)
+	}
 }
 
 func ms(n int) time.Duration { return time.Duration(n) * time.Millisecond }

@@ -164,6 +164,8 @@ func runOpenTab(ctx context.Context, c *Call, p openTabParams) (any, error) {
 	c.pruneTabs(ctx, b)
 	alias, err := c.tabs.Register(created.TargetID, b.Endpoint)
 	if err != nil {
+		// A tab no alias names would be left open for good.
+		_ = b.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": created.TargetID}, nil)
 		return nil, &Error{Type: Connection, Message: "tab registry: " + err.Error(), Err: err}
 	}
 	if err := c.attach(ctx, alias, created.TargetID, ""); err != nil {

@@ -78,8 +78,14 @@ func TestSiteProfileSteps(t *testing.T) {
 	}
 	for _, bad := range []string{
 		`{"readSiteProfile":"../../etc/passwd"}`,
+		`{"readSiteProfile":"../../etc"}`,
+		`{"readSiteProfile":".."}`,
+		`{"readSiteProfile":""}`,
 		`{"readSiteProfile":"/etc/passwd"}`,
 		`{"readSiteProfile":"a\u0000b"}`,
+		`{"writeSiteProfile":{"domain":"../../etc","content":"x"}}`,
+		`{"writeSiteProfile":{"domain":"a/b","content":"x"}}`,
+		`{"writeSiteProfile":{"domain":"a\u0000b","content":"x"}}`,
 		`{"readSiteProfile":"___"}`,
 		`{"writeSiteProfile":{"domain":"..","content":"x"}}`,
 		`{"writeSiteProfile":{"domain":"example.com"}}`,
