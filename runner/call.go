@@ -48,9 +48,12 @@ type Call struct {
 	// or an element in it.
 	before       *aria.Report
 	beforeFailed bool
-	scrolled     bool
-	warnings     []string
-	warnMu       sync.Mutex
+	// landed: a step loaded another document, so the next action's screen
+	// is taken afresh (rebased) and the changes span only what followed.
+	landed, rebased bool
+	scrolled        bool
+	warnings        []string
+	warnMu          sync.Mutex
 	// lost are the files the call could not save (unsaved.go).
 	lost []lostFile
 	// damage is the tab registry's damage this call found and repaired.
@@ -166,6 +169,7 @@ func (c *Call) attach(ctx context.Context, alias, targetID, frame string) error 
 	c.sess, c.alias, c.page = sess, alias, page.New(sess)
 	// What the call knew of its earlier tab says nothing of this one.
 	c.startURL, c.startDoc, c.before, c.beforeFailed, c.arrived = "", 0, nil, false, true
+	c.landed, c.rebased = false, false
 	c.stopWatch = c.watchTab(sess)
 	emu := c.loadEmulation()
 	var g errgroup.Group

@@ -62,7 +62,28 @@ func (r *ran) action() string {
 // takeBefore snapshots the screen before a batch that acts on the tab;
 // the diff needs it, nothing else does. A failure only costs the diff.
 func (c *Call) takeBefore(ctx context.Context, req *request) {
-	if c.page == nil || c.dead.Load() || !diffable(req) {
+	if !diffable(req) {
+		return
+	}
+	c.snapBefore(ctx)
+}
+
+// rebase takes the screen again before an action that follows a step
+// that loaded another document ("goto, then click"): the changes then
+// say what the actions on the new page did, beside navigated.
+func (c *Call) rebase(ctx context.Context, s *step, r *ran) {
+	switch {
+	case s.name == "openTab" || s.name == "connectTab" || s.has(navigates):
+		c.landed = true
+	case c.landed && settles(s):
+		c.landed, c.rebased = false, true
+		r.verbs = nil
+		c.snapBefore(ctx)
+	}
+}
+
+func (c *Call) snapBefore(ctx context.Context) {
+	if c.page == nil || c.dead.Load() {
 		return
 	}
 	bctx, cancel := context.WithTimeout(ctx, beforeBudget)
@@ -132,7 +153,8 @@ func (c *Call) report(res *Result, r *ran, s *screen) {
 	res.FullSnapshot = s.fullPath
 	b := c.before
 	switch {
-	case res.Navigated:
+	case res.Navigated && (!c.rebased || b == nil || b.Doc != s.now.Doc):
+		// Across documents there is nothing to compare.
 	case b != nil && b.Doc == s.now.Doc:
 		d := diff.Compare(diff.Parse(b.Viewport), diff.Parse(s.now.Viewport),
 			diff.Options{Scrolled: c.scrolled || b.Scroll != s.now.Scroll})

@@ -117,6 +117,7 @@ func (c *Call) runSteps(ctx context.Context, req *request, res *Result, dialogs 
 			timeout = ps.timeout
 		}
 		c.followDialogs(ctx, dialogs)
+		c.rebase(ctx, ps.def, r)
 		dialogs.beginStep(ps.dialog)
 		sr, err := c.runStep(ctx, ps, timeout)
 		c.takeDialogs(&sr, dialogs)

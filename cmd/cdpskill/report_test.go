@@ -144,6 +144,24 @@ func TestNavigationFromEveryStepKind(t *testing.T) {
 	}
 }
 
+// A batch that loads a page and then acts on it reports both: navigated,
+// and what the actions after the navigation changed on the new page.
+// Actions that navigate again leave nothing to compare.
+func TestChangesAfterANavigationInTheBatch(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/hello.html")
+	res := c.act(t, tab, fmt.Sprintf(`{"goto":%q},{"fill":{"Full name":"Ada","Work email":"ada@x.io","Plan":"Team","I accept the terms":true}},{"click":{"text":"Create account"}}`, fixture.URL+"/docs/signup.html"))
+	ch := jsonText(changesOf(res))
+	if summary, _ := changesOf(res)["summary"].(string); res["navigated"] != true || !strings.HasPrefix(summary, "Filled, clicked.") ||
+		!strings.Contains(ch, `"to":"Team"`) || !strings.Contains(ch, `"to":"Welcome, Ada (team plan)"`) {
+		t.Errorf("navigated %v, changes %s", res["navigated"], ch)
+	}
+	res = c.act(t, tab, fmt.Sprintf(`{"goto":%q},{"click":{"text":"Sign in"}}`, fixture.URL+"/docs/index.html"))
+	if res["navigated"] != true || res["changes"] != nil {
+		t.Errorf("a second navigation: navigated %v, changes %s", res["navigated"], jsonText(res["changes"]))
+	}
+}
+
 // A click on a small page comes back with what it changed and what the
 // screen shows, in less than a kilobyte.
 func TestSmallPageClickResultUnderOneKB(t *testing.T) {
