@@ -165,7 +165,7 @@ func TestNetworkRecordsRequests(t *testing.T) {
 		t.Fatal("no report")
 	}
 	var lines []string
-	for _, f := range rep.Failed {
+	for _, f := range rep.Errors {
 		lines = append(lines, fmt.Sprintf("%s %d %s", f.URL[strings.LastIndexByte(f.URL, '/'):], f.Status, f.Error))
 	}
 	want := []string{"/missing 404 ", "/broken 500 ", "/gone 0 net::ERR_CONNECTION_REFUSED"}
@@ -179,7 +179,7 @@ func TestNetworkReportGroupsRepeats(t *testing.T) {
 	evalAwait(t, ctx, s, "Promise.all([1,2,3].map(() => fetch('/api/missing').then(r => r.text()))).then(() => post())")
 	n.Flush(ctx)
 	rep := n.Report()
-	if rep == nil || len(rep.Failed) != 1 || rep.Failed[0].Count != 3 || rep.Failed[0].Method != "" {
+	if rep == nil || len(rep.Errors) != 1 || rep.Errors[0].Count != 3 || rep.Errors[0].Method != "" {
 		t.Errorf("report: %+v", rep)
 	}
 	if got := byPath(n.Requests())["POST /api/ok"]; got.Status != 200 {

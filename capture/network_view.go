@@ -160,7 +160,7 @@ const maxReportURL = 150
 // to its console errors: network failures and HTTP error statuses. Each
 // distinct failure is listed once.
 type NetworkReport struct {
-	Failed []FailedRequest `json:"failed"`
+	Errors []FailedRequest `json:"errors"`
 	// Omitted counts the failures left out beyond MaxReportRequests.
 	Omitted int `json:"omitted,omitempty"`
 }
@@ -203,17 +203,17 @@ func newNetworkReport(reqs []*Request) *NetworkReport {
 			f.Method = q.Method
 		}
 		if i, ok := index[f]; ok {
-			r.Failed[i].Count = max(2, r.Failed[i].Count+1)
+			r.Errors[i].Count = max(2, r.Errors[i].Count+1)
 			continue
 		}
-		if len(r.Failed) == MaxReportRequests {
+		if len(r.Errors) == MaxReportRequests {
 			r.Omitted++
 			continue
 		}
-		index[f] = len(r.Failed)
-		r.Failed = append(r.Failed, f)
+		index[f] = len(r.Errors)
+		r.Errors = append(r.Errors, f)
 	}
-	if len(r.Failed) == 0 {
+	if len(r.Errors) == 0 {
 		return nil
 	}
 	return r

@@ -193,6 +193,13 @@ func TestNetworkStepEndToEnd(t *testing.T) {
 		t.Errorf("the next call's listing: %v", out)
 	}
 
+	// The call that made them says so itself, 4xx and refused alike.
+	res := c.act(t, tab, fmt.Sprintf(`{"pageFunction":%q}`, fetches))
+	if errs := jsonText(res["network"]); !strings.Contains(errs, `"status":404`) || !strings.Contains(errs, "CONNECTION_REFUSED") ||
+		!strings.HasPrefix(errs, `{"errors":[`) {
+		t.Errorf("the call's network report: %s", errs)
+	}
+
 	outs = c.call(t, tab, `{"network":{"offline":true}},
 		{"pageFunction":"fetch('/hello.html?' + Math.random()).then(r => 'online', e => 'offline')"},
 		{"network":{"offline":false}},
