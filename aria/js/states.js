@@ -59,6 +59,9 @@ function ariaStates(R) {
     if (st.required) a.push('required');
     if (st.invalid === 'true') a.push('invalid');
     else if (st.invalid) a.push('invalid=' + st.invalid);
+    // A file input is a button to Chrome; clicking it opens a chooser the
+    // agent cannot use: upload is the way.
+    if (tag === 'input' && el.type === 'file') a.push('file');
     if (FIELDS.has(tag) && el.name) a.push(bracket('name', el.name));
     if (role === 'link' && el.href) a.push(bracket('url', cut(shortURL(el.href))));
     return a;
