@@ -108,6 +108,10 @@ func (q RoleQuery) Validate() error {
 type RoleResult struct {
 	Total   int         `json:"total"`
 	Results []RoleMatch `json:"results,omitempty"`
+	// FramesNotSearched counts the shown frames of the document, whose
+	// content the query does not reach (snapshotSearch's includeFrames
+	// does).
+	FramesNotSearched int `json:"framesNotSearched,omitempty"`
 
 	// LastSnapshot and LastElement: as in Result.
 	LastSnapshot int `json:"-"`

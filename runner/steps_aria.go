@@ -21,7 +21,7 @@ var ariaSteps = []step{
 	define("snapshotSearch", `"text" | {text, exact, pattern, role, near: {x, y, radius}, limit, context, pierceShadow, includeFrames}`,
 		"find elements page-wide without a snapshot", needsTab, decodeSnapshotSearch, runSnapshotSearch).out(`{matches: [{path, role, name, ref}], matchCount, searchedElements, criteria}`),
 	define("query", `"selector" | {selector, limit, output, clean, metadata} | {role | roles: [...], name, nameExact, nameRegex, checked, disabled, level, countOnly, limit}`,
-		"by CSS selector, or by role, name and state (with refs)", needsTab, decodeQuery, runQuery).out(`{selector, total, showing, results: [{index, value}]} | {total, results: [{ref, role, name}]}`),
+		"by CSS selector, or by role, name and state (with refs); not inside frames", needsTab, decodeQuery, runQuery).out(`{selector, total, showing, results: [{index, value}]} | {total, results: [{ref, role, name}], framesNotSearched?}`),
 }
 
 // Large snapshot handling (SPEC 7.6).

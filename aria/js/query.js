@@ -5,7 +5,8 @@
 // q: {roles, name, nameExact, nameRegex, checked, disabled, level,
 //     countOnly, limit, snapshotFloor, elementFloor}
 // returns {total, results: [{ref, role, name, checked, disabled, expanded,
-//          pressed, selected, level, value}], lastSnapshot, lastElement}
+//          pressed, selected, level, value}], framesNotSearched,
+//          lastSnapshot, lastElement}
 //      or {error: 'invalidPattern', message}
 function queryRoles(lib, q) {
   'use strict';
@@ -40,6 +41,10 @@ function queryRoles(lib, q) {
     if (refs && results.length < limit) results.push(describe(el, tag, role, cut(name), st));
   }
   const res = { total, results };
+  // Frames are not searched: say so, so that no match never reads as
+  // none on the page.
+  const frames = [...document.querySelectorAll('iframe, frame')].filter((f) => R.isShown(f)).length;
+  if (frames) res.framesNotSearched = frames;
   return refs ? Object.assign(res, refs.counters()) : res;
 
   function statesMatch(st) {
