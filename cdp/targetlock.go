@@ -1,6 +1,7 @@
 package cdp
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -25,19 +26,27 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]`)
 // their waits. The lock is a file under $TMPDIR/cdp-skill/locks, released
 // by unlock or when the process exits. Where flock is missing the lock
 // file counts as stale after a few seconds, so there it only orders calls
-// that start close together.
-func LockTarget(targetID string, wait time.Duration) (unlock func(), err error) {
+// that start close together. waited is how long another call kept this
+// one waiting, zero when the tab was free.
+func LockTarget(targetID string, wait time.Duration) (unlock func(), waited time.Duration, err error) {
 	dir := filepath.Join(os.TempDir(), "cdp-skill", "locks")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	path := filepath.Join(dir, unsafeName.ReplaceAllString(targetID, "_")+".lock")
-	u, err := platformLock(path, wait)
-	if err != nil {
-		if le, ok := err.(*RegistryLockError); ok {
-			return nil, &TargetBusyError{TargetID: targetID, Waited: le.Waited}
-		}
-		return nil, err
+	// One try first: only a tab found busy has made the call wait.
+	u, err := platformLock(path, 0)
+	var busy *RegistryLockError
+	if errors.As(err, &busy) {
+		start := time.Now()
+		u, err = platformLock(path, wait)
+		waited = time.Since(start)
 	}
-	return func() { u() }, nil
+	if err != nil {
+		if errors.As(err, &busy) {
+			return nil, 0, &TargetBusyError{TargetID: targetID, Waited: busy.Waited}
+		}
+		return nil, 0, err
+	}
+	return func() { u() }, waited, nil
 }
