@@ -29,11 +29,10 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]`)
 // that start close together. waited is how long another call kept this
 // one waiting, zero when the tab was free.
 func LockTarget(targetID string, wait time.Duration) (unlock func(), waited time.Duration, err error) {
-	dir := filepath.Join(os.TempDir(), "cdp-skill", "locks")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	path := targetLockPath(targetID)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, 0, err
 	}
-	path := filepath.Join(dir, unsafeName.ReplaceAllString(targetID, "_")+".lock")
 	// One try first: only a tab found busy has made the call wait.
 	u, err := platformLock(path, 0)
 	var busy *RegistryLockError
@@ -49,4 +48,16 @@ func LockTarget(targetID string, wait time.Duration) (unlock func(), waited time
 		return nil, 0, err
 	}
 	return func() { u() }, waited, nil
+}
+
+func targetLockPath(targetID string) string {
+	return filepath.Join(os.TempDir(), "cdp-skill", "locks", unsafeName.ReplaceAllString(targetID, "_")+".lock")
+}
+
+// ForgetTarget removes the lock file of a tab that was closed, so opening
+// and closing tabs leaves no file behind for each. A call still waiting
+// on that tab may then lock a file of its own, which only lets it find
+// the tab gone.
+func ForgetTarget(targetID string) {
+	_ = os.Remove(targetLockPath(targetID))
 }

@@ -356,6 +356,9 @@ func runCloseTab(ctx context.Context, c *Call, p closeTabParams) (any, error) {
 	closeErr := c.withBrowser(ctx, ep, func(b *cdp.Browser) error {
 		return cdp.CloseTargetWS(ctx, b.Conn, entry.TargetID)
 	})
+	if closeErr == nil || cdp.IsTargetGone(closeErr) {
+		cdp.ForgetTarget(entry.TargetID)
+	}
 	if found && (closeErr == nil || cdp.IsTargetGone(closeErr)) {
 		if err := c.tabs.Remove(alias); err != nil {
 			c.warn("tab registry: %v", err)
