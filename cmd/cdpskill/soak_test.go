@@ -161,7 +161,7 @@ func checkNoGrowth(t *testing.T, what string, before, after holdings) {
 		t.Errorf("%s: Chrome's pages grew from %d to %d", what, before.pages, after.pages)
 	case after.targets > before.targets:
 		t.Errorf("%s: Chrome's targets grew from %d to %d", what, before.targets, after.targets)
-	case after.procs > before.procs+2: // Chrome keeps a spare renderer or two as it sees fit
+	case after.procs > before.procs+4: // Chrome keeps spare renderers as it sees fit; a leak grows per call
 		t.Errorf("%s: Chrome's processes grew from %d to %d", what, before.procs, after.procs)
 	case after.fds > before.fds+20:
 		t.Errorf("%s: the browser's open files grew from %d to %d", what, before.fds, after.fds)
