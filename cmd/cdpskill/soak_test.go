@@ -108,7 +108,7 @@ func TestSoak(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Stop()
-	calls, cycles := scaled(1000, 50), scaled(200, 10)
+	calls, cycles := scaled(1000, 30), scaled(200, 8)
 	c := newCLI(t)
 	open := fmt.Sprintf(`{"steps":[{"openTab":{"url":%q,"host":%q,"port":%d}}]}`, fixture.URL+"/hello.html", b.Endpoint.Host, b.Endpoint.Port)
 
