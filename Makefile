@@ -4,7 +4,7 @@ BIN     := bin/cdpskill
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 DEMO    := file://$(CURDIR)/demo/index.html
 
-.PHONY: build install test demo chromium bench fuzz vet clean
+.PHONY: build install test soak demo chromium bench fuzz vet clean
 
 build:
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/cdpskill
@@ -27,6 +27,12 @@ test: chromium vet
 	$(GO) test ./...
 	$(GO) test ./runner -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 150000x
 	$(GO) test ./diff -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 300000x
+
+# The concurrency and soak tests at full size: 8 processes x 50 calls,
+# 1,000 calls on one tab and 200 open/close cycles (make test runs them
+# scaled down).
+soak: chromium
+	CDPSKILL_SOAK=1 $(GO) test ./cmd/cdpskill -run '^(TestConcurrentCallsOnOwnTabs|TestSoak)$$' -count=1 -v -timeout 30m
 
 demo: chromium build
 	@./scripts/demo.sh $(BIN) "$(DEMO)"

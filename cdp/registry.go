@@ -181,16 +181,30 @@ func (r *Registry) List() (map[string]TabEntry, error) {
 	return out, err
 }
 
-// Prune drops the entries on ep whose target is not in liveTargetIDs and
-// returns their aliases, lowest first. Entries on other endpoints are left
-// alone: their Chrome was not asked.
-func (r *Registry) Prune(ep Endpoint, liveTargetIDs map[string]bool) ([]string, error) {
+// Prune drops the entries on ep whose target is not among the live ones
+// list returns, and returns their aliases, lowest first. Entries on other
+// endpoints are left alone: their Chrome was not asked. Only entries
+// registered before list is called may go: a tab another process opens
+// and registers while the list is taken is missing from it, yet alive.
+func (r *Registry) Prune(ep Endpoint, list func() (map[string]bool, error)) ([]string, error) {
 	ep = ep.WithDefaults()
+	known := map[string]string{}
+	if err := r.view(func(st *registryState) {
+		for a, e := range st.tabs {
+			known[a] = e.TargetID
+		}
+	}); err != nil {
+		return nil, err
+	}
+	live, err := list()
+	if err != nil {
+		return nil, err
+	}
 	var removed []string
-	err := r.mutate(func(st *registryState) (bool, error) {
+	err = r.mutate(func(st *registryState) (bool, error) {
 		for _, a := range st.aliases() {
 			e := st.tabs[a]
-			if SameEndpoint(e.Endpoint(), ep) && !liveTargetIDs[e.TargetID] {
+			if SameEndpoint(e.Endpoint(), ep) && known[a] == e.TargetID && !live[e.TargetID] {
 				delete(st.tabs, a)
 				removed = append(removed, a)
 			}

@@ -295,7 +295,7 @@ func TestRegistryPrune(t *testing.T) {
 	mustRegister(t, r, idB, Endpoint{})                  // t2, gone
 	mustRegister(t, r, idC, Endpoint{Host: "localhost"}) // t3, gone
 	mustRegister(t, r, idB, remoteEP)                    // t4, other Chrome
-	removed, err := r.Prune(Endpoint{}, map[string]bool{idA: true})
+	removed, err := r.Prune(Endpoint{}, listed(map[string]bool{idA: true}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,12 +306,25 @@ func TestRegistryPrune(t *testing.T) {
 	if _, ok := list["t4"]; !ok || len(list) != 2 {
 		t.Errorf("after Prune: %v; want t1 and t4", list)
 	}
-	if removed, _ := r.Prune(Endpoint{}, map[string]bool{idA: true}); len(removed) != 0 {
+	if removed, _ := r.Prune(Endpoint{}, listed(map[string]bool{idA: true})); len(removed) != 0 {
 		t.Errorf("second Prune removed %v", removed)
 	}
-	if a := mustRegister(t, r, "NEW", Endpoint{}); a != "t5" {
-		t.Errorf("after Prune next alias %q, want t5", a)
+	// A tab registered while the list is taken is not in it, but alive.
+	removed, _ = r.Prune(Endpoint{}, func() (map[string]bool, error) {
+		mustRegister(t, r, "LATE", Endpoint{})
+		return map[string]bool{idA: true}, nil
+	})
+	if list, _ := r.List(); len(removed) != 0 || list["t5"].TargetID != "LATE" {
+		t.Errorf("Prune removed %v, a tab registered during its listing: %v", removed, list)
 	}
+	if a := mustRegister(t, r, "NEW", Endpoint{}); a != "t6" {
+		t.Errorf("after Prune next alias %q, want t6", a)
+	}
+}
+
+// listed is a Prune listing that finds live.
+func listed(live map[string]bool) func() (map[string]bool, error) {
+	return func() (map[string]bool, error) { return live, nil }
 }
 
 func TestRegistryUpdate(t *testing.T) {

@@ -168,7 +168,7 @@ func TestRegistryKeepsRemoteEndpoint(t *testing.T) {
 	if err != nil || !found || e.Endpoint() != a || e.Host != "gw.example.com" || e.Port != 443 {
 		t.Fatalf("resolve %s: %+v %v", ta, e, err)
 	}
-	if removed, _ := r.Prune(a, nil); len(removed) != 1 || removed[0] != ta {
+	if removed, _ := r.Prune(a, listed(nil)); len(removed) != 1 || removed[0] != ta {
 		t.Fatalf("prune on a must drop only %s: %v", ta, removed)
 	}
 	if _, _, found, _ := r.Resolve(tb); !found {

@@ -1,7 +1,9 @@
 package cdp
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"time"
@@ -26,15 +28,35 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]`)
 // their waits. The lock is a private file under $TMPDIR/cdp-skill/locks,
 // released by unlock or when the process exits. Where flock is missing
 // the lock file counts as stale after a few seconds, so there it only
-// orders calls that start close together.
-func LockTarget(targetID string, wait time.Duration) (unlock func(), err error) {
-	path := filepath.Join(private.Root(), "locks", unsafeName.ReplaceAllString(targetID, "_")+".lock")
-	u, err := platformLock(path, wait)
-	if err != nil {
-		if le, ok := err.(*RegistryLockError); ok {
-			return nil, &TargetBusyError{TargetID: targetID, Waited: le.Waited}
-		}
-		return nil, err
+// orders calls that start close together. waited is how long another
+// call kept this one waiting, zero when the tab was free.
+func LockTarget(targetID string, wait time.Duration) (unlock func(), waited time.Duration, err error) {
+	path := targetLockPath(targetID)
+	// One try first: only a tab found busy has made the call wait.
+	u, err := platformLock(path, 0)
+	var busy *RegistryLockError
+	if errors.As(err, &busy) {
+		start := time.Now()
+		u, err = platformLock(path, wait)
+		waited = time.Since(start)
 	}
-	return func() { u() }, nil
+	if err != nil {
+		if errors.As(err, &busy) {
+			return nil, 0, &TargetBusyError{TargetID: targetID, Waited: busy.Waited}
+		}
+		return nil, 0, err
+	}
+	return func() { u() }, waited, nil
+}
+
+func targetLockPath(targetID string) string {
+	return filepath.Join(private.Root(), "locks", unsafeName.ReplaceAllString(targetID, "_")+".lock")
+}
+
+// ForgetTarget removes the lock file of a tab that was closed, so opening
+// and closing tabs leaves no file behind for each. A call still waiting
+// on that tab may then lock a file of its own, which only lets it find
+// the tab gone.
+func ForgetTarget(targetID string) {
+	_ = os.Remove(targetLockPath(targetID))
 }

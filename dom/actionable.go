@@ -86,9 +86,16 @@ func (e *Element) forcedNote(done string) string {
 }
 
 // release runs Release even when ctx has already ended, under its own
-// short deadline, so a timed-out step does not leave a probe behind.
+// short deadline, so a timed-out step does not leave a probe behind. After
+// a timeout the deadline is shorter: the page may be the reason (its
+// script stuck in a loop), and a probe left behind costs less than the
+// agent's wait.
 func release(ctx context.Context, p *page.Page, el *Element) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	limit := 2 * time.Second
+	if ctx.Err() != nil {
+		limit = 250 * time.Millisecond
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), limit)
 	defer cancel()
 	_ = el.Release(ctx, p)
 }

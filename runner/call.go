@@ -140,11 +140,21 @@ func connectError(ep cdp.Endpoint, err error) *Error {
 	return &Error{Type: Connection, Message: cdp.RedactText(msg), Err: err}
 }
 
+// pageAnswerWait bounds setting a session up on a tab. The page's main
+// thread answers the setup, so a page that has not answered in this long
+// is taken as hung (an endless loop in its JavaScript): a legitimate task
+// that blocks the main thread for seconds is rare enough to name a hang.
+const pageAnswerWait = 5 * time.Second
+
 // attach makes targetID the call's tab, in frame when an earlier call
-// switched it there (the frame id its registry entry holds).
+// switched it there (the frame id its registry entry holds). A tab whose
+// renderer crashed, or whose page does not answer, is reloaded once and
+// the call goes on there, with a warning: a new session cannot stop a
+// script that is already running, and the agent's next move would be the
+// reload anyway.
 func (c *Call) attach(ctx context.Context, alias, targetID, frame string) error {
 	c.detach()
-	unlock, err := cdp.LockTarget(targetID, c.lockWait)
+	unlock, waited, err := cdp.LockTarget(targetID, c.lockWait)
 	var busy *cdp.TargetBusyError
 	switch {
 	case errors.As(err, &busy):
@@ -159,6 +169,53 @@ func (c *Call) attach(ctx context.Context, alias, targetID, frame string) error 
 		}
 	}
 	c.unlock = unlock
+	if waited > 0 {
+		c.warn("tab %s was in use by another cdpskill call; this call waited %d ms for it (the page may have changed since you last saw it)", alias, waited.Milliseconds())
+	}
+	err = c.open(ctx, alias, targetID, frame)
+	var sick *sickTab
+	if !errors.As(err, &sick) {
+		return err
+	}
+	if err := c.revive(ctx, alias, sick); err != nil {
+		return err
+	}
+	if err := c.open(ctx, alias, targetID, ""); err != nil {
+		if errors.As(err, &sick) {
+			return sick.failure(alias, "even after a reload; close it (closeTab) and open a new tab")
+		}
+		return err
+	}
+	c.savedFrame = frame // the reload left that frame behind: the registry forgets it
+	return nil
+}
+
+// sickTab is a tab that cannot take a session: its renderer crashed, or
+// its page did not answer within pageAnswerWait.
+type sickTab struct {
+	crashed bool
+}
+
+func (e *sickTab) Error() string {
+	if e.crashed {
+		return "the tab's renderer crashed"
+	}
+	return "the tab's page does not answer"
+}
+
+// failure is the call's error for the sick tab, ending with what to do.
+func (e *sickTab) failure(alias, todo string) *Error {
+	if e.crashed {
+		return &Error{Type: Execution, Name: "PageCrashedError", Err: e,
+			Message: fmt.Sprintf("tab %s crashed %s", alias, todo)}
+	}
+	return &Error{Type: Execution, Name: "PageUnresponsiveError", Err: e,
+		Message: fmt.Sprintf("tab %s does not answer: its page's JavaScript keeps the main thread busy (an endless loop?) %s", alias, todo)}
+}
+
+// open attaches a session to targetID and starts what the call follows on
+// it, bounded by pageAnswerWait; a crashed or hung tab is a *sickTab.
+func (c *Call) open(ctx context.Context, alias, targetID, frame string) error {
 	sess, err := cdp.Attach(ctx, c.browser.Conn, targetID)
 	if err != nil {
 		if cdp.IsTargetGone(err) {
@@ -170,41 +227,118 @@ func (c *Call) attach(ctx context.Context, alias, targetID, frame string) error 
 	// What the call knew of its earlier tab says nothing of this one.
 	c.startURL, c.startDoc, c.before, c.beforeFailed, c.arrived = "", 0, nil, false, true
 	c.landed, c.rebased = false, false
-	c.stopWatch = c.watchTab(sess)
+	// Subscribed before Inspector.enable, which announces a crash that
+	// happened earlier before it replies.
+	crashed := sess.Listen("Inspector.targetCrashed")
+	sctx, cancel := context.WithTimeoutCause(ctx, pageAnswerWait, &sickTab{})
+	defer cancel()
+	sctx, stop := context.WithCancelCause(sctx)
+	defer stop(nil)
 	emu := c.loadEmulation()
 	var g errgroup.Group
 	// A dialog left open blocks every page call, Runtime.enable included,
 	// until the dialog watch, which runs on its own, answers it.
-	g.Go(func() error { c.followDialogs(ctx, c.dialogs); return nil })
-	g.Go(func() error { c.attachURL = c.targetURL(ctx); return nil })
+	g.Go(func() error { c.followDialogs(sctx, c.dialogs); return nil })
+	g.Go(func() error { c.attachURL = c.targetURL(sctx); return nil })
 	// Console capture starts with the session (Runtime.enable replays what
 	// the page logged earlier; the report keeps only this call's).
 	g.Go(func() (err error) {
-		if c.console, err = capture.StartConsole(ctx, sess); err == nil {
+		if c.console, err = capture.StartConsole(sctx, sess); err == nil {
 			c.page.RuntimeEnabled()
 		}
 		return err
 	})
-	g.Go(func() error { return sess.Call(ctx, "Inspector.enable", nil, nil) })
-	g.Go(func() error { return c.startNetwork(ctx) })
+	g.Go(func() error {
+		if err := sess.Call(sctx, "Inspector.enable", nil, nil); err != nil {
+			return err
+		}
+		if len(crashed.Drain()) > 0 {
+			// Nothing else will answer: end the setup now.
+			stop(&sickTab{crashed: true})
+			return context.Cause(sctx)
+		}
+		return nil
+	})
+	g.Go(func() error { return c.startNetwork(sctx) })
 	g.Go(func() error {
 		var n page.NetworkConditions
 		if emu.Network != nil {
 			n = *emu.Network
 		}
-		if err := c.startWorkers(ctx, sess, n); err != nil && ctx.Err() == nil {
+		if err := c.startWorkers(sctx, sess, n); err != nil && sctx.Err() == nil {
 			c.warn("the tab's service workers are not followed (no console, no emulated network): %v", err)
 		}
 		return nil
 	})
-	g.Go(func() error { c.readDocument(ctx); return nil })
-	g.Go(func() error { c.followDownloads(ctx); return nil })
-	if err := g.Wait(); err != nil {
+	g.Go(func() error { c.readDocument(sctx); return nil })
+	g.Go(func() error { c.followDownloads(sctx); return nil })
+	err = g.Wait()
+	var sick *sickTab
+	if err != nil && ctx.Err() == nil && errors.As(context.Cause(sctx), &sick) {
+		sick.crashed = sick.crashed || len(crashed.Drain()) > 0
+		crashed.Close()
+		return sick
+	}
+	if err != nil {
+		crashed.Close()
 		return classify(err)
 	}
+	c.stopWatch = c.watchTab(sess, crashed)
 	// Emulation ends with each session; what the agent set is re-applied.
-	c.restoreEmulation(ctx, emu)
-	c.restoreFrame(ctx, frame)
+	c.restoreEmulation(sctx, emu)
+	c.restoreFrame(sctx, frame)
+	return nil
+}
+
+// reviveWait bounds each round trip of revive: the browser, not the
+// stuck page, carries out a navigation, and answers at once.
+const reviveWait = 2 * time.Second
+
+// revive reloads the call's sick tab and leaves the call detached from
+// it, ready to open it again. The browser carries a navigation out
+// whatever the renderer is doing, but one to the same site may be handed
+// to the same stuck renderer process; a blank data: page first moves the
+// tab to a process of its own, then it goes back to its address.
+func (c *Call) revive(ctx context.Context, alias string, sick *sickTab) error {
+	sess := c.sess
+	c.release()
+	defer func() {
+		dctx, cancel := context.WithTimeout(ctx, reviveWait)
+		_ = sess.Detach(dctx) // its calls, stuck in the old page, go with it
+		cancel()
+	}()
+	var h struct {
+		CurrentIndex int `json:"currentIndex"`
+		Entries      []struct {
+			URL string `json:"url"`
+		} `json:"entries"`
+	}
+	hctx, cancel := context.WithTimeout(ctx, reviveWait)
+	defer cancel()
+	url := "about:blank"
+	if sess.Call(hctx, "Page.getNavigationHistory", nil, &h) == nil && h.CurrentIndex >= 0 && h.CurrentIndex < len(h.Entries) && h.Entries[h.CurrentIndex].URL != "" {
+		url = h.Entries[h.CurrentIndex].URL
+	}
+	for i, to := range []string{"data:text/html,", url} {
+		nctx, cancel := context.WithTimeout(ctx, reviveWait)
+		err := sess.Call(nctx, "Page.navigate", map[string]any{"url": to}, nil)
+		if err == nil && i == 0 {
+			// The blank page answers once it is in its new process.
+			err = sess.Call(nctx, "Runtime.evaluate", map[string]any{"expression": "0"}, nil)
+		}
+		cancel()
+		switch {
+		case err != nil && cdp.IsTargetGone(err):
+			return &Error{Type: Connection, Message: fmt.Sprintf("tab %s no longer exists (it was closed); open a new one with openTab", alias), Err: err}
+		case err != nil:
+			return sick.failure(alias, "and a reload did not get through; close it (closeTab) and open a new tab")
+		}
+	}
+	why := "had crashed (its renderer died)"
+	if !sick.crashed {
+		why = fmt.Sprintf("did not answer for %v (its page's JavaScript kept the main thread busy: an endless loop?)", pageAnswerWait)
+	}
+	c.warn("tab %s %s; cdpskill reloaded %s before your steps: whatever the page held is gone", alias, why, cdp.RedactURL(url))
 	return nil
 }
 
@@ -266,6 +400,15 @@ func (c *Call) readDocument(ctx context.Context) {
 }
 
 func (c *Call) detach() {
+	c.release()
+	if c.unlock != nil {
+		c.unlock()
+	}
+	c.unlock = nil
+}
+
+// release ends what the call follows on its tab, keeping the tab's lock.
+func (c *Call) release() {
 	c.saveFrame()
 	if c.stopWatch != nil {
 		c.stopWatch()
@@ -286,23 +429,20 @@ func (c *Call) detach() {
 		c.workers.stop() // before the tab is another call's: its workers are resumed, auto-attach is off
 		c.workers = nil
 	}
-	if c.unlock != nil {
-		c.unlock()
-	}
-	c.sess, c.page, c.console, c.fconsole, c.stopWatch, c.unlock, c.savedFrame = nil, nil, nil, nil, nil, nil, ""
+	c.sess, c.page, c.console, c.fconsole, c.stopWatch, c.savedFrame = nil, nil, nil, nil, nil, ""
 }
 
-// watchTab aborts the call when its tab crashes or is closed by someone
-// else, or the browser connection drops, so no step waits out its timeout
-// on a dead page.
-func (c *Call) watchTab(sess *cdp.Session) (stop func()) {
+// watchTab aborts the call when its tab crashes (an event on crashed,
+// which it closes) or is closed by someone else, or the browser connection
+// drops, so no step waits out its timeout on a dead page. It starts once
+// the session is set up: until then a crash is the setup's to handle.
+func (c *Call) watchTab(sess *cdp.Session, crashed *cdp.Listener) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
-	crashed := sess.Listen("Inspector.targetCrashed")
 	detached := c.browser.Listen("", "Target.detachedFromTarget")
 	go func() {
 		if _, err := crashed.Next(ctx); err == nil {
 			c.die(&Error{Type: Execution, Name: "PageCrashedError",
-				Message: fmt.Sprintf("tab %s crashed; reload it or open a new tab", c.alias)})
+				Message: fmt.Sprintf("tab %s crashed, and what the page held is gone; the next call on it reloads it first (or open a new tab)", c.alias)})
 		}
 	}()
 	go func() {
@@ -326,8 +466,7 @@ func (c *Call) watchTab(sess *cdp.Session) (stop func()) {
 		case <-ctx.Done():
 		case <-conn.Done():
 			if ctx.Err() == nil {
-				c.die(&Error{Type: Connection, Err: conn.Err(),
-					Message: fmt.Sprintf("tab %s: %v", c.alias, conn.Err())})
+				c.die(&Error{Type: Connection, Err: conn.Err(), Message: droppedMessage(c.alias, conn.Err())})
 			}
 		}
 	}()
@@ -336,6 +475,16 @@ func (c *Call) watchTab(sess *cdp.Session) (stop func()) {
 		crashed.Close()
 		detached.Close()
 	}
+}
+
+// droppedMessage says that the browser connection closed mid-call, in the
+// agent's words rather than the websocket's.
+func droppedMessage(alias string, err error) string {
+	var ce *cdp.ClosedError
+	if !errors.As(err, &ce) || ce.Endpoint == "" {
+		return fmt.Sprintf("tab %s: %v", alias, err)
+	}
+	return fmt.Sprintf("tab %s: the connection to Chrome at %s closed during the call (Chrome exited or was killed, or the endpoint dropped it); open a new tab with openTab", alias, ce.Endpoint)
 }
 
 func (c *Call) die(cause *Error) {
@@ -384,7 +533,7 @@ func (c *Call) attachAlias(ctx context.Context, tab string) error {
 			if ep.Remote() {
 				e.Message = fmt.Sprintf("tab %s: %s", alias, e.Message)
 			} else {
-				e.Message = fmt.Sprintf("tab %s is gone: %s", alias, e.Message)
+				e.Message = fmt.Sprintf("tab %s is gone: %s; open a new tab with openTab, which starts Chrome when none runs", alias, e.Message)
 			}
 		}
 		return err

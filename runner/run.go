@@ -71,6 +71,10 @@ func Run(ctx context.Context, input []byte, opts Options) *Result {
 
 	if req.tab != "" {
 		if err := c.attachAlias(ctx, req.tab); err != nil {
+			var died *Error
+			if errors.As(context.Cause(ctx), &died) {
+				err = died // the tab died while the call set up: that is the news
+			}
 			e := classify(err)
 			e.Message = tidyMessage(e.Message, "", req.timeout)
 			return errorResult(e)
@@ -120,13 +124,21 @@ func (c *Call) runSteps(ctx context.Context, req *request, res *Result, dialogs 
 		c.rebase(ctx, ps.def, r)
 		dialogs.beginStep(ps.dialog)
 		sr, err := c.runStep(ctx, ps, timeout)
+		if err != nil {
+			err = c.checkAnswers(ctx, err)
+		}
 		c.takeDialogs(&sr, dialogs)
 		if err != nil && dismissedUnload(sr.Dialogs) {
 			err = &StayedError{Err: err}
 		}
 		var died *Error
-		if err != nil && errors.As(context.Cause(ctx), &died) {
+		var closed *cdp.ClosedError
+		switch {
+		case err != nil && errors.As(context.Cause(ctx), &died):
 			err = died // the tab died: that, not the interrupted call, is the news
+		case errors.As(err, &closed) && c.alias != "":
+			// The step saw the connection close before the tab watch did.
+			err = &Error{Type: Connection, Err: err, Message: droppedMessage(c.alias, closed)}
 		}
 		r.step(ps.def, err == nil)
 		if err != nil {

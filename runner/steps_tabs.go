@@ -185,16 +185,23 @@ func runOpenTab(ctx context.Context, c *Call, p openTabParams) (any, error) {
 
 // pruneTabs drops registry entries of this browser whose tab is gone.
 func (c *Call) pruneTabs(ctx context.Context, b *cdp.Browser) map[string]cdp.TargetInfo {
-	pages, err := pageTargets(ctx, b)
-	if err != nil {
-		return nil
+	var pages map[string]cdp.TargetInfo
+	var listErr error
+	list := func() (map[string]bool, error) {
+		if pages, listErr = pageTargets(ctx, b); listErr != nil {
+			return nil, listErr
+		}
+		live := map[string]bool{}
+		for id := range pages {
+			live[id] = true
+		}
+		return live, nil
 	}
-	live := map[string]bool{}
-	for id := range pages {
-		live[id] = true
-	}
-	if _, err := c.tabs.Prune(b.Endpoint, live); err != nil {
+	if _, err := c.tabs.Prune(b.Endpoint, list); err != nil && listErr == nil {
 		c.warn("tab registry: %v", err)
+		if pages == nil {
+			list() // the registry failed before the listing
+		}
 	}
 	return pages
 }
@@ -358,6 +365,9 @@ func runCloseTab(ctx context.Context, c *Call, p closeTabParams) (any, error) {
 	closeErr := c.withBrowser(ctx, ep, func(b *cdp.Browser) error {
 		return cdp.CloseTargetWS(ctx, b.Conn, entry.TargetID)
 	})
+	if closeErr == nil || cdp.IsTargetGone(closeErr) {
+		cdp.ForgetTarget(entry.TargetID)
+	}
 	if found && (closeErr == nil || cdp.IsTargetGone(closeErr)) {
 		if err := c.tabs.Remove(alias); err != nil {
 			c.warn("tab registry: %v", err)
@@ -415,22 +425,35 @@ func runListTabs(ctx context.Context, c *Call, p endpointParams) (any, error) {
 		ep = c.browser.Endpoint
 	}
 	var pages []cdp.TargetInfo
-	err = c.withBrowser(ctx, ep, func(b *cdp.Browser) (err error) {
-		pages, err = cdp.ListPagesWS(ctx, b.Conn)
-		return err
-	})
-	if err != nil {
+	var listErr error
+	listed := false
+	list := func() (map[string]bool, error) {
+		listed = true
+		listErr = c.withBrowser(ctx, ep, func(b *cdp.Browser) (err error) {
+			pages, err = cdp.ListPagesWS(ctx, b.Conn)
+			return err
+		})
+		if listErr != nil {
+			return nil, listErr
+		}
+		live := map[string]bool{}
+		for _, t := range pages {
+			live[t.ID] = true
+		}
+		return live, nil
+	}
+	_, err = c.tabs.Prune(ep, list)
+	if err != nil && !listed {
+		list() // the registry failed before the listing
+	}
+	if listErr != nil {
 		var e *Error
-		if errors.As(err, &e) {
+		if errors.As(listErr, &e) {
 			return nil, e
 		}
-		return nil, &Error{Type: Connection, Message: fmt.Sprintf("cannot list tabs of Chrome at %s: %v", ep, err), Err: err}
+		return nil, &Error{Type: Connection, Message: fmt.Sprintf("cannot list tabs of Chrome at %s: %v", ep, listErr), Err: listErr}
 	}
-	live := map[string]bool{}
-	for _, t := range pages {
-		live[t.ID] = true
-	}
-	if _, err := c.tabs.Prune(ep, live); err != nil {
+	if err != nil {
 		c.warn("tab registry: %v", err)
 	}
 	aliases := map[string]string{}

@@ -55,6 +55,11 @@ func TestPageCrashMidCall(t *testing.T) {
 	if e := firstError(res); e == nil || e["name"] != "PageCrashedError" {
 		t.Fatalf("got %v", res)
 	}
+	// The next call on the crashed tab reloads it and says so.
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"document.title"}]}`, tab))
+	if code != 0 || stepOut(t, res, 0)["value"] != "Hello fixture" || !strings.Contains(fmt.Sprint(res["warnings"]), "reloaded") {
+		t.Fatalf("the call after the crash: exit %d: %v", code, res)
+	}
 }
 
 func TestTabClosedByOtherMidCall(t *testing.T) {

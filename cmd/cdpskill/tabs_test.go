@@ -185,6 +185,9 @@ func TestCallsOnOneTabTakeTurns(t *testing.T) {
 	if code != 0 || out["value"] != "a1a2b" {
 		t.Fatalf("the calls interleaved: %v", res)
 	}
+	if w := fmt.Sprint(res["warnings"]); !strings.Contains(w, "waited") {
+		t.Errorf("the second call does not say it waited: %v", res)
+	}
 	busy := c.cmd(t.Context(), fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"window.busy=1"},{"sleep":1500}]}`, tab))
 	busy.Start()
 	defer busy.Wait()

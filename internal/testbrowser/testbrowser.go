@@ -185,3 +185,7 @@ func Navigate(t testing.TB, s *cdp.Session, url string) {
 		t.Fatalf("waiting for load of %s: %v", url, err)
 	}
 }
+
+// PID is the browser process's id, for tests that watch its processes and
+// open files.
+func (b *Browser) PID() int { return b.cmd.Process.Pid }

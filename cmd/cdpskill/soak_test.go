@@ -1,0 +1,182 @@
+package main
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cdpskill/cdpskill/internal/testbrowser"
+)
+
+// holdings is what a Chrome and cdpskill hold at one moment.
+type holdings struct {
+	pages, targets int // Chrome's page targets, and targets of any kind
+	procs          int // Chrome's processes: the browser and its descendants
+	fds            int // the browser process's open files
+	cdpskill       int // cdpskill processes still running
+	entries        int // registry entries
+	files          []string
+}
+
+func (u holdings) String() string {
+	return fmt.Sprintf("%d pages, %d targets, %d Chrome processes, %d browser fds, %d cdpskill processes, %d registry entries, %d temp files",
+		u.pages, u.targets, u.procs, u.fds, u.cdpskill, u.entries, len(u.files))
+}
+
+func measure(t *testing.T, b *testbrowser.Browser, c *cli) holdings {
+	t.Helper()
+	var u holdings
+	var res struct {
+		TargetInfos []struct {
+			Type string `json:"type"`
+		} `json:"targetInfos"`
+	}
+	if err := b.Conn.Call(t.Context(), "", "Target.getTargets", nil, &res); err != nil {
+		t.Fatal(err)
+	}
+	u.targets = len(res.TargetInfos)
+	for _, ti := range res.TargetInfos {
+		if ti.Type == "page" {
+			u.pages++
+		}
+	}
+	u.procs = len(descendants(b.PID())) + 1
+	fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", b.PID()))
+	u.fds = len(fds)
+	procs, _ := os.ReadDir("/proc")
+	for _, p := range procs {
+		if exe, err := os.Readlink(filepath.Join("/proc", p.Name(), "exe")); err == nil && exe == binary {
+			u.cdpskill++
+		}
+	}
+	if _, err := os.Stat(filepath.Join(c.tmp, "cdp-skill-tabs.json")); err == nil {
+		u.entries = len(c.registry(t))
+	}
+	filepath.WalkDir(c.tmp, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(c.tmp, path)
+			u.files = append(u.files, rel)
+		}
+		return nil
+	})
+	return u
+}
+
+// descendants lists the processes below pid, from /proc.
+func descendants(pid int) []int {
+	parent := map[int]int{}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid …; comm may hold spaces and parentheses.
+		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		if len(f) > 1 {
+			parent[p], _ = strconv.Atoi(f[1])
+		}
+	}
+	var out []int
+	for p := range parent {
+		for q := parent[p]; q > 1; q = parent[q] {
+			if q == pid {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Many calls on one tab, then many tabs opened and closed, leave Chrome,
+// the machine and the temp directory as they were, but for the per-alias
+// artifacts. make soak runs the issue's 1,000 calls and 200 cycles.
+func TestSoak(t *testing.T) {
+	b, err := testbrowser.Start() // its own, so only this test's tabs count
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Stop()
+	calls, cycles := scaled(1000, 30), scaled(200, 8)
+	c := newCLI(t)
+	open := fmt.Sprintf(`{"steps":[{"openTab":{"url":%q,"host":%q,"port":%d}}]}`, fixture.URL+"/hello.html", b.Endpoint.Host, b.Endpoint.Port)
+
+	res, code := c.run(open)
+	if code != 0 {
+		t.Fatal(res)
+	}
+	tab := res["tab"].(string)
+	c.call(t, tab, `{"pageFunction":"document.body.insertAdjacentHTML('beforeend', '<button onclick=\"this.textContent = ++window.n\">Count</button>'); window.n = 0"}`)
+	before := measure(t, b, c)
+	for i := range calls {
+		step := `{"pageFunction":"window.n"}`
+		if i%10 == 9 {
+			step = `{"click":"button"}`
+		}
+		if res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[%s]}`, tab, step)); code != 0 {
+			t.Fatalf("call %d: %v", i, res)
+		}
+	}
+	afterCalls := measure(t, b, c)
+	t.Logf("%d calls on one tab: before %v; after %v", calls, before, afterCalls)
+	checkNoGrowth(t, "calls on one tab", before, afterCalls)
+
+	for i := range cycles {
+		res, code := c.run(open)
+		if code != 0 {
+			t.Fatalf("cycle %d openTab: %v", i, res)
+		}
+		a := res["tab"].(string)
+		if res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"document.title"},{"snapshot":true}]}`, a)); code != 0 {
+			t.Fatalf("cycle %d: %v", i, res)
+		}
+		if res, code := c.run(fmt.Sprintf(`{"steps":[{"closeTab":%q}]}`, a)); code != 0 {
+			t.Fatalf("cycle %d closeTab: %v", i, res)
+		}
+	}
+	afterCycles := measure(t, b, c)
+	t.Logf("%d open/close cycles: after %v", cycles, afterCycles)
+	checkNoGrowth(t, "open/close cycles", afterCalls, afterCycles)
+}
+
+// perAlias matches the artifacts a call leaves for its tab's alias, which
+// the agent may still read after the tab is closed.
+var perAlias = regexp.MustCompile(`^cdp-skill/t\d+\.(after\.png|after\.yaml|network\.jsonl)$`)
+
+func checkNoGrowth(t *testing.T, what string, before, after holdings) {
+	t.Helper()
+	switch {
+	case after.pages > before.pages:
+		t.Errorf("%s: Chrome's pages grew from %d to %d", what, before.pages, after.pages)
+	case after.targets > before.targets:
+		t.Errorf("%s: Chrome's targets grew from %d to %d", what, before.targets, after.targets)
+	case after.procs > before.procs+4: // Chrome keeps spare renderers as it sees fit; a leak grows per call
+		t.Errorf("%s: Chrome's processes grew from %d to %d", what, before.procs, after.procs)
+	case after.fds > before.fds+20:
+		t.Errorf("%s: the browser's open files grew from %d to %d", what, before.fds, after.fds)
+	case after.cdpskill > 0:
+		t.Errorf("%s: %d cdpskill processes are still running", what, after.cdpskill)
+	case after.entries > before.entries:
+		t.Errorf("%s: registry entries grew from %d to %d", what, before.entries, after.entries)
+	}
+	var extra []string
+	for _, f := range after.files {
+		if !slices.Contains(before.files, f) && !perAlias.MatchString(f) {
+			extra = append(extra, f)
+		}
+	}
+	if len(extra) > 0 {
+		t.Errorf("%s: %d more temp files: %v", what, len(extra), extra)
+	}
+}
