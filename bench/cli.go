@@ -33,7 +33,10 @@ type sample struct {
 	dur   time.Duration
 	bytes int   // stdout
 	rssKB int64 // the process's peak resident set
-	err   error // the call failed (exit status, or not {"status":"ok"})
+	// rssUnsure: rssKB is not above the spawner's own peak, so it may be
+	// the spawner's figure, an upper bound of the call's.
+	rssUnsure bool
+	err       error // the call failed (exit status, or not {"status":"ok"})
 }
 
 // call runs one batch and measures the whole process, from start to exit.
@@ -42,7 +45,8 @@ func (c *cli) call(ctx context.Context, input string) (sample, []byte) {
 	if err != nil {
 		return sample{err: err}, nil
 	}
-	s := sample{dur: time.Duration(rep.NS), bytes: len(rep.Stdout), rssKB: rep.RSSKB}
+	s := sample{dur: time.Duration(rep.NS), bytes: len(rep.Stdout), rssKB: rep.RSSKB,
+		rssUnsure: rep.RSSKB <= rep.SelfKB}
 	switch {
 	case rep.TimedOut:
 		s.err = fmt.Errorf("did not end within %s", callLimit)

@@ -66,7 +66,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.IntVar(&c.warmup, "warmup", 2, "unmeasured rounds first")
 	fs.DurationVar(&c.pause, "pause", 75*time.Millisecond, "an agent's pause before each call")
 	fs.IntVar(&c.agentCalls, "agent-calls", 50, "calls per agent in the parallel scenarios")
-	run := fs.String("run", "", "regular expression choosing the scenarios by name (default all)")
+	run := fs.String("run", "", "regular expression choosing the scenarios by name (default all): "+strings.Join(scenarioNames(), ", "))
 	fs.BoolVar(&c.jsonOnly, "json", false, "print only the JSON lines (the verdict goes to stderr)")
 	fs.BoolVar(&c.strict, "strict", false, "exit 1 when a target is missed")
 	if err := fs.Parse(args); err != nil {
@@ -117,6 +117,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitMissed
 	}
 	return exitOK
+}
+
+func scenarioNames() []string {
+	var names []string
+	for _, s := range scenarios() {
+		names = append(names, s.name)
+	}
+	for _, n := range agentCounts {
+		names = append(names, agentName(n))
+	}
+	return names
 }
 
 // harness is what the scenarios run against.

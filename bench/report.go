@@ -16,7 +16,7 @@ func printTable(w io.Writer, rs []result) {
 		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%.1f\t%s\t%s\t%d\t%s\t%d\t%s\t%s\t\n",
 			r.Scenario, r.Calls, r.MedianMS, r.MinMS, r.MaxMS,
 			orDash(r.FloorMS, "%.1f"), orDash(r.XFloor, "%.2f"),
-			r.Bytes, orDash(mb(r.RSSKB), "%.1f"), r.Errors, r.Target, yesNo(r.Met))
+			r.Bytes, rss(r), r.Errors, r.Target, yesNo(r.Met))
 	}
 	tw.Flush()
 }
@@ -44,6 +44,15 @@ func verdict(rs []result) (string, bool) {
 		return fmt.Sprintf("every target met (%d scenarios)", len(rs)), true
 	}
 	return fmt.Sprintf("%d target(s) missed:\n  %s", len(misses), strings.Join(misses, "\n  ")), false
+}
+
+// rss is the peak RSS in MB, "≤" when it is an upper bound.
+func rss(r result) string {
+	s := orDash(mb(r.RSSKB), "%.1f")
+	if r.RSSUpperBound && r.RSSKB > 0 {
+		s = "≤" + s
+	}
+	return s
 }
 
 func orDash(x float64, format string) string {

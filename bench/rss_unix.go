@@ -15,6 +15,19 @@ func peakRSSKB(ps *os.ProcessState) int64 {
 	if !ok {
 		return 0
 	}
+	return maxrssKB(ru)
+}
+
+// selfPeakRSSKB is this process's own peak resident set in KB.
+func selfPeakRSSKB() int64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return maxrssKB(&ru)
+}
+
+func maxrssKB(ru *syscall.Rusage) int64 {
 	if runtime.GOOS == "darwin" {
 		return int64(ru.Maxrss) / 1024
 	}

@@ -53,7 +53,7 @@ func scenarios() []scenario {
 		{name: "pageFunction", path: "/small.html",
 			steps: `{"pageFunction":"document.title"}`, floor: evalFloor("document.title"),
 			target: target{ms: 15}},
-		{name: "click+report", path: "/small.html",
+		{name: "click-report", path: "/small.html",
 			steps: `{"click":"#sub"}`, floor: clickFloor("#sub"),
 			target: target{ms: 80, xFloor: 1.5}},
 		{name: "batch-10", path: "/form.html",
@@ -62,7 +62,7 @@ func scenarios() []scenario {
 		snapshotScenario("1k", 1000, 50),
 		snapshotScenario("10k", 10000, 150),
 		snapshotScenario("50k", 50000, 600),
-		{name: "click+diff", path: "/change.html",
+		{name: "click-diff", path: "/change.html",
 			steps: `{"click":"#go"}`, floor: clickFloor("#go")},
 		// The refs are made by a whole-page snapshot; inlineLimit 1 keeps
 		// its YAML out of the harness's way.

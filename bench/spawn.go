@@ -20,9 +20,11 @@ import (
 // until exec, and exec records the high-water mark of that memory as the
 // child's: a child of the bench, which holds snapshots of 50,000-element
 // pages, would show the bench's peak instead of its own. So the calls are
-// started by a small process of their own, this binary again in spawner
-// mode, whose high-water mark stays a few MB, well under any cdpskill
-// call's; the spawner also times each call, from start to exit.
+// started by a process of their own, this binary again in spawner mode,
+// whose high-water mark (some 10 MB, the binary's own pages) is under any
+// cdpskill call's; each reply carries it, and a reading not above it is
+// flagged (sample.rssUnsure). The spawner also times each call, from
+// start to exit.
 //
 // The spawner reads one request per line on stdin, runs the requests
 // concurrently and answers each with one line on stdout, in the order
@@ -42,6 +44,9 @@ type spawnReply struct {
 	Stdout []byte `json:"stdout"`
 	Stderr string `json:"stderr,omitempty"`
 	RSSKB  int64  `json:"rssKb"`
+	// SelfKB is the spawner's own peak: an RSSKB not above it may be the
+	// spawner's, not the call's.
+	SelfKB int64 `json:"selfKb"`
 	// Err is why the process failed: it did not start, was killed at the
 	// time limit, or exited non-zero.
 	Err      string `json:"err,omitempty"`
@@ -91,6 +96,7 @@ func spawnOne(req spawnRequest, env []string) spawnReply {
 	if cmd.ProcessState != nil {
 		rep.RSSKB = peakRSSKB(cmd.ProcessState)
 	}
+	rep.SelfKB = selfPeakRSSKB()
 	if err != nil {
 		rep.Err = err.Error()
 	}

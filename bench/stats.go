@@ -83,7 +83,10 @@ type result struct {
 	XLone  float64 `json:"xLone,omitempty"`
 	Bytes  int     `json:"stdoutBytes"`
 	RSSKB  int64   `json:"peakRssKb"`
-	Errors int     `json:"errors"`
+	// RSSUpperBound: some call's peak RSS could not be told from the
+	// spawner's own (spawn.go), so PeakRSSKB may be above the truth.
+	RSSUpperBound bool `json:"rssUpperBound,omitempty"`
+	Errors        int  `json:"errors"`
 	// FirstError is the first failed call's error, so a miss can be
 	// followed up.
 	FirstError string   `json:"firstError,omitempty"`
@@ -128,6 +131,7 @@ func judge(name string, m measured, t target, lone time.Duration) result {
 		ds = append(ds, s.dur)
 		sizes = append(sizes, s.bytes)
 		r.RSSKB = max(r.RSSKB, s.rssKB)
+		r.RSSUpperBound = r.RSSUpperBound || s.rssUnsure
 	}
 	st := summarize(ds)
 	r.Calls = len(m.calls)
