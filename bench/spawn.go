@@ -44,8 +44,8 @@ type spawnReply struct {
 	Stdout []byte `json:"stdout"`
 	Stderr string `json:"stderr,omitempty"`
 	RSSKB  int64  `json:"rssKb"`
-	// SelfKB is the spawner's own peak: an RSSKB not above it may be the
-	// spawner's, not the call's.
+	// SelfKB is the high-water mark of the spawner's memory: an RSSKB
+	// not above it may be the spawner's, not the call's.
 	SelfKB int64 `json:"selfKb"`
 	// Err is why the process failed: it did not start, was killed at the
 	// time limit, or exited non-zero.
