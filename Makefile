@@ -4,7 +4,7 @@ BIN     := bin/cdpskill
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 DEMO    := file://$(CURDIR)/demo/index.html
 
-.PHONY: build install test soak demo chromium bench fuzz vet clean
+.PHONY: build install test soak demo chromium bench bench-go fuzz vet clean
 
 build:
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/cdpskill
@@ -37,7 +37,14 @@ soak: chromium
 demo: chromium build
 	@./scripts/demo.sh $(BIN) "$(DEMO)"
 
+# The real binary as agents call it, against its floors (bench/main.go):
+# a table, a JSON line per scenario, and whether every target was met.
+# make bench BENCHFLAGS='-run snapshot -rounds 10' picks and scales.
 bench: chromium build
+	$(GO) run ./bench -bin $(BIN) $(BENCHFLAGS)
+
+# The packages' own Go benchmarks (snapshots, finding, captures, calls).
+bench-go: chromium build
 	$(GO) test ./... -run '^$$' -bench . -benchtime 20x
 
 fuzz:
