@@ -23,9 +23,13 @@ import (
 // Once a navigation or a new tab shows up, the wait follows it instead,
 // each stage under its own cap, so a slow server cannot hold a click for
 // the whole step timeout.
+//
+// A fill gets no grace: what typing sets in motion has started by the
+// time the page has rendered a frame after it (a field that submits as
+// you type), and a router's later step is a click's.
 const (
 	ClickGrace = 30 * time.Millisecond
-	FillGrace  = 30 * time.Millisecond
+	FillGrace  = 0
 
 	navCommitMax = 10 * time.Second // a started navigation to commit
 	domReadyMax  = 5 * time.Second  // the new document's DOMContentLoaded
@@ -132,6 +136,15 @@ func (w *Effects) Close() {
 func (w *Effects) Collect(ctx context.Context, grace time.Duration) *Outcome {
 	w.yield(ctx)
 	st := &effectState{frame: w.p.S.TargetID, known: w.known, start: time.Now()}
+	// What the action set in motion before the page answered the yield
+	// has arrived already: events come in order, before the reply.
+	for _, l := range []*cdp.Listener{w.events, w.targets} {
+		if l != nil {
+			for _, ev := range l.Drain() {
+				st.handle(ev)
+			}
+		}
+	}
 	cctx, cancel := context.WithCancel(ctx)
 	events := merge(cctx, w.events, w.targets)
 	out := &Outcome{Warning: st.follow(ctx, events, grace)}

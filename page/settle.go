@@ -27,14 +27,27 @@ func ArmSettle(ctx context.Context, p *Page) error {
 	return p.CallJS(ctx, settleJS, nil, map[string]any{"op": "arm"})
 }
 
+// QuietStart says where AwaitQuiet's wait starts.
+type QuietStart int
+
+const (
+	// AfterFrame lets the page render a frame after the action first, and
+	// answers then when nothing changed since ArmSettle.
+	AfterFrame QuietStart = iota
+	// Rendered is AfterFrame for an action that already waited for the
+	// page to render a frame after it: it looks at once.
+	Rendered
+	// Fresh counts the quiet window from now, not from the last change.
+	Fresh
+)
+
 // AwaitQuiet waits until the DOM has not changed for window, at most
-// max: counted from the last change or, with fresh, from now. Without
-// fresh it first lets the page render a frame, and answers then when
-// nothing changed since ArmSettle.
-func AwaitQuiet(ctx context.Context, p *Page, window, max time.Duration, fresh bool) (Quiet, error) {
+// max: counted from the last change or, when start is Fresh, from now.
+func AwaitQuiet(ctx context.Context, p *Page, window, max time.Duration, start QuietStart) (Quiet, error) {
 	var q Quiet
 	err := p.CallJS(ctx, settleJS, &q, map[string]any{
-		"op": "quiet", "window": window.Milliseconds(), "max": max.Milliseconds(), "fresh": fresh,
+		"op": "quiet", "window": window.Milliseconds(), "max": max.Milliseconds(),
+		"fresh": start == Fresh, "rendered": start == Rendered,
 	})
 	return q, err
 }

@@ -25,7 +25,7 @@ func TestSettleIgnoresRedrawsThatChangeNothing(t *testing.T) {
 			if err := page.ArmSettle(ctx, p); err != nil {
 				t.Fatal(err)
 			}
-			q, err := page.AwaitQuiet(ctx, p, 50*time.Millisecond, time.Second, true)
+			q, err := page.AwaitQuiet(ctx, p, 50*time.Millisecond, time.Second, page.Fresh)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -48,7 +48,7 @@ func TestSettleScrollOfAClosedListIsNone(t *testing.T) {
 			t.Fatal(err)
 		}
 		pagetest.Eval[float64](t, p, fmt.Sprintf("pick(%v)", close))
-		q, err := page.AwaitQuiet(ctx, p, 50*time.Millisecond, time.Second, false)
+		q, err := page.AwaitQuiet(ctx, p, 50*time.Millisecond, time.Second, page.AfterFrame)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -161,7 +161,7 @@ func (c *Call) runHooked(ctx context.Context, ps plannedStep, sr *StepResult) (a
 	}
 	var mark settleMark
 	if settles(ps.def) {
-		mark = c.armSettle(ctx)
+		mark = c.armSettle(ctx, ps.def)
 	}
 	out, err := ps.def.run(ctx, c, ps.params)
 	if err == nil && settles(ps.def) {

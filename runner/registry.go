@@ -26,6 +26,9 @@ const (
 	field
 	// navigates: the step loads another document, so no diff spans it.
 	navigates
+	// rendered: the action itself waits for the page to render a frame
+	// after it (dom's effects watch), so the settle looks at once.
+	rendered
 )
 
 // step is one entry of the step registry. Validation, dispatch, the

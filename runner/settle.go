@@ -14,14 +14,18 @@ import (
 // requests the action started must go quiet before a later step or the
 // call's report looks at the page. It never fails a step.
 const (
-	settleMax    = 2 * time.Second
-	settleWindow = 50 * time.Millisecond
+	settleMax = 2 * time.Second
+	// settleWindow is two frames at 60 Hz: a change a framework makes in
+	// answer to another lands within the next frame, so a window with
+	// two frames and no change has seen the page's reaction through.
+	settleWindow = 33 * time.Millisecond
 )
 
 // settleMark is where an action's own activity starts.
 type settleMark struct {
-	net   int  // the network capture's mark
-	armed bool // the DOM observer is counting
+	net      int  // the network capture's mark
+	armed    bool // the DOM observer is counting
+	rendered bool // the action waited for a frame after it
 }
 
 // settles: actions on a tab, whose effects a later look must not miss.
@@ -29,8 +33,8 @@ func settles(s *step) bool { return s.has(needsTab) && s.has(visual) }
 
 // armSettle marks the network and arms the DOM observer, just before the
 // action.
-func (c *Call) armSettle(ctx context.Context) settleMark {
-	var m settleMark
+func (c *Call) armSettle(ctx context.Context, s *step) settleMark {
+	m := settleMark{rendered: s.has(rendered)}
 	if nc := c.network(); nc != nil {
 		m.net = nc.n.Mark()
 	}
@@ -68,7 +72,14 @@ func (c *Call) settle(ctx context.Context, m settleMark) string {
 	}
 	fresh := false
 	for first := true; ; first = false {
-		q, err := page.AwaitQuiet(sctx, c.page, settleWindow, time.Until(deadline), fresh)
+		start := page.AfterFrame
+		switch {
+		case fresh:
+			start = page.Fresh
+		case m.rendered:
+			start = page.Rendered
+		}
+		q, err := page.AwaitQuiet(sctx, c.page, settleWindow, time.Until(deadline), start)
 		c.scrolled = c.scrolled || q.Scrolled
 		pending, began := busy()
 		switch {

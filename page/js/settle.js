@@ -10,10 +10,11 @@
  * without one.
  *
  * a: {op: "arm"} starts watching afresh;
- *    {op: "quiet", window, max, fresh} waits until the DOM has not changed
- *    for window ms (counted from the last change, or from now when fresh
- *    or in a new document), at most max ms. Without fresh it first lets
- *    the page render a frame, and answers then if nothing changed since
+ *    {op: "quiet", window, max, fresh, rendered} waits until the DOM has
+ *    not changed for window ms (counted from the last change, or from now
+ *    when fresh or in a new document), at most max ms. Without fresh it
+ *    first lets the page render a frame (unless rendered: the action
+ *    waited for one already), and answers then if nothing changed since
  *    arm.
  * returns {moved, settled, newDocument, scrolled}: scrolled, when the
  *    page or an element still shown in it scrolled since arm (a list that
@@ -49,6 +50,7 @@ function settle(a) {
     // rendered a frame and run a task after it: a framework's update has
     // committed by then. A tab that renders no frames is bounded by a timer.
     let looked = false;
+    let bound = 0;
     const look = () => {
       if (looked) return;
       looked = true;
@@ -57,7 +59,8 @@ function settle(a) {
       if (st.count === 0) done(true);
       else tick();
     };
-    const bound = setTimeout(look, 100);
+    if (a.rendered) return look();
+    bound = setTimeout(look, 100);
     requestAnimationFrame(() => setTimeout(look, 0));
   });
 
