@@ -229,7 +229,7 @@ func (o *snapshotOut) result() *Result {
 func callSnapshot(ctx context.Context, p *page.Page, in snapshotIn) (*snapshotOut, error) {
 	var out snapshotOut
 	page.ExposeClickHandlers(ctx, p)
-	if err := p.CallJS(ctx, js.Snapshot, &out, in); err != nil {
+	if err := p.CallJS(ctx, js.Snapshot(), &out, in); err != nil {
 		return nil, fmt.Errorf("aria: snapshot: %w", err)
 	}
 	return &out, nil

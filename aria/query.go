@@ -161,7 +161,7 @@ func QueryRoles(ctx context.Context, p *page.Page, q RoleQuery) (*RoleResult, er
 		LastElement  int `json:"lastElement"`
 	}
 	page.ExposeClickHandlers(ctx, p)
-	if err := p.CallJS(ctx, js.Query, &res, in); err != nil {
+	if err := p.CallJS(ctx, js.Query(), &res, in); err != nil {
 		return nil, fmt.Errorf("aria: query: %w", err)
 	}
 	switch res.Error {

@@ -45,7 +45,7 @@ type Report struct {
 func TakeReport(ctx context.Context, p *page.Page, opts ReportOptions) (*Report, error) {
 	var r Report
 	page.ExposeClickHandlers(ctx, p)
-	if err := p.CallJS(ctx, js.Report, &r, opts); err != nil {
+	if err := p.CallJS(ctx, js.Report(), &r, opts); err != nil {
 		return nil, fmt.Errorf("aria: report snapshot: %w", err)
 	}
 	return &r, nil

@@ -160,7 +160,7 @@ func searchDoc(ctx context.Context, p *page.Page, opts SearchOptions) (*SearchRe
 		LastElement  int `json:"lastElement"`
 	}
 	page.ExposeClickHandlers(ctx, p)
-	if err := p.CallJS(ctx, js.Search, &res, in); err != nil {
+	if err := p.CallJS(ctx, js.Search(), &res, in); err != nil {
 		return nil, fmt.Errorf("aria: search: %w", err)
 	}
 	switch res.Error {

@@ -71,3 +71,15 @@ func (t *traced) done(bytes int, failed bool) {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// TraceMark records a point in the call (a phase begun or ended) among the
+// CDP calls, as an entry whose method is "· " + name.
+func TraceMark(name string) {
+	if !trace.on.Load() {
+		return
+	}
+	now := time.Now()
+	trace.mu.Lock()
+	trace.entries = append(trace.entries, TraceEntry{At: ms(now.Sub(trace.start)), Method: "· " + name})
+	trace.mu.Unlock()
+}

@@ -71,7 +71,7 @@ type Element struct {
 
 // Release unpins the element. Callers defer it; it is best-effort.
 func (e *Element) Release(ctx context.Context, p *page.Page) error {
-	return p.CallJS(ctx, releaseFn, nil, e.token)
+	return p.CallJS(ctx, releaseFn(), nil, e.token)
 }
 
 // forcedNote is the warning for an auto-forced action: why, then what was
@@ -260,7 +260,7 @@ type checkResult struct {
 func check(ctx context.Context, p *page.Page, req ActionRequest, token string, force bool) (*checkResult, error) {
 	arg := checkArg{Target: req.Target.arg(), Action: req.Action, Force: force, Offset: req.Offset, Token: token, Probe: req.probe, Stable: req.StableFrames}
 	var res checkResult
-	if err := p.CallJS(ctx, actionableFn, &res, arg); err != nil {
+	if err := p.CallJS(ctx, actionableFn(), &res, arg); err != nil {
 		return nil, err
 	}
 	return &res, nil

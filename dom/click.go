@@ -56,6 +56,11 @@ type ClickRequest struct {
 	// Stable requires the target to hold still for that many animation
 	// frames before the click (SPEC 8.6); see ActionRequest.StableFrames.
 	Stable int
+	// NoGrace: the caller watches the page after the click itself (the
+	// runner's settle), so the click does not wait ClickGrace for a
+	// router's late step; it reports what had begun when the page had
+	// rendered a frame after the click.
+	NoGrace bool
 }
 
 // ClickResult is what the click did. Field order is output order.
@@ -131,7 +136,11 @@ func Click(ctx context.Context, p *page.Page, req ClickRequest) (*ClickResult, e
 	if err != nil {
 		return nil, err
 	}
-	out := fx.Collect(ctx, ClickGrace)
+	grace := ClickGrace
+	if req.NoGrace {
+		grace = 0
+	}
+	out := fx.Collect(ctx, grace)
 	res.Navigated, res.NewURL, res.NewTabs = out.Navigated, out.NewURL, out.NewTabs
 	res.Frame = found
 	res.Warning = joinNotes(res.Warning, out.Warning)
@@ -324,7 +333,7 @@ type probeVerdict struct {
 // events.
 func verifyProbe(ctx context.Context, p *page.Page, el *Element, target Target) (probeVerdict, error) {
 	var v probeVerdict
-	err := p.CallJS(ctx, verifyProbeFn, &v, map[string]any{"token": el.token, "target": target.arg()})
+	err := p.CallJS(ctx, verifyProbeFn(), &v, map[string]any{"token": el.token, "target": target.arg()})
 	if cdp.IsContextDestroyed(err) {
 		return probeVerdict{Received: true}, nil
 	}
@@ -336,7 +345,7 @@ func (c clicker) js(ctx context.Context, res *ClickResult, method string) (*Clic
 	var r struct {
 		Detached bool `json:"detached"`
 	}
-	err := c.p.CallJS(ctx, jsClickFn, &r, map[string]any{"token": c.el.token, "count": c.count})
+	err := c.p.CallJS(ctx, jsClickFn(), &r, map[string]any{"token": c.el.token, "count": c.count})
 	if err != nil && !cdp.IsContextDestroyed(err) {
 		return nil, err
 	}

@@ -72,7 +72,7 @@ type LinkHint struct {
 // and a dead page fails it.
 func FailureContext(ctx context.Context, p *page.Page, searchTerm string, fields bool) (*Diagnostics, error) {
 	var fc Diagnostics
-	if err := p.CallJS(ctx, diagnoseFn, &fc, map[string]any{"term": searchTerm, "fields": fields}); err != nil {
+	if err := p.CallJS(ctx, diagnoseFn(), &fc, map[string]any{"term": searchTerm, "fields": fields}); err != nil {
 		return nil, err
 	}
 	return &fc, nil

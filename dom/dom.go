@@ -60,7 +60,9 @@ var (
 )
 
 // bind composes an operation with the helpers (js.Bind).
-func bind(op string) string { return inpage.Bind(helpersJS, op) }
+func bind(op string) func() string {
+	return inpage.Lazy(func() string { return inpage.Bind(helpersJS, op) })
+}
 
 // Point is a position in CSS pixels of the top-level viewport.
 type Point struct {

@@ -224,7 +224,7 @@ func (d *dragger) plan(ctx context.Context, src, tgt endpoint, req DragRequest, 
 		return nil, err
 	}
 	arg := map[string]any{"source": src.arg(off), "target": tgt.arg(off), "setRange": setRange}
-	if err := d.p.CallJS(ctx, inputDragPlanFn, &plan, arg); err != nil {
+	if err := d.p.CallJS(ctx, inputDragPlanFn(), &plan, arg); err != nil {
 		return nil, err
 	}
 	plan.off = off
@@ -314,7 +314,7 @@ type html5Reply struct {
 func (d *dragger) html5(ctx context.Context, res *DragResult, src, tgt endpoint, plan *dragPlan) (*DragResult, error) {
 	var r html5Reply
 	arg := map[string]any{"source": src.arg(plan.off), "target": tgt.arg(plan.off), "from": plan.Source, "to": plan.Target}
-	if err := d.p.CallJS(ctx, inputDragHTML5Fn, &r, arg); err != nil {
+	if err := d.p.CallJS(ctx, inputDragHTML5Fn(), &r, arg); err != nil {
 		return nil, err
 	}
 	res.Method = DragHTML5
@@ -341,7 +341,7 @@ type dragWatch struct {
 // or any DOM change mean the mouse worked; otherwise HTML5 events follow.
 func (d *dragger) auto(ctx context.Context, res *DragResult, src, tgt endpoint, plan *dragPlan) (*DragResult, error) {
 	watch := &Element{token: page.Token()}
-	if err := d.p.CallJS(ctx, inputDragWatchFn, nil, map[string]any{"phase": "start", "token": watch.token}); err != nil {
+	if err := d.p.CallJS(ctx, inputDragWatchFn(), nil, map[string]any{"phase": "start", "token": watch.token}); err != nil {
 		return nil, err
 	}
 	if err := d.mouse(ctx, plan); err != nil {
@@ -349,7 +349,7 @@ func (d *dragger) auto(ctx context.Context, res *DragResult, src, tgt endpoint, 
 		return nil, err
 	}
 	var w dragWatch
-	if err := d.p.CallJS(ctx, inputDragWatchFn, &w, map[string]any{"phase": "stop", "token": watch.token}); err != nil {
+	if err := d.p.CallJS(ctx, inputDragWatchFn(), &w, map[string]any{"phase": "stop", "token": watch.token}); err != nil {
 		release(ctx, d.p, watch)
 		return nil, err
 	}

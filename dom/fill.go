@@ -176,7 +176,7 @@ func (f filler) insert(ctx context.Context, res *FillResult) (*FillResult, error
 		Before     string `json:"before"`
 		ReplaceAll bool   `json:"replaceAll"`
 	}
-	if err := f.p.CallJS(ctx, fillPrepareFn, &prep, map[string]any{"token": f.el.token, "clear": f.clear}); err != nil {
+	if err := f.p.CallJS(ctx, fillPrepareFn(), &prep, map[string]any{"token": f.el.token, "clear": f.clear}); err != nil {
 		return nil, err
 	}
 	switch {
@@ -206,7 +206,7 @@ func (f filler) insert(ctx context.Context, res *FillResult) (*FillResult, error
 		Value     *string `json:"value"`
 		Rendered  bool    `json:"rendered"`
 	}
-	err = f.p.CallJS(ctx, fillFinishFn, &fin, f.el.token)
+	err = f.p.CallJS(ctx, fillFinishFn(), &fin, f.el.token)
 	if cdp.IsContextDestroyed(err) {
 		fin.Navigated, err = true, nil
 	}
@@ -239,7 +239,7 @@ func (f filler) react(ctx context.Context, res *FillResult, method string) (*Fil
 		Landed      *string `json:"landed"`
 		Value       *string `json:"value"`
 	}
-	err := f.p.CallJS(ctx, fillReactFn, &r, map[string]any{"token": f.el.token, "value": f.value, "clear": f.clear})
+	err := f.p.CallJS(ctx, fillReactFn(), &r, map[string]any{"token": f.el.token, "value": f.value, "clear": f.clear})
 	switch {
 	case err != nil:
 		return nil, err

@@ -64,7 +64,7 @@ func setChecked(ctx context.Context, p *page.Page, req FillRequest, target Targe
 	}
 	defer release(ctx, p, el)
 	var before checkedState
-	if err := p.CallJS(ctx, checkedFn, &before, el.token); err != nil {
+	if err := p.CallJS(ctx, checkedFn(), &before, el.token); err != nil {
 		return nil, err
 	}
 	res := &FillResult{Filled: true, Method: MethodUnchanged, ReResolved: el.ReResolved}
@@ -100,7 +100,7 @@ func awaitChecked(ctx context.Context, p *page.Page, el *Element, want bool) (ch
 	deadline := time.Now().Add(checkedWait)
 	for attempt := 0; ; attempt++ {
 		var st checkedState
-		if err := p.CallJS(ctx, checkedFn, &st, el.token); err != nil {
+		if err := p.CallJS(ctx, checkedFn(), &st, el.token); err != nil {
 			return st, err
 		}
 		wait := retryDelay(attempt + 1)

@@ -134,7 +134,7 @@ func hoverOn(ctx context.Context, p *page.Page, el *Element, target Target, d ti
 // token of their own.
 func overlaysBefore(ctx context.Context, p *page.Page, el *Element) (*Element, error) {
 	rec := &Element{token: page.Token()}
-	if err := p.CallJS(ctx, inputOverlaysFn, nil, overlaysArg{Phase: "before", Token: rec.token, Target: el.token}); err != nil {
+	if err := p.CallJS(ctx, inputOverlaysFn(), nil, overlaysArg{Phase: "before", Token: rec.token, Target: el.token}); err != nil {
 		release(ctx, p, rec)
 		return nil, err
 	}
@@ -145,7 +145,7 @@ func overlaysBefore(ctx context.Context, p *page.Page, el *Element) (*Element, e
 // out el's own ancestors.
 func overlaysAfter(ctx context.Context, p *page.Page, rec, el *Element) (*Captured, error) {
 	var c Captured
-	if err := p.CallJS(ctx, inputOverlaysFn, &c, overlaysArg{Phase: "after", Token: rec.token, Target: el.token}); err != nil {
+	if err := p.CallJS(ctx, inputOverlaysFn(), &c, overlaysArg{Phase: "after", Token: rec.token, Target: el.token}); err != nil {
 		return nil, err
 	}
 	if c.VisibleElements == nil {

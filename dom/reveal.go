@@ -68,7 +68,7 @@ func Reveal(ctx context.Context, p *page.Page, target Target, s ScrollSearch) er
 			AtEnd    bool `json:"atEnd"`
 			Hopeless bool `json:"hopeless"`
 		}
-		if err := p.CallJS(ctx, revealFn, &r, arg); err != nil {
+		if err := p.CallJS(ctx, revealFn(), &r, arg); err != nil {
 			return err
 		}
 		switch {

@@ -98,7 +98,7 @@ func runScroll(ctx context.Context, p *page.Page, arg map[string]any) (*ScrollRe
 		ScrollResult
 		Detached bool `json:"detached"`
 	}
-	if err := p.CallJS(ctx, inputScrollFn, &r, arg); err != nil {
+	if err := p.CallJS(ctx, inputScrollFn(), &r, arg); err != nil {
 		return nil, err
 	}
 	if r.Detached {

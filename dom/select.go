@@ -197,7 +197,7 @@ type selectReply struct {
 // selectOnce makes one attempt; retry says whether waiting may help.
 func selectOnce(ctx context.Context, p *page.Page, arg map[string]any, target Target, req SelectOptionRequest) (*SelectOptionResult, bool, error) {
 	var r selectReply
-	if err := p.CallJS(ctx, inputSelectOptionFn, &r, arg); err != nil {
+	if err := p.CallJS(ctx, inputSelectOptionFn(), &r, arg); err != nil {
 		return nil, false, err
 	}
 	fail := func(reason error) error {
@@ -279,7 +279,7 @@ func selectTextOnce(ctx context.Context, p *page.Page, req SelectTextRequest, ta
 		Detached bool    `json:"detached"`
 		NoRange  string  `json:"noRange"`
 	}
-	if err := p.CallJS(ctx, inputSelectTextFn, &r, map[string]any{"token": el.token, "start": req.Start, "end": req.End}); err != nil {
+	if err := p.CallJS(ctx, inputSelectTextFn(), &r, map[string]any{"token": el.token, "start": req.Start, "end": req.End}); err != nil {
 		return nil, err
 	}
 	switch {

@@ -36,7 +36,7 @@ func SettleDOM(ctx context.Context, p *page.Page, s Settle) (bool, error) {
 		Settled bool `json:"settled"`
 	}
 	arg := map[string]int64{"timeout": s.Timeout.Milliseconds(), "stable": s.Stable.Milliseconds()}
-	err := p.CallJS(ctx, settleFn, &r, arg)
+	err := p.CallJS(ctx, settleFn(), &r, arg)
 	if cdp.IsContextDestroyed(err) {
 		return true, nil
 	}

@@ -64,7 +64,7 @@ func Type(ctx context.Context, p *page.Page, req TypeRequest) (*TypeResult, erro
 		var r struct {
 			Focused bool `json:"focused"`
 		}
-		if err := p.CallJS(ctx, inputFocusFn, &r, map[string]any{}); err != nil {
+		if err := p.CallJS(ctx, inputFocusFn(), &r, map[string]any{}); err != nil {
 			return nil, err
 		}
 		if !r.Focused {
@@ -136,7 +136,7 @@ func focus(ctx context.Context, p *page.Page, el *Element, click bool) (bool, er
 		Detached bool `json:"detached"`
 		Focused  bool `json:"focused"`
 	}
-	if err := p.CallJS(ctx, inputFocusFn, &r, map[string]any{"token": el.token, "caretEnd": !el.Focused}); err != nil {
+	if err := p.CallJS(ctx, inputFocusFn(), &r, map[string]any{"token": el.token, "caretEnd": !el.Focused}); err != nil {
 		return false, err
 	}
 	if r.Detached {

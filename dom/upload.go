@@ -159,7 +159,7 @@ func evalFind(ctx context.Context, p *page.Page, arg map[string]any) (string, *c
 		return "", nil, err
 	}
 	obj, err := p.Evaluate(ctx, map[string]any{
-		"expression":  "(" + uploadFindFn + ")(" + string(data) + ")",
+		"expression":  "(" + uploadFindFn() + ")(" + string(data) + ")",
 		"objectGroup": uploadGroup,
 	})
 	if err != nil {

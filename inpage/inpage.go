@@ -8,6 +8,7 @@ package inpage
 import (
 	_ "embed"
 	"strings"
+	"sync"
 )
 
 var (
@@ -44,6 +45,11 @@ func Compose(entry string, modules ...Module) string {
 	b.WriteString("\n  };\n  return (" + strings.TrimSpace(entry) + ")(lib, ...arguments);\n}")
 	return b.String()
 }
+
+// Lazy builds a page call's source the first time it is used: the
+// compositions run to tens of kilobytes each, and a call uses a few of
+// them, so building them all as the process starts would cost every call.
+func Lazy(build func() string) func() string { return sync.OnceValue(build) }
 
 // Bind returns a one-argument function expression that calls op with the
 // helper object helpers builds from the roles and selectors modules, and

@@ -14,7 +14,7 @@ var pageContextJS string
 //go:embed js/framework.js
 var frameworkJS string
 
-var contextJS = inpage.WithSelectors(pageContextJS)
+var contextJS = inpage.Lazy(func() string { return inpage.WithSelectors(pageContextJS) })
 
 // Context is the page context reported after every call (SPEC 14.4).
 // Parts that do not apply are nil and vanish from the JSON.
@@ -108,7 +108,7 @@ func GetContext(ctx context.Context, p *Page, framework bool) (*Context, error) 
 	} else {
 		fw <- ""
 	}
-	err := top.CallJS(ctx, contextJS, &read)
+	err := top.CallJS(ctx, contextJS(), &read)
 	c := read.Context
 	c.Framework = <-fw
 	if err != nil {

@@ -5,10 +5,13 @@ package page
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/cdpskill/cdpskill/cdp"
 )
@@ -222,27 +225,80 @@ func (p *Page) evaluate(ctx context.Context, params map[string]any) (*EvalResult
 // CallJS applies fn, the source of a JavaScript function (usually an
 // embedded .js file), to args, awaits its result and decodes it by value
 // into out (which may be nil).
+//
+// In the helper world a large function is kept in the document's world,
+// under its hash, the first time it is called, and later calls (from this
+// process or the next) send only the call: cdpskill's functions carry
+// their libraries along and run to tens of kilobytes, which every call
+// would otherwise send and Chrome parse. A document that does not have it
+// yet (a new one) answers so, and the function goes along then.
 func (p *Page) CallJS(ctx context.Context, fn string, out any, args ...any) error {
-	var b strings.Builder
-	b.WriteString("(")
-	b.WriteString(strings.TrimSpace(fn))
-	b.WriteString(")(")
+	var call strings.Builder
+	call.WriteString("(")
 	for i, a := range args {
 		if i > 0 {
-			b.WriteString(",")
+			call.WriteString(",")
 		}
 		data, err := json.Marshal(a)
 		if err != nil {
 			return fmt.Errorf("page: encode argument %d: %w", i, err)
 		}
-		b.Write(data)
+		call.Write(data)
 	}
-	b.WriteString(")\n//# sourceURL=" + InternalScript)
-	obj, err := p.Evaluate(ctx, map[string]any{
-		"expression":    b.String(),
+	call.WriteString(")\n//# sourceURL=" + InternalScript)
+	fn = strings.TrimSpace(fn)
+	if p.main || len(fn) < keepAbove {
+		return p.callOnce(ctx, "("+fn+")"+call.String(), out)
+	}
+	key := fnKey(fn)
+	obj, err := p.evalValue(ctx, fmt.Sprintf(callKept, key, notKept)+call.String())
+	if err == nil && string(obj.Value) == `"`+notKept+`"` {
+		obj, err = p.evalValue(ctx, fmt.Sprintf(keepAndCall, key, fn)+call.String())
+	}
+	return decodeValue(obj, err, out)
+}
+
+// keepAbove is the size from which a function is kept in the world.
+const keepAbove = 2048
+
+// notKept is the answer of a document that does not have the function.
+const notKept = "cdpskill: not kept"
+
+// callKept calls the kept function %[1]s, or answers %[2]s (notKept);
+// keepAndCall keeps the function %[2]s as %[1]s and calls it. The
+// arguments follow.
+const (
+	callKept    = "(globalThis.__cdpskillFns && globalThis.__cdpskillFns[%q] || (() => %q))"
+	keepAndCall = "((globalThis.__cdpskillFns ||= Object.create(null))[%q] = (%s))"
+)
+
+var fnKeys sync.Map // fn source → its key
+
+// fnKey is a short hash of a function's source.
+func fnKey(fn string) string {
+	if k, ok := fnKeys.Load(fn); ok {
+		return k.(string)
+	}
+	sum := sha256.Sum256([]byte(fn))
+	k := hex.EncodeToString(sum[:8])
+	fnKeys.Store(fn, k)
+	return k
+}
+
+func (p *Page) callOnce(ctx context.Context, expr string, out any) error {
+	obj, err := p.evalValue(ctx, expr)
+	return decodeValue(obj, err, out)
+}
+
+func (p *Page) evalValue(ctx context.Context, expr string) (*RemoteObject, error) {
+	return p.Evaluate(ctx, map[string]any{
+		"expression":    expr,
 		"returnByValue": true,
 		"awaitPromise":  true,
 	})
+}
+
+func decodeValue(obj *RemoteObject, err error, out any) error {
 	if err != nil || out == nil {
 		return err
 	}

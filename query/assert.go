@@ -163,7 +163,7 @@ func Assert(ctx context.Context, p *page.Page, req AssertRequest) (*AssertResult
 		}
 	}
 	var out AssertResult
-	if err := call(ctx, p, assertFn, req.Selector, arg, &out); err != nil {
+	if err := call(ctx, p, assertFn(), req.Selector, arg, &out); err != nil {
 		return nil, err
 	}
 	var failed []Assertion

@@ -53,7 +53,7 @@ func GetBox(ctx context.Context, p *page.Page, refs []string) (map[string]RefBox
 	var out struct {
 		Boxes map[string]RefBox `json:"boxes"`
 	}
-	if err := call(ctx, p, getBoxFn, "", refs, &out); err != nil {
+	if err := call(ctx, p, getBoxFn(), "", refs, &out); err != nil {
 		return nil, err
 	}
 	dx, dy, err := p.FrameOffset(ctx, false)
@@ -172,7 +172,7 @@ func ElementsAt(ctx context.Context, p *page.Page, req PointRequest) (*Batch, er
 	}
 	var res hits
 	arg := map[string]any{"points": local, "floors": req.Floors}
-	if err := call(ctx, p, elementsAtFn, "", arg, &res); err != nil {
+	if err := call(ctx, p, elementsAtFn(), "", arg, &res); err != nil {
 		return nil, err
 	}
 	out := &Batch{Elements: make([]BatchEntry, len(res.Hits)), Counters: res.Counters}
@@ -241,7 +241,7 @@ func ElementsNear(ctx context.Context, p *page.Page, req NearRequest) (*Nearby, 
 	}
 	near := map[string]any{"x": req.X - dx, "y": req.Y - dy, "radius": req.Radius, "limit": req.Limit}
 	var res hits
-	if err := call(ctx, p, elementsAtFn, "", map[string]any{"near": near, "floors": req.Floors}, &res); err != nil {
+	if err := call(ctx, p, elementsAtFn(), "", map[string]any{"near": near, "floors": req.Floors}, &res); err != nil {
 		return nil, err
 	}
 	out := &Nearby{Center: FloatPoint{req.X, req.Y}, Radius: req.Radius, Elements: make([]Element, len(res.Hits)), Counters: res.Counters}

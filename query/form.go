@@ -55,7 +55,7 @@ func ReadForm(ctx context.Context, p *page.Page, target string) (*FormState, err
 		return nil, err
 	}
 	var out FormState
-	if err := call(ctx, p, formStateFn, t, map[string]any{"target": t}, &out); err != nil {
+	if err := call(ctx, p, formStateFn(), t, map[string]any{"target": t}, &out); err != nil {
 		return nil, err
 	}
 	if out.Fields == nil {
@@ -82,7 +82,7 @@ func Validate(ctx context.Context, p *page.Page, target string) (*Validity, erro
 		return nil, err
 	}
 	var out Validity
-	if err := call(ctx, p, validateFn, t, map[string]any{"target": t}, &out); err != nil {
+	if err := call(ctx, p, validateFn(), t, map[string]any{"target": t}, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -106,7 +106,7 @@ func Submit(ctx context.Context, p *page.Page, target string) (*Submission, erro
 		return nil, err
 	}
 	var out Submission
-	if err := call(ctx, p, submitFn, t, map[string]any{"target": t}, &out); err != nil {
+	if err := call(ctx, p, submitFn(), t, map[string]any{"target": t}, &out); err != nil {
 		return nil, err
 	}
 	if !out.Valid {

@@ -59,7 +59,9 @@ var (
 )
 
 // bind composes an operation with the helpers (js.Bind).
-func bind(op string) string { return inpage.Bind(helpersJS, op) }
+func bind(op string) func() string {
+	return inpage.Lazy(func() string { return inpage.Bind(helpersJS, op) })
+}
 
 // call runs fn with arg in the page and decodes its result into out, or
 // returns the typed error for the failure the page reported. target is
@@ -238,7 +240,7 @@ func Query(ctx context.Context, p *page.Page, q CSSQuery) (*QueryResult, error) 
 		q.Limit = 10
 	}
 	res := &QueryResult{Selector: q.Selector}
-	if err := call(ctx, p, queryFn, q.Selector, q, res); err != nil {
+	if err := call(ctx, p, queryFn(), q.Selector, q, res); err != nil {
 		return nil, err
 	}
 	if res.Results == nil {

@@ -48,7 +48,7 @@ func Inspect(ctx context.Context, p *page.Page, req InspectRequest) (*Overview, 
 		return nil, err
 	}
 	var out Overview
-	if err := call(ctx, p, inspectFn, "", req, &out); err != nil {
+	if err := call(ctx, p, inspectFn(), "", req, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -104,7 +104,7 @@ func Extract(ctx context.Context, p *page.Page, req ExtractRequest) (*Extracted,
 	}
 	arg := map[string]any{"target": req.Selector, "type": req.Type, "limit": req.Limit}
 	var out Extracted
-	if err := call(ctx, p, extractFn, req.Selector, arg, &out); err != nil {
+	if err := call(ctx, p, extractFn(), req.Selector, arg, &out); err != nil {
 		return nil, err
 	}
 	// Keep the shape: an empty table still says it has no rows.
@@ -159,7 +159,7 @@ func GetDOM(ctx context.Context, p *page.Page, req DOMRequest) (*HTML, error) {
 	}
 	arg := map[string]any{"target": req.Selector, "outer": req.Outer == nil || *req.Outer}
 	var out HTML
-	if err := call(ctx, p, getDOMFn, req.Selector, arg, &out); err != nil {
+	if err := call(ctx, p, getDOMFn(), req.Selector, arg, &out); err != nil {
 		return nil, err
 	}
 	out.Selector = req.Selector

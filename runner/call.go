@@ -591,11 +591,13 @@ func (c *Call) requirePage() (*page.Page, error) {
 }
 
 func (c *Call) close() {
+	cdp.TraceMark("closing")
 	c.detach()
 	c.stopDownloads()
 	if c.browser != nil {
 		c.browser.Close()
 	}
+	cdp.TraceMark("closed")
 }
 
 // refFloors are the tab's ref counters as the registry last saw them:

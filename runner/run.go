@@ -81,11 +81,16 @@ func Run(ctx context.Context, input []byte, opts Options) *Result {
 		}
 	}
 	res := &Result{Status: "ok"}
+	cdp.TraceMark("attached")
 	c.takeBefore(ctx, req)
+	cdp.TraceMark("steps")
 	r := c.runSteps(ctx, req, res, dialogs)
 	c.followDialogs(ctx, dialogs) // the captures must not meet an open dialog either
+	cdp.TraceMark("finish")
 	c.finish(ctx, res, r)
+	cdp.TraceMark("late downloads")
 	c.lateDownloads(ctx, res)
+	cdp.TraceMark("done")
 	dialogs.close()
 	lateDialogs(res, dialogs)
 	res.secrets = c.secrets

@@ -50,8 +50,12 @@ var (
 
 // The page calls of package aria.
 var (
-	Snapshot = inpage.Compose(snapshot, append(all[:len(all):len(all)], contexts, scopes)...)
-	Search   = inpage.Compose(search, all...)
-	Query    = inpage.Compose(query, all...)
-	Report   = inpage.Compose(report, append(all[:len(all):len(all)], contexts)...)
+	Snapshot = inpage.Lazy(func() string {
+		return inpage.Compose(snapshot, append(all[:len(all):len(all)], contexts, scopes)...)
+	})
+	Search = inpage.Lazy(func() string { return inpage.Compose(search, all...) })
+	Query  = inpage.Lazy(func() string { return inpage.Compose(query, all...) })
+	Report = inpage.Lazy(func() string {
+		return inpage.Compose(report, append(all[:len(all):len(all)], contexts)...)
+	})
 )
