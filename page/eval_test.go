@@ -416,3 +416,40 @@ func BenchmarkPageFunctionTitle(b *testing.B) {
 		}
 	}
 }
+
+// A large function is kept in the document's helper world after its first
+// call: later calls send only the call, a new document gets it again, and
+// the page's own world, which the page could tamper with, never keeps one.
+func TestCallJSKeepsLargeFunctions(t *testing.T) {
+	p, url := evalPage(t, "eval-types.html")
+	ctx := t.Context()
+	// Over the size kept; counts its calls in the world's globals.
+	fn := "function (n) { /*" + strings.Repeat(" ", 4096) + "*/ globalThis.calls = (globalThis.calls || 0) + 1; return [n * 2, globalThis.calls]; }"
+	call := func(p *page.Page, n int) [2]int {
+		t.Helper()
+		var got [2]int
+		if err := p.CallJS(ctx, fn, &got, n); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	if got := call(p, 1); got != [2]int{2, 1} {
+		t.Errorf("first call: %v", got)
+	}
+	if got := call(p, 2); got != [2]int{4, 2} {
+		t.Errorf("second call: %v", got)
+	}
+	var kept int
+	if err := p.CallJS(ctx, "() => Object.keys(globalThis.__cdpskillFns || {}).length", &kept); err != nil || kept != 1 {
+		t.Errorf("kept %d functions (%v), want 1", kept, err)
+	}
+	testbrowser.Navigate(t, p.S, url+"?again")
+	if got := call(p, 3); got != [2]int{6, 1} {
+		t.Errorf("in a new document: %v", got)
+	}
+	var inMain bool
+	call(p.Main(), 4)
+	if err := p.Main().CallJS(ctx, "() => '__cdpskillFns' in globalThis", &inMain); err != nil || inMain {
+		t.Errorf("the main world keeps functions: %v (%v)", inMain, err)
+	}
+}
