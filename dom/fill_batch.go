@@ -68,6 +68,9 @@ func (e *BatchFillError) Error() string {
 	for i, err := range e.Errs {
 		parts[i] = e.Fields[i] + ": " + err.Error()
 	}
+	if len(e.Errs) == e.Total {
+		return fmt.Sprintf("no field could be filled: %s", strings.Join(parts, "; "))
+	}
 	return fmt.Sprintf("%d of %d fields could not be filled (the others were): %s", len(e.Errs), e.Total, strings.Join(parts, "; "))
 }
 
