@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -9,9 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/cdpskill/cdpskill/cdp"
 )
 
 func (c *cli) registry(t *testing.T) map[string]map[string]any {
@@ -202,26 +198,7 @@ func TestCallsOnOneTabTakeTurns(t *testing.T) {
 // true, so a test can tell that a concurrent call got this far.
 func (c *cli) waitTrue(t *testing.T, tab, expr string) {
 	t.Helper()
-	id := c.registry(t)[tab]["targetId"].(string)
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	defer cancel()
-	s, err := cdp.Attach(ctx, browser.Conn, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Detach(context.WithoutCancel(ctx))
-	for ctx.Err() == nil {
-		var res struct {
-			Result struct {
-				Value bool `json:"value"`
-			} `json:"result"`
-		}
-		if s.Call(ctx, "Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true}, &res) == nil && res.Result.Value {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("%s never became true", expr)
+	waitTrueOn(t, browser.Conn, c.registry(t)[tab]["targetId"].(string), expr)
 }
 
 // A damaged registry is rebuilt and reported, never a crash.
