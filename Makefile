@@ -27,6 +27,7 @@ test: chromium vet
 	$(GO) test ./...
 	$(GO) test ./runner -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 150000x
 	$(GO) test ./diff -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 300000x
+	$(GO) test ./profiles -run '^$$' -fuzz '^FuzzNormalize$$' -fuzztime 100000x
 
 # The concurrency and soak tests at full size: 8 processes x 50 calls,
 # 1,000 calls on one tab and 200 open/close cycles (make test runs them
@@ -50,6 +51,7 @@ bench-go: chromium build
 fuzz:
 	$(GO) test ./runner -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 1000000x
 	$(GO) test ./diff -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 1000000x
+	$(GO) test ./profiles -run '^$$' -fuzz '^FuzzNormalize$$' -fuzztime 3000000x
 
 clean:
 	rm -rf bin log
