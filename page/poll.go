@@ -76,7 +76,7 @@ func Poll(ctx context.Context, p *Page, req PollRequest) (*PollResult, error) {
 		default:
 			return nil, src.failed(err, start)
 		}
-		if !pollPause(pctx, interval) {
+		if !sleepCtx(pctx, interval) {
 			break
 		}
 	}
@@ -113,18 +113,6 @@ func jsTruthy(ro *RemoteObject) bool {
 		return ro.Subtype != "null"
 	}
 	return true // symbol, function
-}
-
-// pollPause waits d, or until ctx ends, which it reports by returning false.
-func pollPause(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }
 
 func pollDefault(d, def time.Duration) time.Duration {
