@@ -113,7 +113,7 @@ func inlineSteps(doc string) []string {
 				continue
 			}
 			for k := range obj {
-				if stepNamed(k) && !slices.Contains(out, span) {
+				if _, ok := stepInfo(k); ok && !slices.Contains(out, span) {
 					out = append(out, span)
 				}
 			}
@@ -122,8 +122,13 @@ func inlineSteps(doc string) []string {
 	return out
 }
 
-func stepNamed(name string) bool {
-	return slices.ContainsFunc(runner.Steps(), func(s runner.StepInfo) bool { return s.Name == name })
+// stepInfo is the registry's entry for a step.
+func stepInfo(name string) (runner.StepInfo, bool) {
+	i := slices.IndexFunc(runner.Steps(), func(s runner.StepInfo) bool { return s.Name == name })
+	if i < 0 {
+		return runner.StepInfo{}, false
+	}
+	return runner.Steps()[i], true
 }
 
 // outputExamples are, for each step, calls whose outputs show its forms.
@@ -207,7 +212,7 @@ func TestStepOutputsAsDocumented(t *testing.T) {
 					if code != 0 {
 						t.Fatalf("exit %d: %s", code, got)
 					}
-					out, _ = res["steps"].([]any)[0].(map[string]any)["output"].(map[string]any)
+					out, _ = stepOutputs(t, res)[0]["output"].(map[string]any)
 				}
 				if err := matchShape(s.Output, out); err != "" {
 					t.Errorf("SKILL.md says %s → %s; got %v", s.Name, s.Output, out)
@@ -229,25 +234,17 @@ func TestStepOutputsAsDocumented(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, got)
 			}
-			out, _ := res["steps"].([]any)[0].(map[string]any)["output"].(map[string]any)
+			out, _ := stepOutputs(t, res)[0]["output"].(map[string]any)
 			if opened == "" {
 				opened, _ = out["tab"].(string)
 			}
-			shape := stepOutput(call.step)
+			info, _ := stepInfo(call.step)
+			shape := info.Output
 			if err := matchShape(shape, out); err != "" {
 				t.Errorf("SKILL.md says %s → %s; got %v: %s", call.step, shape, out, err)
 			}
 		}
 	})
-}
-
-func stepOutput(name string) string {
-	for _, s := range runner.Steps() {
-		if s.Name == name {
-			return s.Output
-		}
-	}
-	return ""
 }
 
 // matchShape says how out fails every alternative of a documented shape
