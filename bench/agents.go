@@ -14,7 +14,8 @@ import (
 // same call, a pageFunction read; the lone agent (n = 1) is the baseline
 // the others' per-call median is compared with. The calls are made in
 // chunks, the agent counts taking turns chunk by chunk, so that a noisy
-// minute of a shared machine falls on all of them alike.
+// minute of a shared machine falls on all of them alike; each chunk
+// starts on a quiet machine (awaitQuiet).
 //
 // The floor of n agents is n sessions over the bench's one websocket,
 // each making the same Runtime.evaluate with the same pause.
@@ -73,8 +74,14 @@ func (h *harness) runAgents(ctx context.Context, counts []int, calls int) ([]res
 		k := min(agentChunk, calls-done)
 		for _, n := range counts {
 			h.progress("agents: %d at once, calls %d-%d of %d", n, done+1, done+k, calls)
+			if !awaitQuiet(ctx) {
+				return nil, ctx.Err()
+			}
 			m := got[n]
 			m.calls = append(m.calls, h.agentCalls(ctx, tabs[:n], k)...)
+			if !awaitQuiet(ctx) {
+				return nil, ctx.Err()
+			}
 			h.agentFloors(ctx, floors[:n], k, m)
 			if ctx.Err() != nil {
 				return nil, ctx.Err()

@@ -251,7 +251,7 @@ func (h *harness) runRounds(ctx context.Context, chosen []scenario, warmup, roun
 			if err != nil {
 				return nil, err
 			}
-			if !h.think(ctx) {
+			if !h.settle(ctx) {
 				return nil, ctx.Err()
 			}
 			d, ferr := h.timeFloor(ctx, p.floor, p.ft)
@@ -299,10 +299,11 @@ func (h *harness) prepare(ctx context.Context, p *prepared) error {
 	return nil
 }
 
-// once makes the scenario's call after an agent's pause. An open call's
+// once makes the scenario's call after an agent's pause and the
+// machine's quiet. An open call's
 // tab is closed again, untimed.
 func (h *harness) once(ctx context.Context, p *prepared) (sample, error) {
-	if !h.think(ctx) {
+	if !h.settle(ctx) {
 		return sample{}, ctx.Err()
 	}
 	if !p.open {
@@ -352,6 +353,10 @@ func (h *harness) url(site, path string) string {
 
 // think is an agent's pause; false when the run is being stopped.
 func (h *harness) think(ctx context.Context) bool { return sleepCtx(ctx, h.pause) }
+
+// settle is an agent's pause, then the machine's quiet (awaitQuiet):
+// each single-call scenario is measured on its own work.
+func (h *harness) settle(ctx context.Context) bool { return h.think(ctx) && awaitQuiet(ctx) }
 
 func sleepCtx(ctx context.Context, d time.Duration) bool {
 	t := time.NewTimer(d)
