@@ -451,11 +451,9 @@ func (c *Call) watchTab(sess *cdp.Session, crashed *cdp.Listener) (stop func()) 
 	// An attached session hears of its end from the browser; a tab's own
 	// websocket is told it is detached, then closes.
 	conn := sess.Conn()
-	var detached *cdp.Listener
+	detached := conn.Listen("", "Target.detachedFromTarget")
 	if sess.ID == "" {
 		detached = sess.Listen("Inspector.detached")
-	} else {
-		detached = conn.Listen("", "Target.detachedFromTarget")
 	}
 	go func() {
 		if _, err := crashed.Next(ctx); err == nil {
