@@ -108,46 +108,41 @@ func (h *harness) runAgents(ctx context.Context, counts []int, calls int) ([]res
 func (h *harness) agentCalls(ctx context.Context, tabs []string, k int) []sample {
 	var mu sync.Mutex
 	var all []sample
-	var wg sync.WaitGroup
-	for i, tab := range tabs {
-		wg.Go(func() {
-			// Agents are not in step: each starts at its own point of
-			// the pause, spread evenly.
-			if !sleepCtx(ctx, h.pause*time.Duration(i)/time.Duration(len(tabs))) {
-				return
-			}
-			for range k {
-				if !h.think(ctx) {
-					return
-				}
-				s, _ := h.cli.call(ctx, onTab(tab, agentSteps))
-				mu.Lock()
-				all = append(all, s)
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
+	h.asAgents(ctx, len(tabs), k, func(i int) {
+		s, _ := h.cli.call(ctx, onTab(tabs[i], agentSteps))
+		mu.Lock()
+		all = append(all, s)
+		mu.Unlock()
+	})
 	return all
 }
 
 // agentFloors is agentCalls' floor, recorded in m.
 func (h *harness) agentFloors(ctx context.Context, tabs []*floorTab, k int, m *measured) {
 	var mu sync.Mutex
+	h.asAgents(ctx, len(tabs), k, func(i int) {
+		d, err := h.timeFloor(ctx, evalFloor(agentExpr), tabs[i])
+		mu.Lock()
+		m.addFloor(d, err)
+		mu.Unlock()
+	})
+}
+
+// asAgents runs n agents at once, each doing its turn k times after an
+// agent's pause, until ctx ends. Agents are not in step: each starts at
+// its own point of the pause, spread evenly.
+func (h *harness) asAgents(ctx context.Context, n, k int, turn func(agent int)) {
 	var wg sync.WaitGroup
-	for i, t := range tabs {
+	for i := range n {
 		wg.Go(func() {
-			if !sleepCtx(ctx, h.pause*time.Duration(i)/time.Duration(len(tabs))) {
+			if !sleepCtx(ctx, h.pause*time.Duration(i)/time.Duration(n)) {
 				return
 			}
 			for range k {
 				if !h.think(ctx) {
 					return
 				}
-				d, err := h.timeFloor(ctx, evalFloor(agentExpr), t)
-				mu.Lock()
-				m.addFloor(d, err)
-				mu.Unlock()
+				turn(i)
 			}
 		})
 	}
