@@ -269,6 +269,28 @@ type Browser struct {
 	Endpoint Endpoint
 	Version  *Version
 	Launched bool
+	// Tab is set when Conn is that tab's own websocket (DialTab), not the
+	// browser's: it carries browser-wide commands too, but it ends with
+	// the tab.
+	Tab string
+}
+
+// DialTab opens the websocket of the tab targetID on the local Chrome at
+// ep and returns it as the browser connection of a call that drives only
+// that tab. A browser websocket costs Chrome far more: each one that
+// opens or closes makes every renderer and the GPU process do work, about
+// 100 ms of CPU per call with a few dozen busy tabs, where a tab's own
+// costs that tab alone. Commands travel without a session id (TabSession).
+func DialTab(ctx context.Context, ep Endpoint, targetID string) (*Browser, error) {
+	ep = ep.WithDefaults()
+	if ep.Remote() {
+		return nil, errors.New("a remote endpoint is reached through its browser websocket only")
+	}
+	conn, err := dial(ctx, "ws://"+ep.String()+"/devtools/page/"+targetID, ep.String())
+	if err != nil {
+		return nil, err
+	}
+	return &Browser{Conn: conn, Endpoint: ep, Tab: targetID}, nil
 }
 
 // Connect reaches the Chrome at ep, launching one first when nothing

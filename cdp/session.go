@@ -6,7 +6,8 @@ import (
 )
 
 // Session is a flat session attached to one target; its calls and events
-// travel over the browser connection tagged with the session id.
+// travel over the browser connection tagged with the session id, or over
+// the target's own websocket (TabSession) with none.
 type Session struct {
 	conn     *Conn
 	ID       string
@@ -30,6 +31,12 @@ func Attach(ctx context.Context, c *Conn, targetID string) (*Session, error) {
 // Target.attachedToTarget.
 func Adopt(c *Conn, sessionID, targetID string) *Session {
 	return &Session{conn: c, ID: sessionID, TargetID: targetID}
+}
+
+// TabSession is the session of the tab whose own websocket c is
+// (DialTab): its messages carry no session id.
+func TabSession(c *Conn, targetID string) *Session {
+	return &Session{conn: c, TargetID: targetID}
 }
 
 // Conn is the browser connection the session travels over.
@@ -56,7 +63,11 @@ func (s *Session) Listen(methods ...string) *Listener {
 	return s.conn.Listen(s.ID, methods...)
 }
 
-// Detach ends the session; the target lives on.
+// Detach ends the session; the target lives on. A TabSession ends when
+// its connection closes.
 func (s *Session) Detach(ctx context.Context) error {
+	if s.ID == "" {
+		return nil
+	}
 	return s.conn.Call(ctx, "", "Target.detachFromTarget", map[string]any{"sessionId": s.ID}, nil)
 }

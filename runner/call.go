@@ -101,10 +101,11 @@ func (c *Call) warn(format string, args ...any) {
 }
 
 // connect reaches the browser at ep, reusing the open connection when it
-// is the same endpoint.
+// is that browser's websocket. The callers attach another tab next, so a
+// tab's own websocket (cdp.DialTab) is left with its tab.
 func (c *Call) connect(ctx context.Context, ep cdp.Endpoint, headless *bool, autoLaunch bool) (*cdp.Browser, error) {
 	ep = ep.WithDefaults()
-	if c.browser != nil && c.browser.Endpoint == ep {
+	if c.browser != nil && c.browser.Endpoint == ep && c.browser.Tab == "" {
 		return c.browser, nil
 	}
 	opts := cdp.LaunchOptions{Endpoint: ep, Headless: cdp.DefaultHeadless(c.getenv)}
@@ -216,7 +217,7 @@ func (e *sickTab) failure(alias, todo string) *Error {
 // open attaches a session to targetID and starts what the call follows on
 // it, bounded by pageAnswerWait; a crashed or hung tab is a *sickTab.
 func (c *Call) open(ctx context.Context, alias, targetID, frame string) error {
-	sess, err := cdp.Attach(ctx, c.browser.Conn, targetID)
+	sess, err := c.session(ctx, targetID)
 	if err != nil {
 		if cdp.IsTargetGone(err) {
 			return &Error{Type: Connection, Message: fmt.Sprintf("tab %s no longer exists (it was closed); open a new one with openTab", alias), Err: err}
@@ -288,6 +289,15 @@ func (c *Call) open(ctx context.Context, alias, targetID, frame string) error {
 	c.restoreEmulation(sctx, emu)
 	c.restoreFrame(sctx, frame)
 	return nil
+}
+
+// session is a session on targetID: over the tab's own websocket when the
+// call has it, else attached over the browser's.
+func (c *Call) session(ctx context.Context, targetID string) (*cdp.Session, error) {
+	if c.browser.Tab == targetID {
+		return cdp.TabSession(c.browser.Conn, targetID), nil
+	}
+	return cdp.Attach(ctx, c.browser.Conn, targetID)
 }
 
 // reviveWait bounds each round trip of revive: the browser, not the
@@ -438,7 +448,15 @@ func (c *Call) release() {
 // the session is set up: until then a crash is the setup's to handle.
 func (c *Call) watchTab(sess *cdp.Session, crashed *cdp.Listener) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
-	detached := c.browser.Listen("", "Target.detachedFromTarget")
+	// An attached session hears of its end from the browser; a tab's own
+	// websocket is told it is detached, then closes.
+	conn := sess.Conn()
+	var detached *cdp.Listener
+	if sess.ID == "" {
+		detached = sess.Listen("Inspector.detached")
+	} else {
+		detached = conn.Listen("", "Target.detachedFromTarget")
+	}
 	go func() {
 		if _, err := crashed.Next(ctx); err == nil {
 			c.die(&Error{Type: Execution, Name: "PageCrashedError",
@@ -449,25 +467,20 @@ func (c *Call) watchTab(sess *cdp.Session, crashed *cdp.Listener) (stop func()) 
 		for {
 			ev, err := detached.Next(ctx)
 			if err != nil {
-				return
+				break
 			}
-			if gjson.GetBytes(ev.Params, "sessionId").String() == sess.ID {
+			if sess.ID == "" || gjson.GetBytes(ev.Params, "sessionId").String() == sess.ID {
 				c.die(&Error{Type: Connection,
 					Message: fmt.Sprintf("tab %s was closed during the call; open a new one with openTab", c.alias)})
 				return
 			}
 		}
-	}()
-	// A browser that goes away, or a remote endpoint that drops the
-	// connection, ends the call at once rather than at the step's timeout.
-	conn := c.browser.Conn
-	go func() {
-		select {
-		case <-ctx.Done():
-		case <-conn.Done():
-			if ctx.Err() == nil {
-				c.die(&Error{Type: Connection, Err: conn.Err(), Message: droppedMessage(c.alias, conn.Err())})
-			}
+		// A browser that goes away, or a remote endpoint that drops the
+		// connection, ends the call at once rather than at the step's
+		// timeout. (Next drains the events that came before the close.)
+		if ctx.Err() == nil {
+			<-conn.Done()
+			c.die(&Error{Type: Connection, Err: conn.Err(), Message: droppedMessage(c.alias, conn.Err())})
 		}
 	}()
 	return func() {
@@ -496,8 +509,9 @@ func (c *Call) die(cause *Error) {
 
 var rawTargetID = regexp.MustCompile(`^[0-9A-Fa-f]{32}$`)
 
-// attachAlias attaches to the tab named by the top-level "tab" field.
-func (c *Call) attachAlias(ctx context.Context, tab string) error {
+// attachAlias attaches to the tab named by the top-level "tab" field,
+// over the tab's own websocket when the batch stays on it (onlyTab).
+func (c *Call) attachAlias(ctx context.Context, tab string, onlyTab bool) error {
 	alias, entry, found, err := c.tabs.Resolve(tab)
 	if err != nil {
 		return &Error{Type: Connection, Message: "tab registry: " + err.Error(), Err: err}
@@ -522,12 +536,7 @@ func (c *Call) attachAlias(ctx context.Context, tab string) error {
 	// a remote endpoint that accepts and never answers.
 	cctx, cancel := context.WithTimeout(ctx, c.connectWait())
 	defer cancel()
-	if entry.BrowserWS != "" {
-		if conn, err := cdp.Dial(cctx, entry.BrowserWS); err == nil {
-			c.browser = &cdp.Browser{Conn: conn, Endpoint: ep}
-		}
-	}
-	if _, err := c.connect(cctx, ep, nil, false); err != nil {
+	if err := c.reach(cctx, ep, entry, onlyTab); err != nil {
 		var e *Error
 		if errors.As(err, &e) {
 			if ep.Remote() {
@@ -546,6 +555,28 @@ func (c *Call) attachAlias(ctx context.Context, tab string) error {
 	}
 	c.startURL, c.startDoc, c.arrived = c.attachURL, c.attachDoc, false
 	return nil
+}
+
+// reach connects the call to the browser of the tab entry names: over the
+// tab's own websocket for a batch that stays on a tab of a local Chrome
+// (cdp.DialTab), else over the browser's, dialled at the URL the registry
+// cached while it answers.
+func (c *Call) reach(ctx context.Context, ep cdp.Endpoint, entry cdp.TabEntry, onlyTab bool) error {
+	if onlyTab && !ep.Remote() {
+		b, err := cdp.DialTab(ctx, ep, entry.TargetID)
+		if err == nil {
+			c.browser = b
+			return nil
+		}
+		// The tab or Chrome is gone: the browser's websocket tells which.
+	}
+	if entry.BrowserWS != "" {
+		if conn, err := cdp.Dial(ctx, entry.BrowserWS); err == nil {
+			c.browser = &cdp.Browser{Conn: conn, Endpoint: ep}
+		}
+	}
+	_, err := c.connect(ctx, ep, nil, false)
+	return err
 }
 
 // connectWait bounds reaching the tab's browser: the call's timeout.

@@ -29,6 +29,11 @@ const (
 	// rendered: the action itself waits for the page to render a frame
 	// after it (dom's effects watch), so the settle looks at once.
 	rendered
+	// browserWide: the step needs the browser's websocket, not only its
+	// tab's: Chrome tells a download in a tab the step opened to the
+	// browser's sessions and that tab's only. A batch without one talks
+	// to its tab alone (cdp.DialTab), which costs Chrome far less.
+	browserWide
 )
 
 // step is one entry of the step registry. Validation, dispatch, the

@@ -70,7 +70,7 @@ func Run(ctx context.Context, input []byte, opts Options) *Result {
 	c.dialogs = dialogs
 
 	if req.tab != "" {
-		if err := c.attachAlias(ctx, req.tab); err != nil {
+		if err := c.attachAlias(ctx, req.tab, !req.any(browserWide)); err != nil {
 			var died *Error
 			if errors.As(context.Cause(ctx), &died) {
 				err = died // the tab died while the call set up: that is the news

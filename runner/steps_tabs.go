@@ -384,11 +384,11 @@ func runCloseTab(ctx context.Context, c *Call, p closeTabParams) (any, error) {
 }
 
 // withBrowser runs fn on the browser at ep: the call's own connection when
-// it is that browser, else a connection of its own for fn's length, so a
-// step about another browser leaves the call's tab attached. Nothing is
-// launched.
+// it is that browser's websocket, else a connection of its own for fn's
+// length, so a step about another browser (or tab) leaves the call's tab
+// attached. Nothing is launched.
 func (c *Call) withBrowser(ctx context.Context, ep cdp.Endpoint, fn func(*cdp.Browser) error) error {
-	if c.browser != nil && cdp.SameEndpoint(c.browser.Endpoint, ep) {
+	if c.browser != nil && cdp.SameEndpoint(c.browser.Endpoint, ep) && c.browser.Tab == "" {
 		return fn(c.browser)
 	}
 	b, err := cdp.Connect(ctx, c.getenv, cdp.LaunchOptions{Endpoint: ep}, false)

@@ -26,6 +26,16 @@ type request struct {
 	steps  []plannedStep
 }
 
+// any reports whether a step of the batch has f.
+func (r *request) any(f flags) bool {
+	for _, ps := range r.steps {
+		if ps.def.has(f) {
+			return true
+		}
+	}
+	return false
+}
+
 // plannedStep is one validated step, ready to run.
 type plannedStep struct {
 	n        int // 1-based, as reported to the agent

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -140,8 +142,10 @@ func TestTablessBatch(t *testing.T) {
 	}
 }
 
-// The cached browser websocket URL saves a round trip per call; a stale
-// one (Chrome restarted on the same port) must cost only that round trip.
+// The cached browser websocket URL saves a round trip per call that needs
+// the browser's websocket (a click); a stale one (Chrome restarted on the
+// same port) must cost only that round trip. A call that stays on its tab
+// goes by the tab's own websocket and never needs the cache.
 func TestStaleBrowserWebsocketCache(t *testing.T) {
 	c := newCLI(t)
 	tab := c.openTab("about:blank")
@@ -159,7 +163,10 @@ func TestStaleBrowserWebsocketCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	if res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"getUrl":true}]}`, tab)); code != 0 {
-		t.Fatalf("stale cache broke the call: %v", res)
+		t.Fatalf("stale cache broke a call on the tab: %v", res)
+	}
+	if res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":{"x":5,"y":5}}]}`, tab)); code != 0 {
+		t.Fatalf("stale cache broke a click: %v", res)
 	}
 	if got := c.registry(t)[tab]["browserWs"]; got != fresh {
 		t.Fatalf("cache not refreshed: %v", got)
@@ -235,5 +242,37 @@ func TestNoChromeToLaunch(t *testing.T) {
 	e := firstError(res)
 	if e == nil || e["type"] != "CONNECTION" || !strings.Contains(e["error"].(string), "CHROME_PATH") {
 		t.Fatalf("%v", res)
+	}
+}
+
+// A batch that stays on its tab talks to it over the tab's own websocket:
+// a browser websocket makes every renderer and the GPU process work each
+// time one opens or closes. A click, which must hear of downloads in the
+// tabs it opens, attaches over the browser's. The --debug log's CDP
+// trace shows which.
+func TestTabOnlyCallUsesTheTabsWebsocket(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/hello.html")
+	work := t.TempDir()
+	trace := func(steps string) string {
+		t.Helper()
+		cmd := exec.Command(binary, "--debug", fmt.Sprintf(`{"tab":%q,"steps":%s}`, tab, steps))
+		cmd.Env, cmd.Dir = c.env(), work
+		if out, err := cmd.Output(); err != nil {
+			t.Fatalf("%s: %v: %s", steps, err, out)
+		}
+		logs, _ := filepath.Glob(filepath.Join(work, "log", "*.json"))
+		slices.Sort(logs)
+		data, err := os.ReadFile(logs[len(logs)-1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	if log := trace(`[{"pageFunction":"document.title"},{"snapshot":true}]`); strings.Contains(log, "Target.attachToTarget") {
+		t.Errorf("a call that stays on its tab attached through the browser's websocket")
+	}
+	if log := trace(`[{"click":{"x":5,"y":5}}]`); !strings.Contains(log, "Target.attachToTarget") {
+		t.Errorf("a click did not attach through the browser's websocket")
 	}
 }
