@@ -29,6 +29,12 @@ import (
 // so a download is the call's only when the frame that began it is in the
 // call's tab, or is a tab it opened (a target=_blank link to an attachment
 // opens a tab that downloads and closes).
+//
+// A navigation in one of the tab's frames may turn into a download, which
+// Chrome tells only once the response is in: a script's click on a link
+// returns at once, and the download begins after the step. So Take also
+// waits, a short while, for the navigations begun in the tab's frames to
+// commit or to become downloads.
 
 // Download states, as reported.
 const (
@@ -62,6 +68,13 @@ func DownloadsDir() string { return filepath.Join(Dir(), "downloads") }
 const (
 	downloadFlushBudget = time.Second
 	downloadOwnerBudget = 2 * time.Second
+	// navDownloadMax bounds the wait for a navigation to commit or become
+	// a download; stoppedDownloadMax the wait for the download once the
+	// frame stopped loading without a new document (Chrome says a
+	// download began just after; a 204 or a canceled navigation never
+	// does).
+	navDownloadMax     = 2 * time.Second
+	stoppedDownloadMax = 200 * time.Millisecond
 )
 
 // Downloads follows the downloads of one browser connection. Like
@@ -80,6 +93,13 @@ type Downloads struct {
 	owned map[string]bool
 	// fresh are the tab's downloads begun since the last Take.
 	fresh []*download
+	// navs are the tab's frames whose navigation may yet become a
+	// download, each with when to stop waiting for it.
+	navs map[string]time.Time
+	// newDocument: the tab's main frame committed a new document since
+	// the step began, so its frames' loads are that page's, not
+	// downloads to wait for.
+	newDocument bool
 }
 
 type download struct {
@@ -94,6 +114,14 @@ type download struct {
 	saveErr error
 }
 
+// downloadEvents are the browser's download and target events and the
+// tabs' navigation events.
+var downloadEvents = []string{
+	"Browser.downloadWillBegin", "Browser.downloadProgress", "Target.targetCreated",
+	"Page.frameStartedNavigating", "Page.frameNavigated", "Page.navigatedWithinDocument",
+	"Page.frameStoppedLoading", "Page.frameDetached",
+}
+
 // WatchDownloads tells Chrome to save downloads into DownloadsDir, named
 // by their download ids, and to report them on conn.
 func WatchDownloads(ctx context.Context, conn *cdp.Conn) (*Downloads, error) {
@@ -106,8 +134,9 @@ func WatchDownloads(ctx context.Context, conn *cdp.Conn) (*Downloads, error) {
 	}
 	d := &Downloads{
 		conn: conn, dir: dir,
-		l:    conn.Listen("", "Browser.downloadWillBegin", "Browser.downloadProgress", "Target.targetCreated"),
+		l:    conn.ListenAll(downloadEvents...),
 		seen: map[string]*download{}, openers: map[string]string{}, owned: map[string]bool{},
+		navs: map[string]time.Time{},
 	}
 	if err := d.Renew(ctx); err != nil {
 		d.Close()
@@ -120,6 +149,7 @@ func WatchDownloads(ctx context.Context, conn *cdp.Conn) (*Downloads, error) {
 // process's end sent it back to its default since: a step that is about
 // to act sends its downloads here rather than through ~/Downloads.
 func (d *Downloads) Renew(ctx context.Context) error {
+	d.newDocument = false
 	return d.conn.Call(ctx, "", "Browser.setDownloadBehavior", map[string]any{
 		"behavior": "allowAndName", "downloadPath": d.dir, "eventsEnabled": true,
 	}, nil)
@@ -153,13 +183,20 @@ func (d *Downloads) Take(ctx context.Context, p *page.Page) Taken {
 	for _, ev := range d.l.Drain() {
 		d.apply(ctx, p, ev)
 	}
-	for d.waiting() {
-		ev, err := d.l.Next(ctx)
-		if err != nil {
+	for {
+		wctx, cancel := d.waitFor(ctx)
+		if wctx == nil {
 			break
 		}
-		d.apply(ctx, p, ev)
+		ev, err := d.l.Next(wctx)
+		cancel()
+		if err == nil {
+			d.apply(ctx, p, ev)
+		} else if ctx.Err() != nil || wctx.Err() == nil {
+			break // the step's time is up, or the connection is gone
+		}
 	}
+	clear(d.navs)
 	var t Taken
 	for _, dl := range d.fresh {
 		r, w := d.report(dl)
@@ -172,18 +209,41 @@ func (d *Downloads) Take(ctx context.Context, p *page.Page) Taken {
 	return t
 }
 
-// waiting: a download of this Take is still in progress.
-func (d *Downloads) waiting() bool {
+// waitFor says how long Take waits for the next event: within ctx while
+// a download of this Take is in progress, else until the last navigation
+// that may become one has had its time; nil when nothing is awaited.
+func (d *Downloads) waitFor(ctx context.Context) (context.Context, context.CancelFunc) {
 	for _, dl := range d.fresh {
 		if dl.state == "inProgress" {
-			return true
+			return context.WithCancel(ctx)
 		}
 	}
-	return false
+	var last time.Time
+	for frame, until := range d.navs {
+		if time.Now().After(until) {
+			delete(d.navs, frame)
+		} else if until.After(last) {
+			last = until
+		}
+	}
+	if last.IsZero() {
+		return nil, nil
+	}
+	return context.WithDeadline(ctx, last)
 }
 
-// apply folds one event in.
+// apply folds one event in: the browser's, or the navigation events of
+// p's own session.
 func (d *Downloads) apply(ctx context.Context, p *page.Page, ev cdp.Event) {
+	if strings.HasPrefix(ev.Method, "Page.") {
+		if ev.SessionID == p.S.ID {
+			d.applyNav(ev, p.S.TargetID)
+		}
+		return
+	}
+	if ev.SessionID != "" {
+		return
+	}
 	switch ev.Method {
 	case "Target.targetCreated":
 		var e struct {
@@ -202,9 +262,10 @@ func (d *Downloads) apply(ctx context.Context, p *page.Page, ev cdp.Event) {
 			URL               string `json:"url"`
 			SuggestedFilename string `json:"suggestedFilename"`
 		}
-		if json.Unmarshal(ev.Params, &e) != nil || e.GUID == "" {
+		if json.Unmarshal(ev.Params, &e) != nil || e.GUID == "" || d.seen[e.GUID] != nil {
 			return
 		}
+		delete(d.navs, e.FrameID)
 		dl := &download{guid: e.GUID, url: e.URL, suggested: e.SuggestedFilename, state: "inProgress"}
 		d.seen[e.GUID] = dl
 		if d.owns(ctx, p, e.FrameID) {
@@ -230,6 +291,42 @@ func (d *Downloads) apply(ctx context.Context, p *page.Page, ev cdp.Event) {
 		if dl.ours && dl.state == "completed" && d.isFresh(dl) {
 			d.save(dl)
 		}
+	}
+}
+
+// applyNav follows the navigations of the tab's frames that may become
+// downloads; main is the tab's main frame.
+func (d *Downloads) applyNav(ev cdp.Event, main string) {
+	var e struct {
+		FrameID        string `json:"frameId"`
+		NavigationType string `json:"navigationType"`
+		Frame          struct {
+			ID       string `json:"id"`
+			ParentID string `json:"parentId"`
+		} `json:"frame"`
+	}
+	if json.Unmarshal(ev.Params, &e) != nil {
+		return
+	}
+	now := time.Now()
+	switch ev.Method {
+	case "Page.frameStartedNavigating":
+		child := e.FrameID != main
+		if e.NavigationType != "sameDocument" && e.NavigationType != "historySameDocument" && !(child && d.newDocument) {
+			d.navs[e.FrameID] = now.Add(navDownloadMax)
+		}
+	case "Page.frameStoppedLoading":
+		if until, ok := d.navs[e.FrameID]; ok && until.After(now.Add(stoppedDownloadMax)) {
+			d.navs[e.FrameID] = now.Add(stoppedDownloadMax)
+		}
+	case "Page.frameNavigated":
+		delete(d.navs, e.Frame.ID)
+		if e.Frame.ParentID == "" {
+			d.newDocument = true
+			clear(d.navs)
+		}
+	default: // within the document, or the frame is gone
+		delete(d.navs, e.FrameID)
 	}
 }
 

@@ -17,9 +17,10 @@ type Event struct {
 // loop never blocks on a slow consumer. Subscribe before acting: events
 // that arrive between the action and the wait are kept, not lost.
 type Listener struct {
-	conn      *Conn
-	sessionID string
-	methods   map[string]bool
+	conn       *Conn
+	sessionID  string
+	anySession bool
+	methods    map[string]bool
 
 	mu     sync.Mutex
 	queue  []Event
@@ -29,7 +30,17 @@ type Listener struct {
 // Listen subscribes to the named events of one session ("" for the
 // browser). With no methods it receives every event of that session.
 func (c *Conn) Listen(sessionID string, methods ...string) *Listener {
-	l := &Listener{conn: c, sessionID: sessionID, signal: make(chan struct{}, 1)}
+	return c.listen(&Listener{sessionID: sessionID}, methods)
+}
+
+// ListenAll subscribes to the named events of every session, the
+// browser's and each attached target's; Event.SessionID says whose.
+func (c *Conn) ListenAll(methods ...string) *Listener {
+	return c.listen(&Listener{anySession: true}, methods)
+}
+
+func (c *Conn) listen(l *Listener, methods []string) *Listener {
+	l.conn, l.signal = c, make(chan struct{}, 1)
 	if len(methods) > 0 {
 		l.methods = map[string]bool{}
 		for _, m := range methods {
@@ -44,7 +55,7 @@ func (c *Conn) Listen(sessionID string, methods ...string) *Listener {
 
 // offer is called by the read loop with the connection lock held.
 func (l *Listener) offer(ev Event) {
-	if ev.SessionID != l.sessionID || (l.methods != nil && !l.methods[ev.Method]) {
+	if (ev.SessionID != l.sessionID && !l.anySession) || (l.methods != nil && !l.methods[ev.Method]) {
 		return
 	}
 	l.mu.Lock()

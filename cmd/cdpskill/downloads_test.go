@@ -295,6 +295,23 @@ func TestDownloadFromFrameByScript(t *testing.T) {
 	checkSaved(t, c, dls[0], "inner.txt", "inner")
 }
 
+// The hidden-frame trick: a script adds an iframe whose address is the
+// file. The frame is new and its navigation begins after the step.
+func TestDownloadThroughHiddenFrame(t *testing.T) {
+	srv := newDownloadServer(t)
+	c := newCLI(t)
+	tab := c.openTab(srv.URL + "/downloads.html")
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"() => { const f = document.createElement('iframe'); f.style.display = 'none'; f.src = '/dl/hidden.txt?body=hidden'; document.body.append(f) }"}]}`, tab))
+	if code != 0 {
+		t.Fatalf("%v", res)
+	}
+	dls := downloadsOf(t, res, 0)
+	if len(dls) != 1 {
+		t.Fatalf("want one download, got %v", res["steps"])
+	}
+	checkSaved(t, c, dls[0], "hidden.txt", "hidden")
+}
+
 func TestDownloadCanceled(t *testing.T) {
 	srv := newDownloadServer(t)
 	c := newCLI(t)
