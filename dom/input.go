@@ -21,17 +21,19 @@ type mouseEvent struct {
 // mouseClick moves to pt and presses and releases button count times, with
 // rising click counts, as a real double click does.
 func mouseClick(ctx context.Context, s *cdp.Session, pt Point, button string, count int) error {
-	if err := s.Call(ctx, "Input.dispatchMouseEvent", mouseEvent{Type: "mouseMoved", X: pt.X, Y: pt.Y, Button: "none"}, nil); err != nil {
-		return err
-	}
+	// Sent together, not each after the last one's reply: Chrome
+	// dispatches a mouse move with the next frame it renders, and holds
+	// its reply until then, but a press that follows it in the queue
+	// flushes it first. The page sees the same events in the same order.
+	sent := []*cdp.Sent{s.Send(ctx, "Input.dispatchMouseEvent", mouseEvent{Type: "mouseMoved", X: pt.X, Y: pt.Y, Button: "none"})}
 	bit := mouseButtons[button]
 	for i := 1; i <= count; i++ {
-		down := mouseEvent{Type: "mousePressed", X: pt.X, Y: pt.Y, Button: button, Buttons: bit, ClickCount: i}
-		if err := s.Call(ctx, "Input.dispatchMouseEvent", down, nil); err != nil {
-			return err
-		}
-		up := mouseEvent{Type: "mouseReleased", X: pt.X, Y: pt.Y, Button: button, ClickCount: i}
-		if err := s.Call(ctx, "Input.dispatchMouseEvent", up, nil); err != nil {
+		sent = append(sent,
+			s.Send(ctx, "Input.dispatchMouseEvent", mouseEvent{Type: "mousePressed", X: pt.X, Y: pt.Y, Button: button, Buttons: bit, ClickCount: i}),
+			s.Send(ctx, "Input.dispatchMouseEvent", mouseEvent{Type: "mouseReleased", X: pt.X, Y: pt.Y, Button: button, ClickCount: i}))
+	}
+	for _, r := range sent {
+		if err := r.Wait(ctx, nil); err != nil {
 			return err
 		}
 	}
