@@ -56,6 +56,9 @@ type ClickRequest struct {
 	// Stable requires the target to hold still for that many animation
 	// frames before the click (SPEC 8.6); see ActionRequest.StableFrames.
 	Stable int
+	// Acted, when set, is called once the click happened, before the
+	// wait for its effects.
+	Acted func()
 	// NoGrace: the caller watches the page after the click itself (the
 	// runner's settle), so the click does not wait ClickGrace for a
 	// router's late step; it reports what had begun when the page had
@@ -135,6 +138,9 @@ func Click(ctx context.Context, p *page.Page, req ClickRequest) (*ClickResult, e
 	res, err := clickOnce(ctx, p, req, target, button, count)
 	if err != nil {
 		return nil, err
+	}
+	if req.Acted != nil {
+		req.Acted()
 	}
 	grace := ClickGrace
 	if req.NoGrace {

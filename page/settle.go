@@ -19,6 +19,19 @@ type Quiet struct {
 	NewDocument bool `json:"newDocument"`
 	// Scrolled: the page or an element in it scrolled since ArmSettle.
 	Scrolled bool `json:"scrolled"`
+	// Seen is when, on the document's clock (SettleClock), anything last
+	// changed or scrolled since ArmSettle, a style or an identical
+	// rebuild too; 0 if nothing did.
+	Seen float64 `json:"seen"`
+}
+
+// SettleClock reads the clock of the document ArmSettle watches
+// (performance.now(), in the helper world, where the page cannot
+// replace it).
+func SettleClock(ctx context.Context, p *Page) (float64, error) {
+	var now float64
+	err := p.CallJS(ctx, settleJS, &now, map[string]any{"op": "now"})
+	return now, err
 }
 
 // ArmSettle starts counting the DOM changes and scrolls of the current

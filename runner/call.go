@@ -83,6 +83,10 @@ type Call struct {
 
 	// downloads saves and reports the downloads the call's tab starts.
 	downloads *capture.Downloads
+	// early is the report's screenshot, taken while the last step settled;
+	// acted, while the last step runs, starts it (see shootOnce).
+	early *earlyShot
+	acted func()
 
 	// workers follows the tab's service workers.
 	workers *workerWatch
@@ -623,6 +627,7 @@ func (c *Call) requirePage() (*page.Page, error) {
 
 func (c *Call) close() {
 	cdp.TraceMark("closing")
+	c.early.take(nil) // its file is written whole before the process ends
 	c.detach()
 	c.stopDownloads()
 	if c.browser != nil {

@@ -163,11 +163,21 @@ func (c *Call) runHooked(ctx context.Context, ps plannedStep, sr *StepResult) (a
 	if settles(ps.def) {
 		mark = c.armSettle(ctx, ps.def)
 	}
+	if settles(ps.def) && ps.last && h.empty() && ps.waitFor == nil {
+		c.acted = c.shootOnce(ctx, mark)
+	}
 	out, err := ps.def.run(ctx, c, ps.params)
+	acted := c.acted
+	c.acted = nil
 	if err == nil && settles(ps.def) {
-		if w := c.settle(ctx, mark); w != "" {
+		if acted != nil {
+			acted() // unless the step did, once it had acted
+		}
+		w, still := c.settle(ctx, mark, c.early.since())
+		if w != "" {
 			sr.addWarning(w)
 		}
+		c.early.keepIf(still)
 	}
 	if err != nil || h.empty() {
 		return out, err

@@ -117,7 +117,8 @@ func checkTabPlan(req *request) *Error {
 // not optional. It reports what ran, for the report.
 func (c *Call) runSteps(ctx context.Context, req *request, res *Result, dialogs *dialogWatch) *ran {
 	r := &ran{}
-	for _, ps := range req.steps {
+	for i, ps := range req.steps {
+		ps.last = i == len(req.steps)-1
 		if ctx.Err() != nil {
 			break
 		}
@@ -457,10 +458,14 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 	if r.visual {
 		g.Go(func() error { scr = c.takeAfter(ctx); return nil })
 		g.Go(func() error {
-			sctx, cancel := context.WithTimeout(ctx, screenshotBudget)
-			defer cancel()
 			path := capture.AfterPath(c.alias)
-			shot, err := capture.Capture(sctx, c.sess, path, capture.ShotOptions{MaxSide: capture.ReadableSide})
+			shot, ok := c.early.take(c.sess)
+			var err error
+			if !ok {
+				sctx, cancel := context.WithTimeout(ctx, screenshotBudget)
+				defer cancel()
+				shot, err = capture.Capture(sctx, c.sess, path, capture.ShotOptions{MaxSide: capture.ReadableSide})
+			}
 			if err == nil {
 				res.Screenshot, res.ScreenshotScale = path, shot.Scale
 			} else {

@@ -47,10 +47,13 @@ func (c *Call) armSettle(ctx context.Context, s *step) settleMark {
 // have finished, and then quiet for a window again (their answers are
 // rendered after they arrive); not at all when the action changed nothing
 // and started nothing. A navigation the action started is followed into
-// the new document. It returns a warning when requests outlived the wait.
-func (c *Call) settle(ctx context.Context, m settleMark) string {
+// the new document. It returns a warning when requests outlived the wait,
+// and still: the page settled at the first look, with no request begun,
+// in the same document, and nothing in it changed or scrolled after
+// since, on the document's clock (0: no such time).
+func (c *Call) settle(ctx context.Context, m settleMark, since float64) (warning string, still bool) {
 	if !m.armed || c.page == nil {
-		return ""
+		return "", false
 	}
 	deadline := time.Now().Add(settleMax)
 	if dl, ok := ctx.Deadline(); ok && dl.Before(deadline) {
@@ -82,23 +85,24 @@ func (c *Call) settle(ctx context.Context, m settleMark) string {
 		q, err := page.AwaitQuiet(sctx, c.page, settleWindow, time.Until(deadline), start)
 		c.scrolled = c.scrolled || q.Scrolled
 		pending, began := busy()
+		still = err == nil && first && !began && !q.NewDocument && since > 0 && q.Seen <= since
 		switch {
 		case sctx.Err() != nil:
-			return stillLoading(pending)
+			return stillLoading(pending), false
 		case err != nil && !cdp.IsContextDestroyed(err):
-			return "" // the page cannot say; the report will show what it can
+			return "", false // the page cannot say; the report will show what it can
 		case err == nil && first && !q.Moved && !began:
-			return ""
+			return "", still
 		case err == nil && !q.Settled:
-			return stillLoading(pending)
+			return stillLoading(pending), false
 		case err == nil && len(pending) == 0 && (fresh || !began):
-			return ""
+			return "", still
 		}
 		// Requests are under way, or the document is being replaced:
 		// wait for the network to finish, then for a quiet DOM again.
 		for len(pending) > 0 {
 			if nc.n.WaitEvent(sctx) != nil {
-				return stillLoading(pending)
+				return stillLoading(pending), false
 			}
 			pending, _ = busy()
 		}

@@ -216,6 +216,7 @@ func runClick(ctx context.Context, c *Call, p clickParams) (any, error) {
 		JSClick: p.JSClick, NativeOnly: p.NativeOnly, Timeout: ms(p.Timeout),
 		ScrollUntilVisible: p.scroll, WaitAfter: p.settle, SearchFrames: p.SearchFrames, Stable: p.stable,
 		NoGrace: true, // the settle after the step watches for what follows
+		Acted:   c.acted,
 	})
 	if err != nil {
 		return nil, err

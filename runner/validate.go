@@ -49,6 +49,8 @@ type plannedStep struct {
 	dialog *dialogPolicy
 	// waitFor is the response the step waits for after its action.
 	waitFor *capture.ResponseMatch
+	// last: the batch's last step, after which the report looks.
+	last bool
 }
 
 // topLevelFields are the fields an input document may have.

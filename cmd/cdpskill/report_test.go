@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"image/color"
+	"image/png"
 	"os"
 	"strings"
 	"testing"
@@ -281,4 +283,48 @@ func TestConnectTabIsNoNavigation(t *testing.T) {
 	if res["navigated"] != nil || res["tab"] != second {
 		t.Errorf("navigated %v on tab %v", res["navigated"], res["tab"])
 	}
+}
+
+// The report's screenshot is asked for while a click settles. A page
+// that changes after that is captured again, as it settled; one that
+// changed in the click's handler keeps the shot taken at once.
+func TestReportScreenshotShowsTheSettledPage(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/late-paint.html")
+	for _, tc := range []struct {
+		button string
+		want   color.RGBA
+	}{
+		{"now", color.RGBA{0, 0, 255, 255}},
+		{"late", color.RGBA{255, 0, 0, 255}},
+	} {
+		res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":"#%s"}]}`, tab, tc.button))
+		if code != 0 {
+			t.Fatalf("%s: %v", tc.button, res)
+		}
+		if got := cornerOf(t, res["screenshot"].(string)); got != tc.want {
+			t.Errorf("#%s: the screenshot shows %v, the page settled at %v", tc.button, got, tc.want)
+		}
+		c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"() => { document.body.style.background = 'rgb(255, 255, 255)' }"}]}`, tab))
+	}
+	log := c.trace(t, tab, `[{"click":"#now"}]`)
+	if n := strings.Count(log, `"Page.captureScreenshot"`); n != 1 {
+		t.Errorf("a click whose page settled at once was captured %d times", n)
+	}
+}
+
+// cornerOf is the colour of a PNG's top-left pixel.
+func cornerOf(t *testing.T, path string) color.RGBA {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, g, b, a := img.At(img.Bounds().Min.X+2, img.Bounds().Min.Y+2).RGBA()
+	return color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), uint8(a >> 8)}
 }

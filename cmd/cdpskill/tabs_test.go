@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -253,26 +252,31 @@ func TestNoChromeToLaunch(t *testing.T) {
 func TestTabOnlyCallUsesTheTabsWebsocket(t *testing.T) {
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
-	work := t.TempDir()
-	trace := func(steps string) string {
-		t.Helper()
-		cmd := exec.Command(binary, "--debug", fmt.Sprintf(`{"tab":%q,"steps":%s}`, tab, steps))
-		cmd.Env, cmd.Dir = c.env(), work
-		if out, err := cmd.Output(); err != nil {
-			t.Fatalf("%s: %v: %s", steps, err, out)
-		}
-		logs, _ := filepath.Glob(filepath.Join(work, "log", "*.json"))
-		slices.Sort(logs)
-		data, err := os.ReadFile(logs[len(logs)-1])
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(data)
-	}
-	if log := trace(`[{"pageFunction":"document.title"},{"snapshot":true}]`); strings.Contains(log, "Target.attachToTarget") {
+	if log := c.trace(t, tab, `[{"pageFunction":"document.title"},{"snapshot":true}]`); strings.Contains(log, "Target.attachToTarget") {
 		t.Errorf("a call that stays on its tab attached through the browser's websocket")
 	}
-	if log := trace(`[{"click":{"x":5,"y":5}}]`); !strings.Contains(log, "Target.attachToTarget") {
+	if log := c.trace(t, tab, `[{"click":{"x":5,"y":5}}]`); !strings.Contains(log, "Target.attachToTarget") {
 		t.Errorf("a click did not attach through the browser's websocket")
 	}
+}
+
+// trace runs steps on tab with --debug and returns the call's log, with
+// its CDP trace.
+func (c *cli) trace(t *testing.T, tab, steps string) string {
+	t.Helper()
+	work := t.TempDir()
+	cmd := exec.Command(binary, "--debug", fmt.Sprintf(`{"tab":%q,"steps":%s}`, tab, steps))
+	cmd.Env, cmd.Dir = c.env(), work
+	if out, err := cmd.Output(); err != nil {
+		t.Fatalf("%s: %v: %s", steps, err, out)
+	}
+	logs, _ := filepath.Glob(filepath.Join(work, "log", "*.json"))
+	if len(logs) != 1 {
+		t.Fatalf("%s: want one log, got %v", steps, logs)
+	}
+	data, err := os.ReadFile(logs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
 }

@@ -10,19 +10,23 @@
  * without one.
  *
  * a: {op: "arm"} starts watching afresh;
+ *    {op: "now"} answers the document's clock (performance.now());
  *    {op: "quiet", window, max, fresh, rendered} waits until the DOM has
  *    not changed for window ms (counted from the last change, or from now
  *    when fresh or in a new document), at most max ms. Without fresh it
  *    first lets the page render a frame (unless rendered: the action
  *    waited for one already), and answers then if nothing changed since
  *    arm.
- * returns {moved, settled, newDocument, scrolled}: scrolled, when the
- *    page or an element still shown in it scrolled since arm (a list that
- *    scrolled an option into view and then closed moved nothing).
+ * returns {moved, settled, newDocument, scrolled, seen}: scrolled, when
+ *    the page or an element still shown in it scrolled since arm (a list
+ *    that scrolled an option into view and then closed moved nothing);
+ *    seen, when on the document's clock anything last changed since arm,
+ *    a style or an identical rebuild too, or anything scrolled (0: no).
  */
 function settle(a) {
   const KEY = Symbol.for('cdpskill.settle');
   const start = performance.now();
+  if (a.op === 'now') return start;
   let st = document[KEY];
   const newDocument = !st;
   if (!st) st = install();
@@ -35,7 +39,7 @@ function settle(a) {
     const done = (settled) => {
       fold(st.observer.takeRecords());
       unwatch();
-      resolve({ moved: st.count > 0 || newDocument, settled, newDocument, scrolled: scrolled() });
+      resolve({ moved: st.count > 0 || newDocument, settled, newDocument, scrolled: scrolled(), seen: st.seen });
     };
     const tick = () => {
       fold(st.observer.takeRecords());
@@ -65,9 +69,12 @@ function settle(a) {
   });
 
   function install() {
-    const s = { count: 0, last: 0, scrolled: new Set(), observer: null, onScroll: null, ids: new WeakMap(), nextID: 0 };
+    const s = { count: 0, last: 0, seen: 0, scrolled: new Set(), observer: null, onScroll: null, ids: new WeakMap(), nextID: 0 };
     s.observer = new MutationObserver((records) => fold(records));
-    s.onScroll = (e) => { s.scrolled.add(e.target); };
+    s.onScroll = (e) => {
+      s.scrolled.add(e.target);
+      s.seen = performance.now();
+    };
     Object.defineProperty(document, KEY, { value: s, configurable: true });
     return s;
   }
@@ -75,6 +82,7 @@ function settle(a) {
   function watch() {
     st.count = 0;
     st.last = 0;
+    st.seen = 0;
     st.scrolled = new Set();
     st.observer.observe(document, { subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true });
     // Scroll events do not bubble; a capturing listener hears every one.
@@ -97,6 +105,7 @@ function settle(a) {
   // batch's removed and added nodes, each with where it sat, are compared
   // as a whole: equal means the page rebuilt what it had.
   function fold(records) {
+    if (records.length) st.seen = performance.now();
     let removed = '';
     let added = '';
     for (const r of records) {
