@@ -85,6 +85,9 @@ type Options struct {
 	// RefMapAbove asks for Result.RefMap when the snapshot shows more refs
 	// than this (0: never).
 	RefMapAbove int `json:"-"`
+	// ViewportAbove asks for Result.Viewport when the YAML is longer than
+	// this (0: never).
+	ViewportAbove int `json:"-"`
 }
 
 var snapshotIDRE = regexp.MustCompile(`^s[0-9]+$`)
@@ -142,6 +145,10 @@ type Result struct {
 	// page changed since then and that snapshot, taken with the same
 	// options, is still known to the document.
 	Previous string `json:"-"`
+	// Viewport is the part of the snapshot on screen, as ViewportOnly
+	// would show it, from the same walk; asked for by
+	// Options.ViewportAbove, and not had when frames were spliced in.
+	Viewport string `json:"-"`
 }
 
 // RefMeta is what the page records about a ref, for re-resolution (SPEC
@@ -169,7 +176,7 @@ func Snapshot(ctx context.Context, p *page.Page, opts Options) (*Result, error) 
 		return nil, err
 	}
 	out, err := callSnapshot(ctx, p, snapshotIn{Options: opts, SnapshotFloor: opts.SnapshotFloor,
-		ElementFloor: opts.ElementFloor, RefMapOver: opts.RefMapAbove, FrameMark: frameMark})
+		ElementFloor: opts.ElementFloor, RefMapOver: opts.RefMapAbove, ViewportOver: opts.ViewportAbove, FrameMark: frameMark})
 	if err != nil {
 		return nil, err
 	}
@@ -198,6 +205,7 @@ type snapshotIn struct {
 	SnapshotFloor int    `json:"snapshotFloor,omitempty"`
 	ElementFloor  int    `json:"elementFloor,omitempty"`
 	RefMapOver    int    `json:"refMapOver,omitempty"`
+	ViewportOver  int    `json:"viewportOver,omitempty"`
 	FrameMark     string `json:"frameMark,omitempty"`
 	// For the snapshot of a frame on its own (frames.go).
 	Frame      bool  `json:"frame,omitempty"`
@@ -218,11 +226,13 @@ type snapshotOut struct {
 	XFrames      []xframe           `json:"xframes"`
 	Title        string             `json:"title"`
 	Previous     string             `json:"previous"`
+	Viewport     string             `json:"viewport"`
 }
 
 func (o *snapshotOut) result() *Result {
 	res := o.Result
 	res.LastSnapshot, res.LastElement, res.RefMap, res.Previous = o.LastSnapshot, o.LastElement, o.RefMap, o.Previous
+	res.Viewport = o.Viewport
 	return &res
 }
 

@@ -171,3 +171,37 @@ func TestOptionsDecodeAndValidate(t *testing.T) {
 		}
 	}
 }
+
+// The on-screen part an oversized snapshot gives from its own walk is
+// what a viewportOnly walk shows, on every fixture whose frames the page
+// may read, at every detail.
+func TestViewportFromTheSameWalk(t *testing.T) {
+	for _, f := range fixtures {
+		t.Run(f, func(t *testing.T) {
+			t.Parallel()
+			p := open(t, f)
+			for _, detail := range []string{"", aria.DetailInteractive} {
+				opts := aria.Options{Root: "body", Detail: detail, PierceShadow: true, Internal: true}
+				full := opts
+				full.ViewportAbove = 1
+				res := snap(t, p, full)
+				opts.ViewportOnly = true
+				want := snap(t, p, opts).YAML
+				if res.Viewport != want {
+					t.Errorf("detail %q: from the same walk:\n%s\n--- a viewportOnly walk:\n%s", detail, res.Viewport, want)
+				}
+			}
+		})
+	}
+}
+
+// A slot has no box of its own; what is assigned to it is on screen.
+func TestViewportOnlyShowsSlottedContent(t *testing.T) {
+	p := open(t, "shadow.html")
+	res := snap(t, p, aria.Options{Root: "body", PierceShadow: true, ViewportOnly: true})
+	for _, want := range []string{`button "Slotted action"`, `"Slotted light paragraph"`, `"Default slot text"`} {
+		if !strings.Contains(res.YAML, want) {
+			t.Errorf("viewportOnly snapshot lacks %s:\n%s", want, res.YAML)
+		}
+	}
+}

@@ -79,6 +79,10 @@ type unchangedSnapshot struct {
 func runSnapshot(ctx context.Context, c *Call, p aria.Options) (any, error) {
 	p.SnapshotFloor, p.ElementFloor = c.refFloors()
 	p.RefMapAbove = refMapAbove
+	p.ViewportAbove = p.InlineLimit
+	if p.ViewportAbove == 0 {
+		p.ViewportAbove = defaultInlineLimit
+	}
 	res, err := aria.Snapshot(ctx, c.page, p)
 	if err != nil {
 		return nil, err
@@ -154,19 +158,23 @@ func (c *Call) limitSnapshot(ctx context.Context, p aria.Options, res *aria.Resu
 		Message: fmt.Sprintf("the snapshot is %d bytes, over inlineLimit %d: read it in %s; viewportSnapshot is what is on screen",
 			len(res.YAML), limit, arts.Snapshot),
 		Artifacts:        &arts,
-		ViewportSnapshot: viewportSnapshot(ctx, c, p, limit),
+		ViewportSnapshot: viewportSnapshot(ctx, c, p, res, limit),
 	}
 }
 
 // viewportSnapshot is the part of an oversized snapshot that is on
-// screen, cut to limit; "" when it cannot be had.
-func viewportSnapshot(ctx context.Context, c *Call, p aria.Options, limit int) string {
-	p.ViewportOnly, p.Internal, p.Since, p.RefMapAbove = true, true, "", 0
-	res, err := aria.Snapshot(ctx, c.page, p)
-	if err != nil {
-		return ""
+// screen, cut to limit; "" when it cannot be had. The snapshot's own walk
+// gives it, unless frames were spliced into that one.
+func viewportSnapshot(ctx context.Context, c *Call, p aria.Options, full *aria.Result, limit int) string {
+	y := full.Viewport
+	if y == "" {
+		p.ViewportOnly, p.Internal, p.Since, p.RefMapAbove, p.ViewportAbove = true, true, "", 0, 0
+		res, err := aria.Snapshot(ctx, c.page, p)
+		if err != nil {
+			return ""
+		}
+		y = res.YAML
 	}
-	y := res.YAML
 	if len(y) > limit {
 		y = y[:strings.LastIndexByte(y[:limit], '\n')+1] + "# … cut at inlineLimit; the file has it all"
 	}

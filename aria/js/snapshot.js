@@ -5,10 +5,13 @@
 //
 // opts: {root, detail, mode, maxDepth, maxElements, maxNameLength,
 //        includeText, viewportOnly, pierceShadow, includeFrames, since,
-//        internal, snapshotFloor, elementFloor, refMapOver,
+//        internal, snapshotFloor, elementFloor, refMapOver, viewportOver,
 //        frameMark, origin, clip, frame, freshFrame, refMapAll}
 // returns {yaml, snapshotId, refCount, truncated, lastSnapshot,
-//          lastElement, refMap?, elements?, xframes?, title?, previous?}
+//          lastElement, refMap?, elements?, xframes?, title?, previous?,
+//          viewport?}
+//      where viewport is the part on screen, rendered alike, when the
+//         YAML is longer than viewportOver and no frame is left to Go
 //      where previous is the YAML of the snapshot since names, when the
 //         page changed since and that snapshot can be compared with
 //      or {unchanged: true, snapshotId} when since names a snapshot of an
@@ -60,25 +63,16 @@ function snapshot(lib, opts) {
   }
 
   const out = lib.render(opts);
-  let lines;
-  if (detail === 'summary') {
-    lines = out.summary(nodes);
-  } else if (detail === 'interactive') {
-    // The flattened view no longer shows rows and cards: contexts do.
-    const view = out.onlyInteractive(nodes);
-    lib.context(R).mark(view, root);
-    lines = out.render(view);
-  } else {
-    lines = out.render(nodes);
-  }
-  if (header) lines.unshift(header);
   const res = {
-    yaml: lines.join('\n'),
+    yaml: show(nodes),
     snapshotId: ai ? 's' + refs.snapId : '',
     refCount: given.length,
     truncated: W.stats.truncated,
   };
   const xframes = W.xframes || [];
+  if (opts.viewportOver > 0 && res.yaml.length > opts.viewportOver && !xframes.length) {
+    res.viewport = show(W.inView(nodes));
+  }
   if (refs) {
     Object.assign(res, refs.counters());
     // With frames to come, the refs map may be needed for the total.
@@ -97,6 +91,23 @@ function snapshot(lib, opts) {
   }
   if (opts.frame) res.title = W.cut(R.norm(document.title));
   return res;
+
+  // show renders nodes at the detail asked for.
+  function show(nodes) {
+    let lines;
+    if (detail === 'summary') {
+      lines = out.summary(nodes);
+    } else if (detail === 'interactive') {
+      // The flattened view no longer shows rows and cards: contexts do.
+      const view = out.onlyInteractive(nodes);
+      lib.context(R).mark(view, root);
+      lines = out.render(view);
+    } else {
+      lines = out.render(nodes);
+    }
+    if (header) lines.unshift(header);
+    return lines.join('\n');
+  }
 
   // frameInfo is what Go needs to snapshot an unreadable frame: path is
   // the frame elements from this document down to it, for ref metas.

@@ -4,10 +4,11 @@
 // out. Nodes are
 //
 //   {role, name, attrs, value, children, interactive, widget, el, scope}
-//   {text}
+//   {text, src, scope}
 //
-// where el is the element (for refs and boxes) and scope says which shadow
-// hosts and frames lead to it: {root, hosts, frames, parent, offX, offY}.
+// where el is the element (for refs and boxes), src the element a text run
+// began in, and scope says which shadow hosts and frames lead to them:
+// {root, hosts, frames, parent, offX, offY}.
 //
 // R is ariaRoles(), S ariaStates(R); cfg: {maxDepth, maxElements, maxNameLength,
 // viewportOnly, pierceShadow, includeFrames, frameMark, origin, clip,
@@ -73,12 +74,13 @@ function ariaWalk(R, S, cfg) {
   function visit(el, depth, domDepth, parentCursor, out) {
     const tag = el.localName;
     if (R.SKIP.has(tag)) return;
-    if (tag === 'br') return addText(out, ' ');
+    if (tag === 'br') return addText(out, ' ', el);
     if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')) return;
     if (tag === 'input' && el.type === 'hidden') return;
     // Off screen, an element with no element inside can add nothing to a
-    // viewport snapshot: its box is known before its style is read.
-    if (cfg.viewportOnly && !el.firstElementChild && !(cfg.pierceShadow && el.shadowRoot) &&
+    // viewport snapshot: its box is known before its style is read. A
+    // slot has no box (display: contents) but shows what is assigned to it.
+    if (cfg.viewportOnly && !el.firstElementChild && !(cfg.pierceShadow && (el.shadowRoot || tag === 'slot')) &&
       tag !== 'iframe' && tag !== 'frame' && !inViewport(el, '')) return;
     const style = el.ownerDocument.defaultView.getComputedStyle(el);
     const display = style.display;
@@ -191,7 +193,7 @@ function ariaWalk(R, S, cfg) {
           if (inView === undefined) inView = inViewport(parent, '');
           if (!inView) continue;
         }
-        addText(out, c.data);
+        addText(out, c.data, parent);
       } else if (c.nodeType === 1 && c !== skip) {
         visit(c, depth, domDepth + 1, cursor, out);
       }
@@ -299,10 +301,10 @@ function ariaWalk(R, S, cfg) {
     return !!c && c.checkVisibility();
   }
 
-  function addText(out, data) {
+  function addText(out, data, src) {
     const last = out[out.length - 1];
     if (last && last.text !== undefined && !last.closed) last.text += data;
-    else out.push({ text: data });
+    else out.push({ text: data, src, scope });
   }
 
   function closeText(out) {
@@ -343,11 +345,39 @@ function ariaWalk(R, S, cfg) {
 
   // ---- geometry -------------------------------------------------------
 
-  function inViewport(el, display) {
+  function inViewport(el, display, sc) {
     if (display === 'contents') return true;
-    const b = boxOf(el);
+    const b = boxOf(el, sc);
     return b.y + b.height > clip.y && b.x + b.width > clip.x &&
       b.y < clip.y + clip.height && b.x < clip.x + clip.width;
+  }
+
+  // inView is the part of a walked tree on screen, much as a viewportOnly
+  // walk keeps it, without walking again: an element with nothing on
+  // screen inside stays only when its own box is on screen, a text run
+  // when the element it began in is.
+  function inView(nodes) {
+    const seen = new Map(); // element → on screen; text runs share theirs
+    const shown = (el, sc) => {
+      let v = seen.get(el);
+      if (v === undefined) seen.set(el, (v = inViewport(el, '', sc)));
+      return v;
+    };
+    // keep returns list itself when it keeps all of it unchanged.
+    const keep = (list) => {
+      const out = [];
+      for (const n of list) {
+        if (n.text !== undefined) {
+          if (shown(n.src, n.scope)) out.push(n);
+          continue;
+        }
+        const kids = keep(n.children);
+        if (!kids.length && !shown(n.el, n.scope)) continue;
+        out.push(kids === n.children ? n : Object.assign({}, n, { children: kids }));
+      }
+      return out.length === list.length && out.every((n, i) => n === list[i]) ? list : out;
+    };
+    return keep(nodes);
   }
 
   // boxOf is el's border box in the top viewport's coordinates.
@@ -357,5 +387,5 @@ function ariaWalk(R, S, cfg) {
     return { x: r.left + s.offX, y: r.top + s.offY, width: r.width, height: r.height };
   }
 
-  return { tree, stats, roots, xframes, contentText, cut, boxOf };
+  return { tree, inView, stats, roots, xframes, contentText, cut, boxOf };
 }
