@@ -42,6 +42,7 @@ function ariaRefs(opts) {
   const of = w.__ariaRefOf;
   const idCounts = new Map(); // tree root -> Map id -> count
   const nthCache = new Map(); // parent -> Map child -> nth-of-type (0: only one)
+  const selectors = new Map(); // element -> selectorFor, while this lasts
 
   // refFor returns el's ref, reusing the one it already has: the WeakMap
   // makes that O(1), and the refs map check catches a ref that was since
@@ -75,29 +76,25 @@ function ariaRefs(opts) {
   // selectorFor is an #id when the id is unique in el's tree, else a short
   // nth-of-type path anchored at the nearest uniquely-id'd ancestor, at
   // body, or at the shadow root (":host > …") el lives in. It is valid for
-  // querySelector on el's own document or shadow root.
+  // querySelector on el's own document or shadow root. An ancestor's
+  // selector is made once: the items of a long list share their path.
   function selectorFor(el) {
-    const parts = [];
-    for (let cur = el; cur; ) {
-      const tag = CSS.escape(cur.localName);
-      if (cur.id && uniqueId(cur)) {
-        parts.push('#' + CSS.escape(cur.id));
-        break;
-      }
-      const up = cur.parentElement;
-      if (!up) {
-        const root = cur.parentNode;
-        parts.push(root && root.nodeType === 11 ? ':host > ' + tag + nthOfType(cur, root) : tag);
-        break;
-      }
-      if (tag === 'body' || tag === 'html') {
-        parts.push(tag);
-        break;
-      }
-      parts.push(tag + nthOfType(cur, up));
-      cur = up;
+    let s = selectors.get(el);
+    if (s !== undefined) return s;
+    const tag = CSS.escape(el.localName);
+    const up = el.parentElement;
+    if (el.id && uniqueId(el)) {
+      s = '#' + CSS.escape(el.id);
+    } else if (!up) {
+      const root = el.parentNode;
+      s = root && root.nodeType === 11 ? ':host > ' + tag + nthOfType(el, root) : tag;
+    } else if (tag === 'body' || tag === 'html') {
+      s = tag;
+    } else {
+      s = selectorFor(up) + ' > ' + tag + nthOfType(el, up);
     }
-    return parts.reverse().join(' > ');
+    selectors.set(el, s);
+    return s;
   }
 
   function uniqueId(el) {
