@@ -7,6 +7,7 @@
 package aria
 
 import (
+	"encoding/json"
 	"context"
 	"fmt"
 	"regexp"
@@ -138,9 +139,9 @@ type Result struct {
 	// call, for the tab registry.
 	LastSnapshot int `json:"-"`
 	LastElement  int `json:"-"`
-	// RefMap is {ref: meta} of the refs shown, when there are more than
-	// Options.RefMapAbove.
-	RefMap map[string]RefMeta `json:"-"`
+	// RefMap is the JSON of {ref: RefMeta} for the refs shown, when there
+	// are more than Options.RefMapAbove: a refs map file's content.
+	RefMap json.RawMessage `json:"-"`
 	// Previous is the YAML of the snapshot Options.Since named, when the
 	// page changed since then and that snapshot, taken with the same
 	// options, is still known to the document.
@@ -221,7 +222,7 @@ type snapshotOut struct {
 	jsError
 	LastSnapshot int                `json:"lastSnapshot"`
 	LastElement  int                `json:"lastElement"`
-	RefMap       map[string]RefMeta `json:"refMap"`
+	RefMap       refMapText         `json:"refMap"`
 	Elements     int                `json:"elements"`
 	XFrames      []xframe           `json:"xframes"`
 	Title        string             `json:"title"`
@@ -229,9 +230,26 @@ type snapshotOut struct {
 	Viewport     string             `json:"viewport"`
 }
 
+// refMapText is the refs map as snapshot.js returns it, {ref: RefMeta}
+// stringified in the page: Chrome hands one string over much faster than
+// the object it was made from, and Go keeps it as it is.
+type refMapText string
+
+func (t refMapText) decode() (map[string]RefMeta, error) {
+	var m map[string]RefMeta
+	if t == "" {
+		return m, nil
+	}
+	err := json.Unmarshal([]byte(t), &m)
+	return m, err
+}
+
 func (o *snapshotOut) result() *Result {
 	res := o.Result
-	res.LastSnapshot, res.LastElement, res.RefMap, res.Previous = o.LastSnapshot, o.LastElement, o.RefMap, o.Previous
+	res.LastSnapshot, res.LastElement, res.Previous = o.LastSnapshot, o.LastElement, o.Previous
+	if o.RefMap != "" {
+		res.RefMap = json.RawMessage(o.RefMap)
+	}
 	res.Viewport = o.Viewport
 	return &res
 }

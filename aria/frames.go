@@ -74,7 +74,11 @@ type frameWalk struct {
 
 // addFrames snapshots the frames out lists and splices them into res.
 func addFrames(ctx context.Context, p *page.Page, opts Options, out *snapshotOut, res *Result) error {
-	w := &frameWalk{opts: opts, snap: out.LastSnapshot, elem: out.LastElement, used: out.Elements, refMap: out.RefMap}
+	refMap, err := out.RefMap.decode()
+	if err != nil {
+		return fmt.Errorf("aria: snapshot: refs map: %w", err)
+	}
+	w := &frameWalk{opts: opts, snap: out.LastSnapshot, elem: out.LastElement, used: out.Elements, refMap: refMap}
 	maxDepth := opts.MaxDepth
 	if maxDepth == 0 {
 		maxDepth = defaultMaxDepth
@@ -92,7 +96,9 @@ func addFrames(ctx context.Context, p *page.Page, opts Options, out *snapshotOut
 	res.LastSnapshot, res.LastElement = w.snap, w.elem
 	res.RefMap = nil
 	if opts.RefMapAbove > 0 && res.Refs > opts.RefMapAbove {
-		res.RefMap = w.refMap
+		if res.RefMap, err = json.Marshal(w.refMap); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -178,7 +184,11 @@ func (w *frameWalk) take(ctx context.Context, fp *page.Page, doc *snapshotOut, d
 	w.used += doc.Elements
 	w.refs += doc.Refs
 	w.truncated = w.truncated || doc.Truncated
-	for ref, m := range doc.RefMap {
+	refMap, err := doc.RefMap.decode()
+	if err != nil {
+		return fmt.Errorf("aria: frame snapshot: refs map: %w", err)
+	}
+	for ref, m := range refMap {
 		if w.refMap == nil {
 			w.refMap = map[string]RefMeta{}
 		}

@@ -137,7 +137,7 @@ func sinceChanges(since string, res *aria.Result) any {
 func (c *Call) limitSnapshot(ctx context.Context, p aria.Options, res *aria.Result, note string) any {
 	var arts artifacts
 	if res.RefMap != nil {
-		arts.Refs = c.writeArtifact(snapshotFile(c.alias, res.SnapshotID, "refs.json"), mustJSON(res.RefMap))
+		arts.Refs = c.writeArtifact(snapshotFile(c.alias, res.SnapshotID, "refs.json"), res.RefMap)
 	}
 	limit := p.InlineLimit
 	if limit == 0 {

@@ -10,6 +10,7 @@
 // returns {yaml, snapshotId, refCount, truncated, lastSnapshot,
 //          lastElement, refMap?, elements?, xframes?, title?, previous?,
 //          viewport?}
+//      where refMap is {ref: meta} as a JSON string
 //      where viewport is the part on screen, rendered alike, when the
 //         YAML is longer than viewportOver and no frame is left to Go
 //      where previous is the YAML of the snapshot since names, when the
@@ -71,13 +72,13 @@ function snapshot(lib, opts) {
   };
   const xframes = W.xframes || [];
   if (opts.viewportOver > 0 && res.yaml.length > opts.viewportOver && !xframes.length) {
-    res.viewport = show(W.inView(nodes));
+    res.viewport = onScreen(opts.viewportOver);
   }
   if (refs) {
     Object.assign(res, refs.counters());
     // With frames to come, the refs map may be needed for the total.
     const over = opts.refMapOver > 0 && (given.length > opts.refMapOver || xframes.length > 0);
-    if (opts.refMapAll || over) res.refMap = refs.table(given);
+    if (opts.refMapAll || over) res.refMap = JSON.stringify(refs.table(given));
   }
   if (ai && !opts.internal && !opts.frame && !xframes.length) {
     const prev = opts.since ? stashed(opts.since) : undefined;
@@ -91,6 +92,15 @@ function snapshot(lib, opts) {
   }
   if (opts.frame) res.title = W.cut(R.norm(document.title));
   return res;
+
+  // onScreen renders the part of the snapshot on screen, which Go cuts at
+  // limit bytes: once what is on screen near the top renders longer than
+  // that, the rest would be cut anyway (a line is at least 8 bytes).
+  function onScreen(limit) {
+    const some = W.inView(nodes, Math.ceil(limit / 8));
+    const y = show(some.nodes);
+    return !some.stopped || y.length > limit ? y : show(W.inView(nodes).nodes);
+  }
 
   // show renders nodes at the detail asked for.
   function show(nodes) {
