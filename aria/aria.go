@@ -7,8 +7,8 @@
 package aria
 
 import (
-	"encoding/json"
 	"context"
+	"encoding/json"
 	"fmt"
 	"regexp"
 
@@ -220,14 +220,14 @@ type snapshotIn struct {
 type snapshotOut struct {
 	Result
 	jsError
-	LastSnapshot int                `json:"lastSnapshot"`
-	LastElement  int                `json:"lastElement"`
-	RefMap       refMapText         `json:"refMap"`
-	Elements     int                `json:"elements"`
-	XFrames      []xframe           `json:"xframes"`
-	Title        string             `json:"title"`
-	Previous     string             `json:"previous"`
-	Viewport     string             `json:"viewport"`
+	LastSnapshot int        `json:"lastSnapshot"`
+	LastElement  int        `json:"lastElement"`
+	RefMap       refMapText `json:"refMap"`
+	Elements     int        `json:"elements"`
+	XFrames      []xframe   `json:"xframes"`
+	Title        string     `json:"title"`
+	Previous     string     `json:"previous"`
+	Viewport     string     `json:"viewport"`
 }
 
 // refMapText is the refs map as snapshot.js returns it, {ref: RefMeta}
