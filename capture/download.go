@@ -100,6 +100,9 @@ type Downloads struct {
 	// the step began, so its frames' loads are that page's, not
 	// downloads to wait for.
 	newDocument bool
+	// stepAt is when the step began (Renew): navigations begun before
+	// are not its own.
+	stepAt time.Time
 }
 
 type download struct {
@@ -149,7 +152,7 @@ func WatchDownloads(ctx context.Context, conn *cdp.Conn) (*Downloads, error) {
 // process's end sent it back to its default since: a step that is about
 // to act sends its downloads here rather than through ~/Downloads.
 func (d *Downloads) Renew(ctx context.Context) error {
-	d.newDocument = false
+	d.newDocument, d.stepAt = false, time.Now()
 	return d.conn.Call(ctx, "", "Browser.setDownloadBehavior", map[string]any{
 		"behavior": "allowAndName", "downloadPath": d.dir, "eventsEnabled": true,
 	}, nil)
@@ -183,8 +186,11 @@ func (d *Downloads) Take(ctx context.Context, p *page.Page) Taken {
 	for _, ev := range d.l.Drain() {
 		d.apply(ctx, p, ev)
 	}
+	// Navigations that begin while Take waits are waited for too, but
+	// never past navDownloadMax from now.
+	navsEnd := time.Now().Add(navDownloadMax)
 	for {
-		wctx, cancel := d.waitFor(ctx)
+		wctx, cancel := d.waitFor(ctx, navsEnd)
 		if wctx == nil {
 			break
 		}
@@ -211,16 +217,21 @@ func (d *Downloads) Take(ctx context.Context, p *page.Page) Taken {
 
 // waitFor says how long Take waits for the next event: within ctx while
 // a download of this Take is in progress, else until the last navigation
-// that may become one has had its time; nil when nothing is awaited.
-func (d *Downloads) waitFor(ctx context.Context) (context.Context, context.CancelFunc) {
+// that may become one has had its time, and never past navsEnd; nil when
+// nothing is awaited.
+func (d *Downloads) waitFor(ctx context.Context, navsEnd time.Time) (context.Context, context.CancelFunc) {
 	for _, dl := range d.fresh {
 		if dl.state == "inProgress" {
 			return context.WithCancel(ctx)
 		}
 	}
+	now := time.Now()
+	if !now.Before(navsEnd) {
+		return nil, nil
+	}
 	var last time.Time
 	for frame, until := range d.navs {
-		if time.Now().After(until) {
+		if now.After(until) {
 			delete(d.navs, frame)
 		} else if until.After(last) {
 			last = until
@@ -228,6 +239,9 @@ func (d *Downloads) waitFor(ctx context.Context) (context.Context, context.Cance
 	}
 	if last.IsZero() {
 		return nil, nil
+	}
+	if last.After(navsEnd) {
+		last = navsEnd
 	}
 	return context.WithDeadline(ctx, last)
 }
@@ -308,16 +322,16 @@ func (d *Downloads) applyNav(ev cdp.Event, main string) {
 	if json.Unmarshal(ev.Params, &e) != nil {
 		return
 	}
-	now := time.Now()
 	switch ev.Method {
 	case "Page.frameStartedNavigating":
 		child := e.FrameID != main
-		if e.NavigationType != "sameDocument" && e.NavigationType != "historySameDocument" && !(child && d.newDocument) {
-			d.navs[e.FrameID] = now.Add(navDownloadMax)
+		ours := !ev.At.Before(d.stepAt) && !(child && d.newDocument)
+		if ours && e.NavigationType != "sameDocument" && e.NavigationType != "historySameDocument" {
+			d.navs[e.FrameID] = ev.At.Add(navDownloadMax)
 		}
 	case "Page.frameStoppedLoading":
-		if until, ok := d.navs[e.FrameID]; ok && until.After(now.Add(stoppedDownloadMax)) {
-			d.navs[e.FrameID] = now.Add(stoppedDownloadMax)
+		if until, ok := d.navs[e.FrameID]; ok && until.After(ev.At.Add(stoppedDownloadMax)) {
+			d.navs[e.FrameID] = ev.At.Add(stoppedDownloadMax)
 		}
 	case "Page.frameNavigated":
 		delete(d.navs, e.Frame.ID)

@@ -292,7 +292,7 @@ func (c *Conn) readLoop() {
 			continue
 		}
 		if m.Method != "" {
-			c.dispatch(Event{SessionID: m.SessionID, Method: m.Method, Params: m.Params})
+			c.dispatch(Event{SessionID: m.SessionID, Method: m.Method, Params: m.Params, At: time.Now()})
 		}
 	}
 }

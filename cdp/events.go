@@ -4,13 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+	"time"
 )
 
-// Event is one CDP event as it arrived.
+// Event is one CDP event as it arrived, and when.
 type Event struct {
 	SessionID string
 	Method    string
 	Params    json.RawMessage
+	At        time.Time
 }
 
 // Listener queues the events it was asked for, without bound, so the read
