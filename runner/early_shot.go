@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"time"
 
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
@@ -43,15 +44,26 @@ func (c *Call) shootOnce(ctx context.Context, m settleMark) func() {
 	}
 }
 
+// clockBudget bounds reading the clock: a page busy after the action
+// gets no early shot rather than holding the step.
+const clockBudget = 250 * time.Millisecond
+
 // shootEarly starts the report's screenshot, unless the action began
-// requests (their answers change the page) or the clock cannot be read.
+// requests (their answers change the page), the step is at work in
+// another frame than the one the settle watches (a click that searched
+// the frames: the clocks differ), or the clock cannot be read at once.
 func (c *Call) shootEarly(ctx context.Context, m settleMark) *earlyShot {
+	if !m.armed || c.page.Frame != m.frame {
+		return nil
+	}
 	if nc := c.network(); nc != nil {
 		if _, began := nc.n.Busy(m.net); began {
 			return nil
 		}
 	}
-	at, err := page.SettleClock(ctx, c.page)
+	cctx, cancel := context.WithTimeout(ctx, clockBudget)
+	at, err := page.SettleClock(cctx, c.page)
+	cancel()
 	if err != nil || at <= 0 {
 		return nil
 	}

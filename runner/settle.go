@@ -26,6 +26,8 @@ type settleMark struct {
 	net      int  // the network capture's mark
 	armed    bool // the DOM observer is counting
 	rendered bool // the action waited for a frame after it
+	// frame is the frame the observer watches (nil: the top document).
+	frame *page.Frame
 }
 
 // settles: actions on a tab, whose effects a later look must not miss.
@@ -39,6 +41,7 @@ func (c *Call) armSettle(ctx context.Context, s *step) settleMark {
 		m.net = nc.n.Mark()
 	}
 	m.armed = page.ArmSettle(ctx, c.page) == nil
+	m.frame = c.page.Frame
 	return m
 }
 
