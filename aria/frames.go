@@ -184,10 +184,7 @@ func (w *frameWalk) take(ctx context.Context, fp *page.Page, doc *snapshotOut, d
 	w.used += doc.Elements
 	w.refs += doc.Refs
 	w.truncated = w.truncated || doc.Truncated
-	refMap, err := doc.RefMap.decode()
-	if err != nil {
-		return fmt.Errorf("aria: frame snapshot: refs map: %w", err)
-	}
+	refMap, _ := doc.RefMap.decode() // an unreadable one leaves the frame's refs out of the file
 	for ref, m := range refMap {
 		if w.refMap == nil {
 			w.refMap = map[string]RefMeta{}

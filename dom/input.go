@@ -25,6 +25,8 @@ func mouseClick(ctx context.Context, s *cdp.Session, pt Point, button string, co
 	// dispatches a mouse move with the next frame it renders, and holds
 	// its reply until then, but a press that follows it in the queue
 	// flushes it first. The page sees the same events in the same order.
+	// Should the move's answer fail, the press is on its way already: the
+	// error is reported, and the element may have been clicked.
 	sent := []*cdp.Sent{s.Send(ctx, "Input.dispatchMouseEvent", mouseEvent{Type: "mouseMoved", X: pt.X, Y: pt.Y, Button: "none"})}
 	bit := mouseButtons[button]
 	for i := 1; i <= count; i++ {

@@ -12,7 +12,8 @@
 //          viewport?}
 //      where refMap is {ref: meta} as a JSON string
 //      where viewport is the part on screen, rendered alike, when the
-//         YAML is longer than viewportOver and no frame is left to Go
+//         YAML is longer than viewportOver, at full detail, walked whole,
+//         and no frame is left to Go
 //      where previous is the YAML of the snapshot since names, when the
 //         page changed since and that snapshot can be compared with
 //      or {unchanged: true, snapshotId} when since names a snapshot of an
@@ -71,8 +72,12 @@ function snapshot(lib, opts) {
     truncated: W.stats.truncated,
   };
   const xframes = W.xframes || [];
-  if (opts.viewportOver > 0 && res.yaml.length > opts.viewportOver && !xframes.length) {
-    res.viewport = onScreen(opts.viewportOver);
+  // The other details shape what they show from the whole tree (contexts,
+  // counts), and a truncated walk may have stopped before the screen: a
+  // viewportOnly walk does those.
+  if (opts.viewportOver > 0 && res.yaml.length > opts.viewportOver && !xframes.length &&
+    detail === 'full' && !W.stats.truncated) {
+    res.viewport = show(W.inView(nodes));
   }
   if (refs) {
     Object.assign(res, refs.counters());
@@ -92,15 +97,6 @@ function snapshot(lib, opts) {
   }
   if (opts.frame) res.title = W.cut(R.norm(document.title));
   return res;
-
-  // onScreen renders the part of the snapshot on screen, which Go cuts at
-  // limit bytes: once what is on screen near the top renders longer than
-  // that, the rest would be cut anyway (a line is at least 8 bytes).
-  function onScreen(limit) {
-    const some = W.inView(nodes, Math.ceil(limit / 8));
-    const y = show(some.nodes);
-    return !some.stopped || y.length > limit ? y : show(W.inView(nodes).nodes);
-  }
 
   // show renders nodes at the detail asked for.
   function show(nodes) {

@@ -355,43 +355,29 @@ function ariaWalk(R, S, cfg) {
   // inView is the part of a walked tree on screen, much as a viewportOnly
   // walk keeps it, without walking again: an element with nothing on
   // screen inside stays only when its own box is on screen, a text run
-  // when the element it began in is. With most, it stops once it has
-  // kept that many text runs and elements with nothing kept inside, and
-  // says it stopped: {nodes, stopped}.
-  function inView(nodes, most) {
+  // when the element it began in is.
+  function inView(nodes) {
     const seen = new Map(); // element → on screen; text runs share theirs
     const shown = (el, sc) => {
       let v = seen.get(el);
       if (v === undefined) seen.set(el, (v = inViewport(el, '', sc)));
       return v;
     };
-    let left = most > 0 ? most : Infinity;
-    let stopped = false;
     // keep returns list itself when it keeps all of it unchanged.
     const keep = (list) => {
       const out = [];
       for (const n of list) {
-        if (left <= 0) {
-          stopped = true;
-          break;
-        }
         if (n.text !== undefined) {
-          if (shown(n.src, n.scope)) {
-            out.push(n);
-            left--;
-          }
+          if (shown(n.src, n.scope)) out.push(n);
           continue;
         }
         const kids = keep(n.children);
-        if (!kids.length) {
-          if (!shown(n.el, n.scope)) continue;
-          left--;
-        }
+        if (!kids.length && !shown(n.el, n.scope)) continue;
         out.push(kids === n.children ? n : Object.assign({}, n, { children: kids }));
       }
       return out.length === list.length && out.every((n, i) => n === list[i]) ? list : out;
     };
-    return { nodes: keep(nodes), stopped };
+    return keep(nodes);
   }
 
   // boxOf is el's border box in the top viewport's coordinates.
