@@ -206,4 +206,8 @@ func TestViewportOnlyShowsSlottedContent(t *testing.T) {
 			t.Errorf("viewportOnly snapshot lacks %s:\n%s", want, res.YAML)
 		}
 	}
+	p = open(t, "slot-text.html")
+	if res := snap(t, p, aria.Options{Root: "body", PierceShadow: true, ViewportOnly: true}); !strings.Contains(res.YAML, "Saved two minutes ago") {
+		t.Errorf("viewportOnly snapshot lacks the text a slot shows:\n%s", res.YAML)
+	}
 }

@@ -183,17 +183,23 @@ function ariaWalk(R, S, cfg) {
   // walkList visits the siblings from first on, or the nodes of list.
   function walkList(first, list, parent, depth, domDepth, cursor, out, shown, skip) {
     let inView;
+    let viewOf = null;
     let textShown;
     let i = 0;
     for (let c = list ? list[0] : first; c; c = list ? list[++i] : c.nextSibling) {
       if (c.nodeType === 3) {
         if (textShown === undefined) textShown = shown && !isLabelText(parent);
         if (!textShown) continue;
+        // A slot's assigned text is its host's: the slot has no box.
+        const home = c.parentElement || parent;
         if (cfg.viewportOnly) {
-          if (inView === undefined) inView = inViewport(parent, '');
+          if (home !== viewOf) {
+            viewOf = home;
+            inView = inViewport(home, '');
+          }
           if (!inView) continue;
         }
-        addText(out, c.data, parent);
+        addText(out, c.data, home);
       } else if (c.nodeType === 1 && c !== skip) {
         visit(c, depth, domDepth + 1, cursor, out);
       }
