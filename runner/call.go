@@ -83,6 +83,8 @@ type Call struct {
 
 	// downloads saves and reports the downloads the call's tab starts.
 	downloads *capture.Downloads
+	// exiting: the process ends with the call (Options.Exiting).
+	exiting bool
 	// early is the report's screenshot, taken while the last step settled;
 	// acted, while the last step runs, starts it (see shootOnce).
 	early *earlyShot
@@ -630,7 +632,7 @@ func (c *Call) close() {
 	c.early.take(nil) // its file is written whole before the process ends
 	c.detach()
 	c.stopDownloads()
-	if c.browser != nil {
+	if c.browser != nil && (c.browser.Tab != "" || !c.exiting) {
 		c.browser.Close()
 	}
 	cdp.TraceMark("closed")

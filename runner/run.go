@@ -34,6 +34,12 @@ type Options struct {
 	RegistryPath string
 	// Trace records every CDP call's timing for WriteDebugLog.
 	Trace bool
+	// Exiting: the process ends right after Run, so a browser websocket
+	// is left for the exit to close. Closing one sets every renderer and
+	// the GPU process to work (a few hundred ms of CPU with dozens of
+	// tabs), and a process that closes it itself is starved by that
+	// before it can end.
+	Exiting bool
 }
 
 // Run validates input whole, runs its steps in order and returns the
@@ -55,7 +61,7 @@ func Run(ctx context.Context, input []byte, opts Options) *Result {
 	}
 	ctx, abort := context.WithCancelCause(ctx)
 	defer abort(nil)
-	c := &Call{getenv: opts.Getenv, tabs: cdp.OpenRegistry(path), start: time.Now(), abort: abort, lockWait: req.timeout}
+	c := &Call{getenv: opts.Getenv, tabs: cdp.OpenRegistry(path), start: time.Now(), abort: abort, lockWait: req.timeout, exiting: opts.Exiting}
 	defer c.close()
 	// The registry is transient state: a damaged one is rebuilt from what
 	// survived, and the call goes on, told.

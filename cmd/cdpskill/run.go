@@ -47,7 +47,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	} else {
 		input = readStdin(stdin)
 	}
-	res := runner.Run(ctx, input, runner.Options{Getenv: getenv, Trace: debug})
+	res := runner.Run(ctx, input, runner.Options{Getenv: getenv, Trace: debug, Exiting: true})
 	out, err := runner.Encode(res)
 	if err != nil { // cannot happen with the result types, but never print nothing
 		out = []byte(`{"status":"error","error":{"type":"EXECUTION","message":"cannot encode result"}}` + "\n")
