@@ -97,6 +97,10 @@ func IsStaleObject(err error) bool { return matches(err, staleObjectPatterns) }
 // IsTargetGone reports whether err means the target or its session is gone.
 func IsTargetGone(err error) bool { return matches(err, targetGonePatterns) }
 
+// IsTargetCrashed reports whether err is Chrome refusing a command because
+// the target's renderer crashed.
+func IsTargetCrashed(err error) bool { return matches(err, []string{"Target crashed"}) }
+
 // IsConnection reports whether err means Chrome itself cannot be talked to.
 func IsConnection(err error) bool {
 	var ce *ClosedError

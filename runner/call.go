@@ -281,6 +281,10 @@ func (c *Call) open(ctx context.Context, alias, targetID, frame string) error {
 	g.Go(func() error { c.followDownloads(sctx); return nil })
 	err = g.Wait()
 	var sick *sickTab
+	if err != nil && ctx.Err() == nil && cdp.IsTargetCrashed(err) {
+		// A command of the setup heard of the crash before Inspector did.
+		stop(&sickTab{crashed: true})
+	}
 	if err != nil && ctx.Err() == nil && errors.As(context.Cause(sctx), &sick) {
 		sick.crashed = sick.crashed || len(crashed.Drain()) > 0
 		crashed.Close()
