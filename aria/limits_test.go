@@ -176,7 +176,7 @@ func TestOptionsDecodeAndValidate(t *testing.T) {
 // what a viewportOnly walk shows, on every fixture whose frames the page
 // may read; at the other details a viewportOnly walk gives it.
 func TestViewportFromTheSameWalk(t *testing.T) {
-	for _, f := range fixtures {
+	for _, f := range append(fixtures, "slot-text.html") {
 		t.Run(f, func(t *testing.T) {
 			t.Parallel()
 			p := open(t, f)
