@@ -45,7 +45,10 @@ func (st *skillTab) call(t *testing.T, steps ...string) (map[string]any, string)
 	}
 	fresh := namesRefs.MatchString(list)
 	if fresh {
-		input = fmt.Sprintf(`{"steps":[{"openTab":%q},{"snapshot":true},%s]}`, page, list)
+		// In the test browser: with no endpoint, openTab would launch a
+		// Chrome of its own, which would outlive the test.
+		input = fmt.Sprintf(`{"steps":[{"openTab":{"url":%q,"host":%q,"port":%d}},{"snapshot":true},%s]}`,
+			page, browser.Endpoint.Host, browser.Endpoint.Port, list)
 	}
 	res, code, got := c.runRaw(input)
 	alias, _ := res["tab"].(string)
