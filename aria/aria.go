@@ -262,3 +262,14 @@ func callSnapshot(ctx context.Context, p *page.Page, in snapshotIn) (*snapshotOu
 	}
 	return &out, nil
 }
+
+// Fingerprint is a hash of p's current document that any change to its
+// DOM, a field's value, its scroll position or the viewport alters (what
+// Options.Since compares); the first call starts the count of DOM changes.
+func Fingerprint(ctx context.Context, p *page.Page) (string, error) {
+	var h string
+	if err := p.CallJS(ctx, js.Fingerprint(), &h); err != nil {
+		return "", fmt.Errorf("aria: fingerprint: %w", err)
+	}
+	return h, nil
+}

@@ -633,7 +633,7 @@ func (c *Call) requirePage() (*page.Page, error) {
 
 func (c *Call) close() {
 	cdp.TraceMark("closing")
-	c.early.take(nil) // its file is written whole before the process ends
+	c.early.abandon() // its file is written whole, or not at all, before the process ends
 	c.detach()
 	c.stopDownloads()
 	if c.browser != nil && (c.browser.Tab != "" || !c.exiting) {

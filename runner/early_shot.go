@@ -4,26 +4,31 @@ import (
 	"context"
 	"time"
 
+	"github.com/cdpskill/cdpskill/aria"
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/page"
 )
 
 // The report's screenshot follows the last step's settle, and Chrome
-// takes 20–40 ms to produce one. So the last step's screenshot is asked
-// for as soon as it has acted (a click, once its mouse events were
-// answered), and kept only when the settle saw nothing on the page change
-// or scroll after it was asked for: Chrome renders the frame it captures
-// after the request, so such a shot shows the page as it settled.
-// Otherwise it is abandoned and the report captures again, as it would
-// have.
+// takes 20–40 ms to produce one. So the screenshot is asked for as soon
+// as the batch's last action has acted (a click, once its mouse events
+// were answered), and kept only when nothing on the page changed after it
+// was asked for: the settle saw nothing change or scroll after (the
+// document's clock), and the page's fingerprint (aria.Fingerprint) is the
+// same when the report looks, whatever steps ran since. Chrome renders the
+// frame it captures after the request, so such a shot shows the page as
+// the report sees it. Otherwise it is abandoned and the report captures
+// again, as it would have.
 
 // earlyShot is a screenshot taken while the last step settles.
 type earlyShot struct {
-	sess *cdp.Session
-	// at is the document's clock (page.SettleClock) just before the
-	// capture was asked for.
+	sess  *cdp.Session
+	frame *page.Frame
+	// at is the document's clock (page.SettleClock), and print the page's
+	// fingerprint, just before the capture was asked for.
 	at     float64
+	print  string
 	cancel context.CancelFunc
 	done   chan struct{}
 	shot   *capture.Shot
@@ -62,14 +67,18 @@ func (c *Call) shootEarly(ctx context.Context, m settleMark) *earlyShot {
 		}
 	}
 	cctx, cancel := context.WithTimeout(ctx, clockBudget)
+	defer cancel()
+	print, err := aria.Fingerprint(cctx, c.page)
+	if err != nil {
+		return nil
+	}
 	at, err := page.SettleClock(cctx, c.page)
-	cancel()
 	if err != nil || at <= 0 {
 		return nil
 	}
 	// The step's context ends with the step; the shot is the report's.
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), screenshotBudget)
-	e := &earlyShot{sess: c.sess, at: at, cancel: cancel, done: make(chan struct{})}
+	sctx, stop := context.WithTimeout(context.WithoutCancel(ctx), screenshotBudget)
+	e := &earlyShot{sess: c.sess, frame: m.frame, at: at, print: print, cancel: stop, done: make(chan struct{})}
 	path := capture.AfterPath(c.alias)
 	go func() {
 		defer close(e.done)
@@ -93,18 +102,33 @@ func (e *earlyShot) keepIf(still bool) {
 	}
 }
 
-// take returns the shot when it may stand for a capture of sess now, and
-// otherwise abandons it. Either way the capture is over when it returns,
-// so a new one cannot race it for the file.
-func (e *earlyShot) take(sess *cdp.Session) (*capture.Shot, bool) {
+// takeEarly returns the early shot when it may stand for a capture of the
+// page now, and otherwise abandons it. Either way the capture is over when
+// it returns, so a new one cannot race it for the file.
+func (c *Call) takeEarly(ctx context.Context) (*capture.Shot, bool) {
+	e := c.early
 	if e == nil {
 		return nil, false
 	}
-	keep := e.kept && e.sess == sess
+	keep := e.kept && c.page != nil && e.sess == c.sess && e.frame == c.page.Frame
+	if keep {
+		fctx, cancel := context.WithTimeout(ctx, clockBudget)
+		print, err := aria.Fingerprint(fctx, c.page)
+		cancel()
+		keep = err == nil && print == e.print
+	}
 	if !keep {
 		e.cancel()
 	}
 	<-e.done
 	e.cancel()
 	return e.shot, keep && e.err == nil
+}
+
+// abandon ends the early shot, if any, unused.
+func (e *earlyShot) abandon() {
+	if e != nil {
+		e.cancel()
+		<-e.done
+	}
 }

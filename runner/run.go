@@ -123,8 +123,14 @@ func checkTabPlan(req *request) *Error {
 // not optional. It reports what ran, for the report.
 func (c *Call) runSteps(ctx context.Context, req *request, res *Result, dialogs *dialogWatch) *ran {
 	r := &ran{}
+	last := -1 // the last action on the tab
 	for i, ps := range req.steps {
-		ps.last = i == len(req.steps)-1
+		if settles(ps.def) {
+			last = i
+		}
+	}
+	for i, ps := range req.steps {
+		ps.last = i == last
 		if ctx.Err() != nil {
 			break
 		}
@@ -465,7 +471,7 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 		g.Go(func() error { scr = c.takeAfter(ctx); return nil })
 		g.Go(func() error {
 			path := capture.AfterPath(c.alias)
-			shot, ok := c.early.take(c.sess)
+			shot, ok := c.takeEarly(ctx)
 			var err error
 			if !ok {
 				sctx, cancel := context.WithTimeout(ctx, screenshotBudget)

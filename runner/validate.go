@@ -49,7 +49,8 @@ type plannedStep struct {
 	dialog *dialogPolicy
 	// waitFor is the response the step waits for after its action.
 	waitFor *capture.ResponseMatch
-	// last: the batch's last step, after which the report looks.
+	// last: the batch's last action on the tab (a step that settles);
+	// the report looks at the page after it.
 	last bool
 }
 

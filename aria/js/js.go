@@ -3,8 +3,9 @@
 //
 // Modules are factories (inpage's roles.js, and states.js, refs.js,
 // walk.js, render.js, hash.js; context.js and scope.js only where they are
-// used); entry points (snapshot.js, search.js, query.js, report.js) take a
-// lib object of those factories as their first argument.
+// used); entry points (snapshot.js, search.js, query.js, report.js,
+// fingerprint.js) take a lib object of those factories as their first
+// argument.
 package js
 
 import (
@@ -37,6 +38,8 @@ var (
 	query string
 	//go:embed report.js
 	report string
+	//go:embed fingerprint.js
+	fingerprint string
 )
 
 var all = []inpage.Module{
@@ -58,4 +61,5 @@ var (
 	Report = inpage.Lazy(func() string {
 		return inpage.Compose(report, append(all[:len(all):len(all)], contexts)...)
 	})
+	Fingerprint = inpage.Lazy(func() string { return inpage.Compose(fingerprint, inpage.Module{Name: "hash", Src: hash}) })
 )

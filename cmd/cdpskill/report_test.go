@@ -311,6 +311,16 @@ func TestReportScreenshotShowsTheSettledPage(t *testing.T) {
 	if n := strings.Count(log, `"Page.captureScreenshot"`); n != 1 {
 		t.Errorf("a click whose page settled at once was captured %d times", n)
 	}
+	// A step after the batch's last action may change the page too: the
+	// shot taken during the action is then not the page the report shows.
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":"#now"},{"sleep":150},{"pageFunction":"() => { document.body.style.background = 'rgb(0, 128, 0)' }"}]}`, tab))
+	if want := (color.RGBA{0, 128, 0, 255}); code != 0 || cornerOf(t, res["screenshot"].(string)) != want {
+		t.Errorf("a page a script changed after the click: the screenshot shows %v, want %v (%v)", cornerOf(t, res["screenshot"].(string)), want, res["steps"])
+	}
+	log = c.trace(t, tab, `[{"click":"#now"},{"pageFunction":"document.title"}]`)
+	if n := strings.Count(log, `"Page.captureScreenshot"`); n != 1 {
+		t.Errorf("a click followed by a script that changed nothing was captured %d times", n)
+	}
 }
 
 // cornerOf is the colour of a PNG's top-left pixel.
