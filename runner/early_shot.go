@@ -68,7 +68,7 @@ func (c *Call) shootEarly(ctx context.Context, m settleMark) *earlyShot {
 	}
 	cctx, cancel := context.WithTimeout(ctx, clockBudget)
 	defer cancel()
-	print, err := aria.Fingerprint(cctx, c.page)
+	fp, err := aria.Fingerprint(cctx, c.page)
 	if err != nil {
 		return nil
 	}
@@ -78,7 +78,7 @@ func (c *Call) shootEarly(ctx context.Context, m settleMark) *earlyShot {
 	}
 	// The step's context ends with the step; the shot is the report's.
 	sctx, stop := context.WithTimeout(context.WithoutCancel(ctx), screenshotBudget)
-	e := &earlyShot{sess: c.sess, frame: m.frame, at: at, print: print, cancel: stop, done: make(chan struct{})}
+	e := &earlyShot{sess: c.sess, frame: m.frame, at: at, print: fp, cancel: stop, done: make(chan struct{})}
 	path := capture.AfterPath(c.alias)
 	go func() {
 		defer close(e.done)
@@ -113,9 +113,9 @@ func (c *Call) takeEarly(ctx context.Context) (*capture.Shot, bool) {
 	keep := e.kept && c.page != nil && e.sess == c.sess && e.frame == c.page.Frame
 	if keep {
 		fctx, cancel := context.WithTimeout(ctx, clockBudget)
-		print, err := aria.Fingerprint(fctx, c.page)
+		fp, err := aria.Fingerprint(fctx, c.page)
 		cancel()
-		keep = err == nil && print == e.print
+		keep = err == nil && fp == e.print
 	}
 	if !keep {
 		e.cancel()
