@@ -11,6 +11,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strconv"
+	"time"
 
 	"github.com/cdpskill/cdpskill/aria/js"
 	"github.com/cdpskill/cdpskill/page"
@@ -146,10 +148,33 @@ type Result struct {
 	// page changed since then and that snapshot, taken with the same
 	// options, is still known to the document.
 	Previous string `json:"-"`
-	// Viewport is the part of the snapshot on screen, as ViewportOnly
-	// would show it, from the same walk; asked for by
-	// Options.ViewportAbove, and not had when frames were spliced in.
-	Viewport string `json:"-"`
+	// onScreen is the page's answer to the part of the snapshot on
+	// screen, for Viewport.
+	onScreen *page.PendingJS
+	p        *page.Page
+	token    string
+}
+
+// Viewport is the part of the snapshot on screen, as ViewportOnly would
+// show it, from the same walk; asked for by Options.ViewportAbove, and
+// "" when not had (frames were spliced in, or another detail). The page
+// works it out once it has handed the snapshot over, so reading it
+// waits for that; the file writes a caller does first overlap it.
+func (r *Result) Viewport(ctx context.Context) string {
+	if r.onScreen == nil {
+		return ""
+	}
+	var y *string
+	err := r.onScreen.Wait(ctx, &y)
+	if err == nil && y == nil {
+		// The page lacked snapshot.js and ran this call first.
+		err = r.p.CallJS(ctx, js.OnScreen(), &y, r.token)
+	}
+	r.onScreen = nil
+	if err != nil || y == nil {
+		return ""
+	}
+	return *y
 }
 
 // RefMeta is what the page records about a ref, for re-resolution (SPEC
@@ -176,8 +201,12 @@ func Snapshot(ctx context.Context, p *page.Page, opts Options) (*Result, error) 
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	out, err := callSnapshot(ctx, p, snapshotIn{Options: opts, SnapshotFloor: opts.SnapshotFloor,
-		ElementFloor: opts.ElementFloor, RefMapOver: opts.RefMapAbove, ViewportOver: opts.ViewportAbove, FrameMark: frameMark})
+	in := snapshotIn{Options: opts, SnapshotFloor: opts.SnapshotFloor,
+		ElementFloor: opts.ElementFloor, RefMapOver: opts.RefMapAbove, ViewportOver: opts.ViewportAbove, FrameMark: frameMark}
+	if in.ViewportOver > 0 {
+		in.ViewLater = strconv.FormatInt(time.Now().UnixNano(), 36)
+	}
+	out, onScreen, err := callSnapshot(ctx, p, in)
 	if err != nil {
 		return nil, err
 	}
@@ -191,6 +220,11 @@ func Snapshot(ctx context.Context, p *page.Page, opts Options) (*Result, error) 
 		return nil, fmt.Errorf("aria: snapshot: %s: %s", out.Error, out.Message)
 	}
 	res := out.result()
+	if out.ViewLater {
+		res.onScreen, res.p, res.token = onScreen, p, in.ViewLater
+	} else if onScreen != nil {
+		_ = onScreen.Wait(ctx, nil) // answered at once: nothing was left
+	}
 	if len(out.XFrames) > 0 {
 		if err := addFrames(ctx, p, opts, out, res); err != nil {
 			return nil, err
@@ -208,6 +242,9 @@ type snapshotIn struct {
 	RefMapOver    int    `json:"refMapOver,omitempty"`
 	ViewportOver  int    `json:"viewportOver,omitempty"`
 	FrameMark     string `json:"frameMark,omitempty"`
+	// ViewLater is the token under which the page keeps the part on
+	// screen for onscreen.js.
+	ViewLater string `json:"viewLater,omitempty"`
 	// For the snapshot of a frame on its own (frames.go).
 	Frame      bool  `json:"frame,omitempty"`
 	FreshFrame bool  `json:"freshFrame,omitempty"`
@@ -227,7 +264,7 @@ type snapshotOut struct {
 	XFrames      []xframe   `json:"xframes"`
 	Title        string     `json:"title"`
 	Previous     string     `json:"previous"`
-	Viewport     string     `json:"viewport"`
+	ViewLater    bool       `json:"viewLater"`
 }
 
 // refMapText is the refs map as snapshot.js returns it, {ref: RefMeta}
@@ -250,17 +287,23 @@ func (o *snapshotOut) result() *Result {
 	if o.RefMap != "" {
 		res.RefMap = json.RawMessage(o.RefMap)
 	}
-	res.Viewport = o.Viewport
 	return &res
 }
 
-func callSnapshot(ctx context.Context, p *page.Page, in snapshotIn) (*snapshotOut, error) {
-	var out snapshotOut
+// callSnapshot runs snapshot.js and, with in.ViewLater, sends
+// onscreen.js right behind it.
+func callSnapshot(ctx context.Context, p *page.Page, in snapshotIn) (*snapshotOut, *page.PendingJS, error) {
 	page.ExposeClickHandlers(ctx, p)
-	if err := p.CallJS(ctx, js.Snapshot(), &out, in); err != nil {
-		return nil, fmt.Errorf("aria: snapshot: %w", err)
+	first := p.StartJS(ctx, js.Snapshot(), in)
+	var onScreen *page.PendingJS
+	if in.ViewLater != "" {
+		onScreen = p.StartJS(ctx, js.OnScreen(), in.ViewLater)
 	}
-	return &out, nil
+	var out snapshotOut
+	if err := first.Wait(ctx, &out); err != nil {
+		return nil, nil, fmt.Errorf("aria: snapshot: %w", err)
+	}
+	return &out, onScreen, nil
 }
 
 // Fingerprint is a hash of p's current document that any change to its

@@ -152,7 +152,7 @@ func (w *frameWalk) read(ctx context.Context, p *page.Page, i int, in snapshotIn
 	if err != nil {
 		return nil, nil, err
 	}
-	doc, err := callSnapshot(ctx, fp, in)
+	doc, _, err := callSnapshot(ctx, fp, in)
 	if err == nil && doc.Error != "" {
 		err = fmt.Errorf("aria: snapshot of a frame: %s: %s", doc.Error, doc.Message)
 	}

@@ -155,7 +155,7 @@ func (c *Conn) Call(ctx context.Context, sessionID, method string, params, resul
 // CallRaw is Call returning the undecoded result.
 func (c *Conn) CallRaw(ctx context.Context, sessionID, method string, params any) (json.RawMessage, error) {
 	s := c.Send(ctx, sessionID, method, params)
-	defer s.forget() // a call given up on takes no reply
+	defer s.Forget() // a call given up on takes no reply
 	return s.WaitRaw(ctx)
 }
 
@@ -202,7 +202,7 @@ func (c *Conn) Send(ctx context.Context, sessionID, method string, params any) *
 	}{s.id, sessionID, method, params}
 	data, err := json.Marshal(frame)
 	if err != nil {
-		s.forget()
+		s.Forget()
 		s.err = fmt.Errorf("cdp: encode %s: %w", method, err)
 		return s
 	}
@@ -213,7 +213,7 @@ func (c *Conn) Send(ctx context.Context, sessionID, method string, params any) *
 	err = c.ws.WriteMessage(websocket.TextMessage, data)
 	c.writeMu.Unlock()
 	if err != nil {
-		s.forget()
+		s.Forget()
 		c.shutdown(&ClosedError{Endpoint: c.name, Err: err})
 		s.err = c.Err()
 	}
@@ -255,7 +255,8 @@ func (s *Sent) WaitRaw(ctx context.Context) (json.RawMessage, error) {
 	return s.r.result, s.r.err
 }
 
-func (s *Sent) forget() {
+// Forget drops a call whose reply will not be waited for (again).
+func (s *Sent) Forget() {
 	s.c.mu.Lock()
 	delete(s.c.pending, s.id)
 	s.c.mu.Unlock()

@@ -186,14 +186,43 @@ type EvalResult struct {
 // world (or the main world, for a page from Main). The params map is sent
 // as given plus the context id; an exception comes back as *JSError.
 func (p *Page) Evaluate(ctx context.Context, params map[string]any) (*RemoteObject, error) {
-	res, id, err := p.evaluate(ctx, params)
-	if id != 0 && cdp.IsContextDestroyed(err) {
-		p.forget(p.EvalSession(), id)
+	return p.sendEval(ctx, params).wait(ctx)
+}
+
+// evalCall is a Runtime.evaluate sent to where the current frame's
+// evaluations go; id is the context id it named (0: the session's main
+// frame).
+type evalCall struct {
+	p      *Page
+	params map[string]any
+	id     int
+	sent   *cdp.Sent
+	err    error // it could not be sent
+}
+
+func (p *Page) sendEval(ctx context.Context, params map[string]any) *evalCall {
+	e := &evalCall{p: p, params: params}
+	var s *cdp.Session
+	if s, e.id, e.err = p.target(ctx); e.err != nil {
+		return e
+	}
+	delete(params, "contextId")
+	if e.id != 0 {
+		params["contextId"] = e.id
+	}
+	e.sent = s.Send(ctx, "Runtime.evaluate", params)
+	return e
+}
+
+func (e *evalCall) wait(ctx context.Context) (*RemoteObject, error) {
+	res, err := e.reply(ctx)
+	if e.id != 0 && cdp.IsContextDestroyed(err) {
+		e.p.forget(e.p.EvalSession(), e.id)
 		// The frame moved to a new document since its context was looked
 		// up; nothing ran, so asking again in the new one is safe. A frame
 		// that is gone keeps the first answer.
 		var fe *FrameError
-		if again, _, aerr := p.evaluate(ctx, params); !errors.As(aerr, &fe) {
+		if again, aerr := e.p.sendEval(ctx, e.params).reply(ctx); !errors.As(aerr, &fe) {
 			res, err = again, aerr
 		}
 	}
@@ -206,20 +235,14 @@ func (p *Page) Evaluate(ctx context.Context, params map[string]any) (*RemoteObje
 	return &res.Result, nil
 }
 
-// evaluate sends Runtime.evaluate to where the current frame's evaluations
-// go; id is the context id it named (0: the session's main frame).
-func (p *Page) evaluate(ctx context.Context, params map[string]any) (*EvalResult, int, error) {
-	s, id, err := p.target(ctx)
-	if err != nil {
-		return nil, 0, err
+func (e *evalCall) reply(ctx context.Context) (*EvalResult, error) {
+	if e.err != nil {
+		return nil, e.err
 	}
-	delete(params, "contextId")
-	if id != 0 {
-		params["contextId"] = id
-	}
+	defer e.sent.Forget() // an answer given up on is not kept
 	var res EvalResult
-	err = s.Call(ctx, "Runtime.evaluate", params, &res)
-	return &res, id, err
+	err := e.sent.Wait(ctx, &res)
+	return &res, err
 }
 
 // CallJS applies fn, the source of a JavaScript function (usually an
@@ -233,6 +256,14 @@ func (p *Page) evaluate(ctx context.Context, params map[string]any) (*EvalResult
 // would otherwise send and Chrome parse. A document that does not have it
 // yet (a new one) answers so, and the function goes along then.
 func (p *Page) CallJS(ctx context.Context, fn string, out any, args ...any) error {
+	return p.StartJS(ctx, fn, args...).Wait(ctx, out)
+}
+
+// StartJS is CallJS in two halves: it sends the call now, and Wait reads
+// its answer. Calls reach the page in the order they were started, so a
+// call started right behind a long one runs in the page while the long
+// one's answer travels to Go.
+func (p *Page) StartJS(ctx context.Context, fn string, args ...any) *PendingJS {
 	var call strings.Builder
 	call.WriteString("(")
 	for i, a := range args {
@@ -241,19 +272,40 @@ func (p *Page) CallJS(ctx context.Context, fn string, out any, args ...any) erro
 		}
 		data, err := json.Marshal(a)
 		if err != nil {
-			return fmt.Errorf("page: encode argument %d: %w", i, err)
+			return &PendingJS{err: fmt.Errorf("page: encode argument %d: %w", i, err)}
 		}
 		call.Write(data)
 	}
 	call.WriteString(")\n//# sourceURL=" + InternalScript)
 	fn = strings.TrimSpace(fn)
 	if p.main || len(fn) < keepAbove {
-		return p.callOnce(ctx, "("+fn+")"+call.String(), out)
+		return &PendingJS{p: p, sent: p.sendEval(ctx, evalParams("("+fn+")"+call.String()))}
 	}
 	key := fnKey(fn)
-	obj, err := p.evalValue(ctx, fmt.Sprintf(callKept, key, notKept)+call.String())
-	if err == nil && string(obj.Value) == `"`+notKept+`"` {
-		obj, err = p.evalValue(ctx, fmt.Sprintf(keepAndCall, key, fn)+call.String())
+	return &PendingJS{
+		p:    p,
+		sent: p.sendEval(ctx, evalParams(fmt.Sprintf(callKept, key, notKept)+call.String())),
+		keep: fmt.Sprintf(keepAndCall, key, fn) + call.String(),
+	}
+}
+
+// PendingJS is a call StartJS sent. Wait is called once.
+type PendingJS struct {
+	p    *Page
+	sent *evalCall
+	keep string // the call that keeps the function, if the page lacks it
+	err  error
+}
+
+// Wait awaits the call's result and decodes it by value into out (which
+// may be nil).
+func (j *PendingJS) Wait(ctx context.Context, out any) error {
+	if j.err != nil {
+		return j.err
+	}
+	obj, err := j.sent.wait(ctx)
+	if err == nil && j.keep != "" && string(obj.Value) == `"`+notKept+`"` {
+		obj, err = j.p.Evaluate(ctx, evalParams(j.keep))
 	}
 	return decodeValue(obj, err, out)
 }
@@ -285,17 +337,12 @@ func fnKey(fn string) string {
 	return k
 }
 
-func (p *Page) callOnce(ctx context.Context, expr string, out any) error {
-	obj, err := p.evalValue(ctx, expr)
-	return decodeValue(obj, err, out)
-}
-
-func (p *Page) evalValue(ctx context.Context, expr string) (*RemoteObject, error) {
-	return p.Evaluate(ctx, map[string]any{
+func evalParams(expr string) map[string]any {
+	return map[string]any{
 		"expression":    expr,
 		"returnByValue": true,
 		"awaitPromise":  true,
-	})
+	}
 }
 
 func decodeValue(obj *RemoteObject, err error, out any) error {

@@ -166,7 +166,7 @@ func (c *Call) limitSnapshot(ctx context.Context, p aria.Options, res *aria.Resu
 // screen, cut to limit; "" when it cannot be had. The snapshot's own walk
 // gives it, unless frames were spliced into that one.
 func viewportSnapshot(ctx context.Context, c *Call, p aria.Options, full *aria.Result, limit int) string {
-	y := full.Viewport
+	y := full.Viewport(ctx)
 	if y == "" {
 		p.ViewportOnly, p.Internal, p.Since, p.RefMapAbove, p.ViewportAbove = true, true, "", 0, 0
 		res, err := aria.Snapshot(ctx, c.page, p)

@@ -5,7 +5,7 @@
 // walk.js, render.js, hash.js; context.js and scope.js only where they are
 // used); entry points (snapshot.js, search.js, query.js, report.js,
 // fingerprint.js) take a lib object of those factories as their first
-// argument.
+// argument; onscreen.js takes none, since it answers what snapshot.js left.
 package js
 
 import (
@@ -40,6 +40,8 @@ var (
 	report string
 	//go:embed fingerprint.js
 	fingerprint string
+	//go:embed onscreen.js
+	onscreen string
 )
 
 var all = []inpage.Module{
@@ -62,4 +64,6 @@ var (
 		return inpage.Compose(report, append(all[:len(all):len(all)], contexts)...)
 	})
 	Fingerprint = inpage.Lazy(func() string { return inpage.Compose(fingerprint, inpage.Module{Name: "hash", Src: hash}) })
+	// OnScreen takes no library: what it answers was made by Snapshot.
+	OnScreen = func() string { return onscreen }
 )

@@ -6,14 +6,15 @@
 // opts: {root, detail, mode, maxDepth, maxElements, maxNameLength,
 //        includeText, viewportOnly, pierceShadow, includeFrames, since,
 //        internal, snapshotFloor, elementFloor, refMapOver, viewportOver,
-//        frameMark, origin, clip, frame, freshFrame, refMapAll}
+//        frameMark, origin, clip, frame, freshFrame, refMapAll, viewLater}
 // returns {yaml, snapshotId, refCount, truncated, lastSnapshot,
 //          lastElement, refMap?, elements?, xframes?, title?, previous?,
-//          viewport?}
+//          viewLater?}
 //      where refMap is {ref: meta} as a JSON string
-//      where viewport is the part on screen, rendered alike, when the
-//         YAML is longer than viewportOver, at full detail, walked whole,
-//         and no frame is left to Go
+//      where viewLater says that onscreen.js (called with the token
+//         opts.viewLater) has the part on screen, rendered alike: when
+//         the YAML is longer than viewportOver, at full detail, walked
+//         whole, and no frame is left to Go
 //      where previous is the YAML of the snapshot since names, when the
 //         page changed since and that snapshot can be compared with
 //      or {unchanged: true, snapshotId} when since names a snapshot of an
@@ -41,6 +42,7 @@ function snapshot(lib, opts) {
     return Object.assign({ unchanged: true, snapshotId: opts.since }, refs.counters());
   }
 
+  window.__ariaViewLater = null; // an earlier call's, never asked for
   const W = lib.walk(R, lib.states(R), opts);
   let header = '';
   let badSelector = '';
@@ -77,7 +79,10 @@ function snapshot(lib, opts) {
   // viewportOnly walk does those.
   if (opts.viewportOver > 0 && res.yaml.length > opts.viewportOver && !xframes.length &&
     detail === 'full' && !W.stats.truncated) {
-    res.viewport = show(W.inView(nodes));
+    // Left for onscreen.js, which Go sends right behind this call: the
+    // page works it out while this answer travels.
+    window.__ariaViewLater = { token: opts.viewLater, show: () => show(W.inView(nodes)) };
+    res.viewLater = true;
   }
   if (refs) {
     Object.assign(res, refs.counters());
