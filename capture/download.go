@@ -103,6 +103,9 @@ type Downloads struct {
 	// stepAt is when the step began (Renew): navigations begun before
 	// are not its own.
 	stepAt time.Time
+	// told: the watch told Chrome where to save downloads, and no step
+	// has begun since.
+	told bool
 }
 
 type download struct {
@@ -141,18 +144,29 @@ func WatchDownloads(ctx context.Context, conn *cdp.Conn) (*Downloads, error) {
 		seen: map[string]*download{}, openers: map[string]string{}, owned: map[string]bool{},
 		navs: map[string]time.Time{},
 	}
-	if err := d.Renew(ctx); err != nil {
+	if err := d.tell(ctx); err != nil {
 		d.Close()
 		return nil, err
 	}
+	d.told = true
 	return d, nil
 }
 
 // Renew tells Chrome again where to save downloads, in case another
 // process's end sent it back to its default since: a step that is about
-// to act sends its downloads here rather than through ~/Downloads.
+// to act sends its downloads here rather than through ~/Downloads. The
+// first step after the watch began needs no telling again: the watch
+// just did.
 func (d *Downloads) Renew(ctx context.Context) error {
 	d.newDocument, d.stepAt = false, time.Now()
+	if d.told {
+		d.told = false
+		return nil
+	}
+	return d.tell(ctx)
+}
+
+func (d *Downloads) tell(ctx context.Context) error {
 	return d.conn.Call(ctx, "", "Browser.setDownloadBehavior", map[string]any{
 		"behavior": "allowAndName", "downloadPath": d.dir, "eventsEnabled": true,
 	}, nil)

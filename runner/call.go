@@ -250,10 +250,15 @@ func (c *Call) open(ctx context.Context, alias, targetID, frame string) error {
 	// Console capture starts with the session (Runtime.enable replays what
 	// the page logged earlier; the report keeps only this call's).
 	g.Go(func() (err error) {
-		if c.console, err = capture.StartConsole(sctx, sess); err == nil {
-			c.page.RuntimeEnabled()
+		if c.console, err = capture.StartConsole(sctx, sess); err != nil {
+			return err
 		}
-		return err
+		// The helper world an earlier call made is among the contexts
+		// Runtime.enable replayed: asked after it, the page's first
+		// evaluation finds that world instead of creating one.
+		c.page.RuntimeEnabled()
+		c.readDocument(sctx)
+		return nil
 	})
 	g.Go(func() error {
 		if err := sess.Call(sctx, "Inspector.enable", nil, nil); err != nil {
@@ -277,7 +282,6 @@ func (c *Call) open(ctx context.Context, alias, targetID, frame string) error {
 		}
 		return nil
 	})
-	g.Go(func() error { c.readDocument(sctx); return nil })
 	g.Go(func() error { c.followDownloads(sctx); return nil })
 	err = g.Wait()
 	var sick *sickTab
