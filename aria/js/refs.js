@@ -43,6 +43,8 @@ function ariaRefs(opts) {
   const idCounts = new Map(); // tree root -> Map id -> count
   const nthCache = new Map(); // parent -> Map child -> nth-of-type (0: only one)
   const selectors = new Map(); // element -> selectorFor, while this lasts
+  const tags = new Map(); // localName -> CSS.escape(localName)
+  const SHORT = 16; // children that nthOfType counts without an index
 
   // refFor returns el's ref, reusing the one it already has: the WeakMap
   // makes that O(1), and the refs map check catches a ref that was since
@@ -81,7 +83,8 @@ function ariaRefs(opts) {
   function selectorFor(el) {
     let s = selectors.get(el);
     if (s !== undefined) return s;
-    const tag = CSS.escape(el.localName);
+    let tag = tags.get(el.localName);
+    if (tag === undefined) tags.set(el.localName, (tag = CSS.escape(el.localName)));
     const up = el.parentElement;
     if (el.id && uniqueId(el)) {
       s = '#' + CSS.escape(el.id);
@@ -110,11 +113,23 @@ function ariaRefs(opts) {
     return m.get(el.id) === 1;
   }
 
-  // nthOfType indexes all children of a parent at once, so a list of ten
+  // nthOfType counts the siblings of a short list where they stand, and
+  // indexes all children of a long one at once, so a list of ten
   // thousand items costs ten thousand steps, not fifty million.
   function nthOfType(el, parent) {
     let m = nthCache.get(parent);
     if (!m) {
+      const tag = el.localName;
+      let k = 0;
+      let same = 0;
+      let n = 0;
+      let c = parent.firstElementChild;
+      for (; c && n < SHORT; c = c.nextElementSibling, n++) {
+        if (c.localName !== tag) continue;
+        same++;
+        if (c === el) k = same;
+      }
+      if (!c) return same > 1 ? ':nth-of-type(' + k + ')' : '';
       m = new Map();
       const counts = new Map();
       for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
