@@ -51,16 +51,40 @@ type reply struct {
 
 // message is every frame Chrome sends: a reply has an id, an event a method.
 type message struct {
-	ID        int64           `json:"id"`
-	SessionID string          `json:"sessionId"`
-	Method    string          `json:"method"`
-	Params    json.RawMessage `json:"params"`
-	Result    json.RawMessage `json:"result"`
+	ID        int64
+	SessionID string
+	Method    string
+	Params    json.RawMessage
+	Result    json.RawMessage
 	Error     *struct {
 		Code    int             `json:"code"`
 		Message string          `json:"message"`
 		Data    json.RawMessage `json:"data"` // a string from Chrome, but any JSON must not lose the reply
-	} `json:"error"`
+	}
+}
+
+// parseMessage reads a frame's envelope; params and result stay slices
+// of data (fields.go). ok is false for a frame that is no JSON object.
+func parseMessage(data []byte) (m message, ok bool) {
+	var err error
+	ok = Fields(data, func(key string, v json.RawMessage) bool {
+		switch key {
+		case "id":
+			err = json.Unmarshal(v, &m.ID)
+		case "sessionId":
+			err = json.Unmarshal(v, &m.SessionID)
+		case "method":
+			err = json.Unmarshal(v, &m.Method)
+		case "params":
+			m.Params = v
+		case "result":
+			m.Result = v
+		case "error":
+			err = json.Unmarshal(v, &m.Error)
+		}
+		return err == nil
+	})
+	return m, ok && err == nil
 }
 
 // errorData renders an error reply's data: a JSON string unquoted, any
@@ -269,8 +293,8 @@ func (c *Conn) readLoop() {
 			c.shutdown(&ClosedError{Endpoint: c.name, Err: err})
 			return
 		}
-		var m message
-		if err := json.Unmarshal(data, &m); err != nil {
+		m, ok := parseMessage(data)
+		if !ok {
 			continue // a malformed frame is not worth killing the connection for
 		}
 		if m.ID != 0 {

@@ -240,9 +240,64 @@ func (e *evalCall) reply(ctx context.Context) (*EvalResult, error) {
 		return nil, e.err
 	}
 	defer e.sent.Forget() // an answer given up on is not kept
+	raw, err := e.sent.WaitRaw(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return decodeEvalResult(raw)
+}
+
+// decodeEvalResult reads Runtime.evaluate's reply leaving the value
+// where it came (cdp.Fields): a snapshot's runs to megabytes, which
+// encoding/json would scan twice and copy before its reader decodes it.
+func decodeEvalResult(raw json.RawMessage) (*EvalResult, error) {
 	var res EvalResult
-	err := e.sent.Wait(ctx, &res)
-	return &res, err
+	var err error
+	cdp.Fields(raw, func(key string, v json.RawMessage) bool {
+		switch key {
+		case "result":
+			err = res.Result.decode(v)
+		case "exceptionDetails":
+			err = json.Unmarshal(v, &res.ExceptionDetails)
+		}
+		return err == nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cdp: decode Runtime.evaluate result: %w", err)
+	}
+	return &res, nil
+}
+
+// decode reads o from raw, its value as a slice of raw.
+func (o *RemoteObject) decode(raw json.RawMessage) error {
+	var err error
+	cdp.Fields(raw, func(key string, v json.RawMessage) bool {
+		var field any
+		switch key {
+		case "value":
+			o.Value = v
+			return true
+		case "type":
+			field = &o.Type
+		case "subtype":
+			field = &o.Subtype
+		case "className":
+			field = &o.ClassName
+		case "unserializableValue":
+			field = &o.UnserializableValue
+		case "description":
+			field = &o.Description
+		case "objectId":
+			field = &o.ObjectID
+		case "preview":
+			field = &o.Preview
+		default:
+			return true
+		}
+		err = json.Unmarshal(v, field)
+		return err == nil
+	})
+	return err
 }
 
 // CallJS applies fn, the source of a JavaScript function (usually an
