@@ -14,7 +14,7 @@ import (
 // allocate a few megabytes, so collecting before the limit is near only
 // costs time, while a snapshot of a huge page is kept from growing past
 // what eight agents on one machine can each afford.
-const memoryLimit = 22 << 20
+const memoryLimit = 18 << 20
 
 func main() {
 	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
