@@ -11,15 +11,16 @@ import (
 // encoding/json scans its whole input twice and copies every RawMessage,
 // so a value nested three levels deep was scanned six times and copied
 // twice before anyone read it (50 ms and 14 MB for a 3 MB reply). Fields
-// and Field instead find a value by skipping over its siblings (gjson)
-// and hand it on as a slice of the bytes it came in.
+// instead finds each value by skipping over its siblings (gjson) and
+// hands it on as a slice of the bytes it came in.
 //
 // The bytes of every message are its own (the websocket allocates them
 // for it) and nothing writes to them after, so viewing them as a string
 // without a copy is safe, and so is every slice of them handed on.
 
 // Fields calls fn with each key of the JSON object raw and its value, a
-// slice of raw, until fn returns false. It reports whether raw is an
+// slice of raw, until fn returns false; both are views of raw, which
+// must not change while they are in use. It reports whether raw is an
 // object; it does not check that raw is valid JSON (Chrome's is).
 func Fields(raw []byte, fn func(key string, value json.RawMessage) bool) bool {
 	obj := gjson.Parse(view(raw))
@@ -32,17 +33,11 @@ func Fields(raw []byte, fn func(key string, value json.RawMessage) bool) bool {
 	return true
 }
 
-// Field is the value at path (gjson syntax) in raw, as a slice of raw;
-// nil when there is none.
-func Field(raw []byte, path string) json.RawMessage {
-	return slice(raw, gjson.Get(view(raw), path))
-}
-
 // view is b as a string, without a copy.
 func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
-// slice is r, found in view(raw), as a slice of raw. gjson knows where a
-// value stands for plain paths; for any other it is copied.
+// slice is r, found in view(raw), as a slice of raw (copied in the case
+// gjson did not say where it stands).
 func slice(raw []byte, r gjson.Result) json.RawMessage {
 	switch {
 	case !r.Exists():
