@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -197,11 +198,24 @@ func (c *Call) recordFailure(ctx context.Context, ps plannedStep, sr *StepResult
 		}
 		sr.Context = emptyToNil(d)
 		if f := d.InFrame; f != nil {
-			hint := fmt.Sprintf("; it is in frame %s: switch with {\"frame\":{\"frameId\":%q}} or add \"searchFrames\": true", frameLabel(f), f.ID)
+			hint := fmt.Sprintf("; it is in frame %s: switch with {\"frame\":{\"frameId\":%q}}", frameLabel(f), f.ID)
+			if accepts(ps.params, "searchFrames") {
+				hint += ` or add "searchFrames": true`
+			}
 			sr.Error += hint
 			res.Errors[len(res.Errors)-1].Error += hint
 		}
 	}
+}
+
+// accepts says whether a step whose decoded params are params takes the
+// parameter name.
+func accepts(params any, name string) bool {
+	t := reflect.TypeOf(params)
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t != nil && t.Kind() == reflect.Struct && contains(jsonFields(t), name)
 }
 
 // frameLabel names a frame for a message: its name, else its URL.

@@ -367,6 +367,14 @@ func TestNotFoundNamesTheFrame(t *testing.T) {
 	if e := firstError(res); !strings.Contains(fmt.Sprint(e["error"]), `it is in frame "xo": switch with {"frame":{"frameId":`) || e["error"] != step["error"] {
 		t.Errorf("the error does not say where the element is: %v", e)
 	}
+	if e := fmt.Sprint(step["error"]); !strings.HasSuffix(e, `or add "searchFrames": true`) {
+		t.Errorf("click takes searchFrames, yet the error does not offer it: %s", e)
+	}
+	// fill has no searchFrames: the hint offers only the switch.
+	res, _ = c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"fill":{"label":"Name","value":"x","timeout":300}}]}`, tab))
+	if e := fmt.Sprint(firstError(res)["error"]); !strings.Contains(e, `it is in frame "xo"`) || strings.Contains(e, "searchFrames") {
+		t.Errorf("fill's error: %s", e)
+	}
 }
 
 // When the frame the tab is switched to moves to another document, steps
