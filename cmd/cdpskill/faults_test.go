@@ -184,6 +184,10 @@ func TestFrameRemovedMidStep(t *testing.T) {
 	}
 }
 
+// loopGrace is how long past its deadline a call on a spinning page may
+// end: the second that tells a busy page from a stuck one, and the stop.
+const loopGrace = 3 * time.Second
+
 // A page whose own script never yields: the step ends at its timeout
 // saying the tab stopped answering, cdpskill stops the script, and the
 // next call works. A loop that starts between calls, where no session can
@@ -194,9 +198,23 @@ func TestEndlessLoopInPage(t *testing.T) {
 	c.call(t, tab, `{"pageFunction":"document.body.insertAdjacentHTML('beforeend', '<button onclick=\"window.spun = true; while (true) {}\">Spin</button>')"}`)
 	res, code, d := c.timedRun(fmt.Sprintf(`{"tab":%q,"timeout":3000,"steps":[{"click":{"text":"Spin"}}]}`, tab))
 	failedWith(t, "a click whose handler never returns", res, code, d, "EXECUTION", "PageUnresponsiveError", tab, "stopped that script")
+	if d > 3*time.Second+loopGrace {
+		t.Errorf("the call ended %v after its 3 s deadline", d-3*time.Second)
+	}
 	res, code, d = c.timedRun(fmt.Sprintf(`{"tab":%q,"timeout":3000,"steps":[{"pageFunction":"window.spun"}]}`, tab))
 	if code != 0 || stepOut(t, res, 0)["value"] != true || d > faultBound {
 		t.Fatalf("the call after the stopped script: exit %d in %v: %v", code, d, res)
+	}
+
+	// The agent's own script that never yields ends at its timeout, stopped.
+	res, code, d = c.timedRun(fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":{"fn":"() => { while (true) {} }","timeout":2000}},{"pageFunction":"1"}]}`, tab))
+	failedWith(t, "a pageFunction that never yields", res, code, d, "EXECUTION", "TimeoutError", "timed out")
+	if d > 2*time.Second+loopGrace {
+		t.Errorf("the call ended %v after its 2 s deadline", d-2*time.Second)
+	}
+	res, code, _ = c.timedRun(fmt.Sprintf(`{"tab":%q,"timeout":3000,"steps":[{"pageFunction":"document.title"}]}`, tab))
+	if code != 0 || stepOut(t, res, 0)["value"] != "Hello fixture" {
+		t.Fatalf("the call after the stopped pageFunction: exit %d: %v", code, res)
 	}
 
 	c.waitTrue(t, tab, "(setTimeout(() => { while (true) {} }, 50), true)")
