@@ -35,9 +35,10 @@ func (e *DomainError) Error() string {
 }
 
 // Normalize turns what an agent or a URL gives into a profile's name
-// (SPEC 15.2): a URL's host and port, lower case, without "www.", with
-// every character other than letters, digits, "." and "-" made "_".
-// Paths, NUL and names that are only dots or underscores are refused.
+// (SPEC 15.2): a URL's host and port, lower case, without "www." or a
+// fully qualified name's root dot, with every character other than
+// letters, digits, "." and "-" made "_". Paths, NUL and names that are
+// only dots or underscores are refused. A name it gives, it gives again.
 func Normalize(domain string) (string, error) {
 	d := strings.TrimSpace(domain)
 	if strings.Contains(d, "://") {
@@ -57,7 +58,12 @@ func Normalize(domain string) (string, error) {
 	case len(d) > maxName:
 		return "", &DomainError{domain, fmt.Sprintf("is longer than %d characters", maxName)}
 	}
-	d = strings.TrimPrefix(strings.ToLower(d), "www.")
+	// A fully qualified name's root dot and any www. in front name the
+	// same site as the name without them.
+	d = strings.TrimSuffix(strings.ToLower(d), ".")
+	for strings.HasPrefix(d, "www.") {
+		d = d[len("www."):]
+	}
 	var b strings.Builder
 	for _, r := range d {
 		switch {
@@ -68,7 +74,7 @@ func Normalize(domain string) (string, error) {
 		}
 	}
 	out := b.String()
-	if strings.Trim(out, "._") == "" || strings.HasPrefix(out, ".") || strings.Contains(out, "..") {
+	if strings.Trim(out, "._") == "" || strings.HasPrefix(out, ".") || strings.HasSuffix(out, ".") || strings.Contains(out, "..") {
 		return "", &DomainError{domain, "does not name a site"}
 	}
 	return out, nil
