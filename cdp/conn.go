@@ -64,7 +64,8 @@ type message struct {
 }
 
 // parseMessage reads a frame's envelope; params and result stay slices
-// of data (fields.go). ok is false for a frame that is no JSON object.
+// of data (fields.go). ok is false for a frame that is no JSON object or
+// whose id, method, sessionId or error is not of its type.
 func parseMessage(data []byte) (m message, ok bool) {
 	var err error
 	ok = Fields(data, func(key string, v json.RawMessage) bool {

@@ -253,7 +253,7 @@ func (e *evalCall) reply(ctx context.Context) (*EvalResult, error) {
 func decodeEvalResult(raw json.RawMessage) (*EvalResult, error) {
 	var res EvalResult
 	var err error
-	cdp.Fields(raw, func(key string, v json.RawMessage) bool {
+	if !cdp.Fields(raw, func(key string, v json.RawMessage) bool {
 		switch key {
 		case "result":
 			err = res.Result.decode(v)
@@ -261,7 +261,9 @@ func decodeEvalResult(raw json.RawMessage) (*EvalResult, error) {
 			err = json.Unmarshal(v, &res.ExceptionDetails)
 		}
 		return err == nil
-	})
+	}) {
+		err = fmt.Errorf("not an object: %.40s", raw)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("cdp: decode Runtime.evaluate result: %w", err)
 	}
