@@ -12,8 +12,8 @@ import (
 )
 
 // Everything a call writes under the temp directory can hold what a
-// logged-in page shows: 0600 files in 0700 directories, the registry and
-// the locks too. A directory an older cdpskill made 0755 is tightened.
+// logged-in page shows: 0600 files in 0700 directories, the caller's, the
+// registry and the locks too. A directory an older cdpskill made 0755 is tightened.
 func TestFilesArePrivate(t *testing.T) {
 	c := newCLI(t)
 	root := filepath.Join(c.tmp, "cdp-skill")
@@ -40,6 +40,9 @@ func TestFilesArePrivate(t *testing.T) {
 		}
 		if fi.Mode().Perm() != want {
 			t.Errorf("%s is %o, want %o", rel, fi.Mode().Perm(), want)
+		}
+		if uid, ok := ownerOf(fi); ok && uid != os.Getuid() {
+			t.Errorf("%s belongs to user %d, not to the caller %d", rel, uid, os.Getuid())
 		}
 		checked++
 		return nil
@@ -82,10 +85,28 @@ func TestArtifactDirectoryNotOursRefused(t *testing.T) {
 		t.Errorf("wrote %s through the link", entries[0].Name())
 	}
 
+	// An artifact file that is a link, in a directory of ours: refused
+	// too, and what it points at is left as it was.
+	os.Remove(root)
+	os.Mkdir(root, 0o700)
+	victim := filepath.Join(elsewhere, "victim")
+	os.WriteFile(victim, []byte("keep"), 0o600)
+	shot := filepath.Join(root, tab+".after.png")
+	if err := os.Symlink(victim, shot); err != nil {
+		t.Fatal(err)
+	}
+	res, code = c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"scroll":"bottom"}]}`, tab))
+	if code != 0 || res["screenshot"] != nil || !strings.Contains(fmt.Sprint(res["warnings"]), shot+" is a symbolic link") {
+		t.Fatalf("a linked screenshot file: %v", res)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "keep" {
+		t.Errorf("the link's target was written: %q", b)
+	}
+
 	if os.Geteuid() != 0 {
 		return // only root can make a directory another user's
 	}
-	os.Remove(root)
+	os.RemoveAll(root)
 	os.Mkdir(root, 0o777)
 	os.Chown(root, 65534, 65534)
 	res, code = c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"scroll":"bottom"}]}`, tab))
