@@ -68,6 +68,8 @@ type ClickRequest struct {
 
 // ClickResult is what the click did. Field order is output order.
 type ClickResult struct {
+	// Clicked: the target got the click (not so when the mouse events
+	// landed on another element and no fallback was allowed).
 	Clicked bool   `json:"clicked"`
 	Method  string `json:"method"`
 	// Navigated: the tab's URL changed (a pushState route change too);
@@ -316,9 +318,10 @@ func (c clicker) native(ctx context.Context, res *ClickResult, jsAllowed bool) (
 	received := v.Received
 	res.ReResolved = res.ReResolved || v.ReResolved
 	if received || !jsAllowed {
-		res.Clicked, res.Method, res.TargetReceived = true, MethodCDP, received
+		// Events that another element took did not click the target.
+		res.Clicked, res.Method, res.TargetReceived = received, MethodCDP, received
 		if !received {
-			res.Warning = "the mouse events did not reach the target (another element is on top of it)"
+			res.Warning = "the mouse events did not reach the target (another element is on top of it); it was not clicked"
 		}
 		return res, nil
 	}

@@ -254,8 +254,8 @@ func TestClickForcedThroughOverlay(t *testing.T) {
 	t.Run("nativeOnly", func(t *testing.T) {
 		p := openFixture(t, "click.html")
 		run(t, p, "cover(0)")
-		res := click(t, p, dom.ClickRequest{Target: "#save", Force: true, NativeOnly: true})
-		if res.Method != dom.MethodCDP || res.TargetReceived || res.Warning == "" {
+		res, err := dom.Click(testCtx(t), p, dom.ClickRequest{Target: "#save", Force: true, NativeOnly: true})
+		if err != nil || res.Clicked || res.Method != dom.MethodCDP || res.TargetReceived || res.Warning == "" {
 			t.Errorf("result = %+v", *res)
 		}
 		if got := pageEvents(t, p); !slices.Equal(got, []string{"overlay:click"}) {
