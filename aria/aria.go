@@ -179,11 +179,16 @@ func (r *Result) Viewport(ctx context.Context) string {
 
 // RefMeta is what the page records about a ref, for re-resolution (SPEC
 // 6.3): the element's CSS selector in its own document or shadow root,
-// its role and name, and the shadow hosts and frames that lead to it.
+// who it is to the agent (role, name, tag, an input's type, and its place
+// when the name does not tell it apart: js/refs.js), and the shadow hosts
+// and frames that lead to it.
 type RefMeta struct {
 	Role       string   `json:"role"`
 	Name       string   `json:"name"`
 	Selector   string   `json:"selector"`
+	Tag        string   `json:"tag,omitempty"`
+	Type       string   `json:"type,omitempty"`
+	Place      *string  `json:"place,omitempty"`
 	ShadowPath []string `json:"shadowPath,omitempty"`
 	Frame      []string `json:"frame,omitempty"`
 }

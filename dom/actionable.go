@@ -38,8 +38,26 @@ type ActionRequest struct {
 	// same across that many animation frames (SPEC 8.6). Zero checks two
 	// frames only while an animation or transition moves the element.
 	StableFrames int
+	// Describe asks for the element's description (Found.Target) even
+	// when it was not re-resolved: the attempt after a replacement.
+	Describe bool
 
 	probe bool // install the click-verification listener
+}
+
+// Found says whether the target's element had been replaced and was
+// found again (a ref re-resolved, or a selector, text or label matched
+// anew after a re-render), and then what was acted on, as the agent reads
+// it: `checkbox in "Pay rent"`. Results embed it, so the output names the
+// element whenever it is not the one the agent last saw.
+type Found struct {
+	ReResolved bool   `json:"reResolved,omitempty"`
+	Target     string `json:"target,omitempty"`
+}
+
+// or marks a result whose action was tried again on a replacement.
+func (f *Found) or(replaced bool) {
+	f.ReResolved = f.ReResolved || replaced
 }
 
 // Element is a target that passed the checks, or was forced past them. It
@@ -55,8 +73,8 @@ type Element struct {
 	// Focused means the element had focus when it was checked.
 	Focused bool
 	// InputType is the type of an <input> ("text", "date"…), else "".
-	InputType  string
-	ReResolved bool
+	InputType string
+	Found
 	// MatchedIndex is which of Target.Selectors matched, else -1.
 	MatchedIndex int
 	// ViaLabel means the target was a visually hidden checkbox or radio
@@ -125,6 +143,9 @@ func WaitActionable(ctx context.Context, p *page.Page, req ActionRequest) (*Elem
 		}
 		// An attempt is not cut short at the deadline: its page work is
 		// bounded (two frames at most), and a hung page is ctx's to end.
+		// After an attempt re-pointed a ref, the next finds it directly
+		// and must still name it.
+		req.Describe = req.Describe || reResolved
 		res, err := check(ctx, p, req, token, req.Force)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -149,6 +170,7 @@ func WaitActionable(ctx context.Context, p *page.Page, req ActionRequest) (*Elem
 		}
 		last, lastVerdict = problem, verdict
 	}
+	req.Describe = req.Describe || reResolved
 	el, err := expire(ctx, p, req, token, last, lastVerdict, time.Since(start))
 	if el != nil {
 		el.ReResolved = el.ReResolved || reResolved
@@ -225,40 +247,46 @@ func sleep(ctx context.Context, d time.Duration) error {
 
 // checkArg is one attempt's request to js/actionable.js.
 type checkArg struct {
-	Target targetArg `json:"target"`
-	Action Action    `json:"action"`
-	Force  bool      `json:"force,omitempty"`
-	Offset *Point    `json:"offset,omitempty"`
-	Token  string    `json:"token"`
-	Probe  bool      `json:"probe,omitempty"`
-	Stable int       `json:"stableFrames,omitempty"`
+	Target   targetArg `json:"target"`
+	Action   Action    `json:"action"`
+	Force    bool      `json:"force,omitempty"`
+	Offset   *Point    `json:"offset,omitempty"`
+	Token    string    `json:"token"`
+	Describe bool      `json:"describe,omitempty"`
+	Probe    bool      `json:"probe,omitempty"`
+	Stable   int       `json:"stableFrames,omitempty"`
 }
 
 // checkResult is js/actionable.js's reply: a status and its details.
 type checkResult struct {
-	Status     string      `json:"status"`
-	Message    string      `json:"message"`
-	Detail     string      `json:"detail"`
-	Reason     string      `json:"reason"`
-	Permanent  bool        `json:"permanent"`
-	Kind       string      `json:"kind"`
-	By         Interceptor `json:"by"`
-	On         string      `json:"on"`
-	Role       string      `json:"role"`
-	Name       string      `json:"name"`
-	ReResolved bool        `json:"reResolved"`
-	Point      *Point      `json:"point"`
-	Clickable  bool        `json:"clickable"`
-	Focused    bool        `json:"focused"`
-	InputType  string      `json:"inputType"`
-	Index      *int        `json:"index"`
-	ViaLabel   bool        `json:"viaLabel"`
-	Selector   string      `json:"selector"` // the invalid one, of several
-	Snapshot   string      `json:"snapshot"` // "sN" of a ref from before a navigation
+	Status     string        `json:"status"`
+	Message    string        `json:"message"`
+	Detail     string        `json:"detail"`
+	Reason     string        `json:"reason"`
+	Permanent  bool          `json:"permanent"`
+	Kind       string        `json:"kind"`
+	By         Interceptor   `json:"by"`
+	On         string        `json:"on"`
+	Role       string        `json:"role"`
+	Name       string        `json:"name"`
+	ReResolved bool          `json:"reResolved"`
+	Target     string        `json:"target"` // the element acted on, when described
+	Gone       string        `json:"gone"`   // a stale ref's element, described
+	Now        []ElementHint `json:"now"`    // what stands where it was
+	Where      string        `json:"where"`  // the role of the container it left
+	Point      *Point        `json:"point"`
+	Clickable  bool          `json:"clickable"`
+	Focused    bool          `json:"focused"`
+	InputType  string        `json:"inputType"`
+	Index      *int          `json:"index"`
+	ViaLabel   bool          `json:"viaLabel"`
+	Selector   string        `json:"selector"` // the invalid one, of several
+	Snapshot   string        `json:"snapshot"` // "sN" of a ref from before a navigation
 }
 
 func check(ctx context.Context, p *page.Page, req ActionRequest, token string, force bool) (*checkResult, error) {
-	arg := checkArg{Target: req.Target.arg(), Action: req.Action, Force: force, Offset: req.Offset, Token: token, Probe: req.probe, Stable: req.StableFrames}
+	arg := checkArg{Target: req.Target.arg(), Action: req.Action, Force: force, Offset: req.Offset, Token: token,
+		Describe: req.Describe, Probe: req.probe, Stable: req.StableFrames}
 	var res checkResult
 	if err := p.CallJS(ctx, actionableFn(), &res, arg); err != nil {
 		return nil, err
@@ -272,7 +300,7 @@ func (r *checkResult) element(token string) *Element {
 		idx = *r.Index
 	}
 	return &Element{token: token, Point: r.Point, Clickable: r.Clickable, Focused: r.Focused, InputType: r.InputType,
-		ReResolved: r.ReResolved, MatchedIndex: idx, ViaLabel: r.ViaLabel}
+		Found: Found{ReResolved: r.ReResolved, Target: r.Target}, MatchedIndex: idx, ViaLabel: r.ViaLabel}
 }
 
 // verdict is what a failed attempt means for the loop.
@@ -296,7 +324,7 @@ func (r *checkResult) problem(req ActionRequest) (verdict, error) {
 	case "invalidSelector":
 		return permanent, &InvalidSelectorError{Selector: orStr(r.Selector, t.Selector), Message: r.Message}
 	case "stale":
-		return waitable, &StaleElementError{Ref: t.Ref, Role: r.Role, Name: r.Name}
+		return waitable, &StaleElementError{Ref: t.Ref, Role: r.Role, Name: r.Name, Gone: r.Gone, Now: r.Now, Where: r.Where}
 	case "navigated":
 		return permanent, &StaleElementError{Ref: t.Ref, Navigated: true, Snapshot: orStr(r.Snapshot, refSnapshot(t.Ref))}
 	case "notEditable":

@@ -78,8 +78,9 @@ type ClickResult struct {
 	NewURL    string `json:"newUrl,omitempty"`
 	// NewTabs are the tabs the click opened.
 	NewTabs []NewTab `json:"newTabs,omitempty"`
-	// ReResolved: the ref's element had been replaced and was found again.
-	ReResolved bool `json:"reResolved,omitempty"`
+	// Found: the target's element had been replaced and was found again;
+	// what was clicked.
+	Found
 	// AutoForced: the element never became actionable and was clicked anyway.
 	AutoForced bool `json:"autoForced,omitempty"`
 	// TargetReceived: the mouse events reached the target or a descendant.
@@ -192,12 +193,12 @@ func clickOnce(ctx context.Context, p *page.Page, req ClickRequest, target *Targ
 	if req.X != nil {
 		ar.Offset = &Point{*req.X, *req.Y}
 	}
-	res, replaced, err := reResolving(req.Timeout, ar.Target, ActionClick, func(timeout time.Duration) (*ClickResult, error) {
-		ar.Timeout = timeout
+	res, replaced, err := reResolving(req.Timeout, ar.Target, ActionClick, func(timeout time.Duration, again bool) (*ClickResult, error) {
+		ar.Timeout, ar.Describe = timeout, again
 		return clickTarget(ctx, p, req, ar, button, count)
 	})
 	if res != nil {
-		res.ReResolved = res.ReResolved || replaced
+		res.or(replaced)
 	}
 	return res, err
 }
@@ -276,7 +277,7 @@ type clicker struct {
 // click picks the method: element.click() when asked, or when CDP could
 // not reach the element anyway; otherwise CDP mouse events, verified.
 func (c clicker) click(ctx context.Context, req ClickRequest) (*ClickResult, error) {
-	res := &ClickResult{ReResolved: c.el.ReResolved, AutoForced: c.el.AutoForced}
+	res := &ClickResult{Found: c.el.Found, AutoForced: c.el.AutoForced}
 	// element.click() can only press the left button.
 	jsAllowed := !req.NativeOnly && c.button == "left"
 	switch {
@@ -316,7 +317,9 @@ func (c clicker) native(ctx context.Context, res *ClickResult, jsAllowed bool) (
 		return nil, &ActionabilityError{Target: c.target, Action: ActionClick, Reason: &DetachedError{}}
 	}
 	received := v.Received
-	res.ReResolved = res.ReResolved || v.ReResolved
+	if v.ReResolved {
+		res.Found = Found{ReResolved: true, Target: orStr(v.Target, res.Target)}
+	}
 	if received || !jsAllowed {
 		// Events that another element took did not click the target.
 		res.Clicked, res.Method, res.TargetReceived = received, MethodCDP, received
@@ -332,10 +335,11 @@ func (c clicker) native(ctx context.Context, res *ClickResult, jsAllowed bool) (
 // probeVerdict is what the probe saw of an action's mouse events
 // (verify_probe.js).
 type probeVerdict struct {
-	Received   bool `json:"received"`
-	ReResolved bool `json:"reResolved"` // by the element that replaced the target
-	Replaced   bool `json:"replaced"`   // the target was replaced; the events missed it
-	Gone       bool `json:"gone"`       // the target left the page; nothing stands for it
+	Received   bool   `json:"received"`
+	ReResolved bool   `json:"reResolved"` // by the element that replaced the target
+	Target     string `json:"target"`     // that element, described
+	Replaced   bool   `json:"replaced"`   // the target was replaced; the events missed it
+	Gone       bool   `json:"gone"`       // the target left the page; nothing stands for it
 }
 
 // verifyProbe reads el's probe. A page that navigated away took the

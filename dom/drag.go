@@ -99,7 +99,7 @@ func Drag(ctx context.Context, p *page.Page, req DragRequest) (*DragResult, erro
 	d := dragger{p: p, steps: steps, delay: req.Delay}
 	defer d.releaseAll(ctx)
 	var src, tgt endpoint
-	plan, replaced, err := reResolving(req.Timeout, Target{}, ActionDrag, func(timeout time.Duration) (*dragPlan, error) {
+	plan, replaced, err := reResolving(req.Timeout, Target{}, ActionDrag, func(timeout time.Duration, _ bool) (*dragPlan, error) {
 		d.releaseAll(ctx)
 		var err error
 		if src, err = d.ready(ctx, req.Source, timeout); err != nil {

@@ -48,13 +48,20 @@ type Searched interface {
 	SearchTerm() string
 }
 
-// StaleElementError means a ref's element left the page and nothing with
-// the same role and name replaced it, or, with Navigated, that the ref is
-// from a document the tab has since navigated away from.
+// StaleElementError means a ref's element left the page (or its place:
+// another row's content now fills it) and no element that is the same in
+// the agent's eyes replaced it, or, with Navigated, that the ref is from a
+// document the tab has since navigated away from.
 type StaleElementError struct {
 	Ref  string
 	Role string
 	Name string
+	// Gone describes the element as the agent knew it (`checkbox in
+	// "Call mom"`); Now, what stands where it was, with refs, and Where
+	// the role of the container they are in ("list"), when known.
+	Gone  string
+	Now   []ElementHint
+	Where string
 	// Navigated: this document never issued the ref, which an earlier
 	// document did (Snapshot, "sN", is the snapshot it came from).
 	Navigated bool
@@ -69,11 +76,34 @@ func (e *StaleElementError) Error() string {
 		}
 		return fmt.Sprintf("%s is stale: the page has navigated since %s, so its refs are gone; take a new snapshot to get current refs", e.Ref, from)
 	}
+	if e.Gone != "" {
+		return e.Ref + " is stale: the " + e.Gone + " is gone; " + e.standing()
+	}
 	what := e.Ref
 	if e.Role != "" {
 		what += fmt.Sprintf(" (%s %q)", e.Role, e.Name)
 	}
 	return what + " is stale: its element left the page and no element with the same role and name replaced it; take a fresh snapshot to get current refs"
+}
+
+// standing says what stands where the element was, and what to do.
+func (e *StaleElementError) standing() string {
+	if len(e.Now) == 0 {
+		return "nothing like it is on the page now; take a fresh snapshot to get current refs"
+	}
+	where := "the page"
+	if e.Where != "" {
+		where = "the " + e.Where
+	}
+	names := make([]string, 0, 3)
+	for _, h := range e.Now[:min(len(e.Now), 3)] {
+		names = append(names, h.Text)
+	}
+	more := ""
+	if len(e.Now) > 3 {
+		more = ", …"
+	}
+	return fmt.Sprintf("%s now holds %s%s; act on one of nearMatches by its ref if it is what you meant, or take a fresh snapshot", where, strings.Join(names, ", "), more)
 }
 
 func (e *StaleElementError) ErrorName() string { return "StaleElementError" }

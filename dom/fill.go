@@ -56,9 +56,9 @@ type FillResult struct {
 	Method    string `json:"method"`
 	// Value is what the field holds now, when the page changed what went
 	// in (added the item and emptied the box, reformatted it).
-	Value      *string `json:"value,omitempty"`
-	ReResolved bool    `json:"reResolved,omitempty"`
-	AutoForced bool    `json:"autoForced,omitempty"`
+	Value *string `json:"value,omitempty"`
+	Found
+	AutoForced bool `json:"autoForced,omitempty"`
 	// Warning says what the agent should know: a forced fill, or a value
 	// the page reformatted.
 	Warning string `json:"warning,omitempty"`
@@ -107,27 +107,27 @@ func fillOne(ctx context.Context, p *page.Page, req FillRequest) (*FillResult, e
 	if req.Target != "" {
 		target = ParseTarget(req.Target)
 	}
-	res, replaced, err := reResolving(req.Timeout, target, ActionFill, func(timeout time.Duration) (*FillResult, error) {
-		return fillAttempt(ctx, p, req, target, timeout)
+	res, replaced, err := reResolving(req.Timeout, target, ActionFill, func(timeout time.Duration, again bool) (*FillResult, error) {
+		return fillAttempt(ctx, p, req, target, timeout, again)
 	})
 	if kind := choiceKind(err); kind != "" && !req.React {
 		res, err = fillChoice(ctx, p, req, target, kind)
 	}
 	if res != nil {
-		res.ReResolved = res.ReResolved || replaced
+		res.or(replaced)
 	}
 	return res, err
 }
 
-func fillAttempt(ctx context.Context, p *page.Page, req FillRequest, target Target, timeout time.Duration) (*FillResult, error) {
-	el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionFill, Force: req.Force, Timeout: timeout})
+func fillAttempt(ctx context.Context, p *page.Page, req FillRequest, target Target, timeout time.Duration, again bool) (*FillResult, error) {
+	el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionFill, Force: req.Force, Timeout: timeout, Describe: again})
 	if err != nil {
 		return nil, err
 	}
 	defer release(ctx, p, el)
 
 	f := filler{p: p, el: el, target: target, value: req.Value, clear: req.Clear == nil || *req.Clear, secret: el.InputType == "password"}
-	res := &FillResult{ReResolved: el.ReResolved, AutoForced: el.AutoForced, Secret: f.secret}
+	res := &FillResult{Found: el.Found, AutoForced: el.AutoForced, Secret: f.secret}
 	if el.AutoForced {
 		res.Warning = el.forcedNote("filled anyway")
 	}
@@ -319,11 +319,12 @@ const minAttempt = 100 * time.Millisecond
 // the action reaches it (errReplaced), as a re-rendering framework does;
 // replaced says whether that happened. Each attempt resolves the target
 // afresh: a selector, text or label matches the new element, a ref is
-// re-resolved from what its snapshot recorded.
-func reResolving[T any](timeout time.Duration, target Target, action Action, attempt func(time.Duration) (T, error)) (res T, replaced bool, err error) {
+// re-resolved from what its snapshot recorded; again tells an attempt
+// after a replacement, whose element the output describes (Describe).
+func reResolving[T any](timeout time.Duration, target Target, action Action, attempt func(t time.Duration, again bool) (T, error)) (res T, replaced bool, err error) {
 	deadline := time.Now().Add(orDefault(timeout))
 	for {
-		res, err = attempt(max(time.Until(deadline), minAttempt))
+		res, err = attempt(max(time.Until(deadline), minAttempt), replaced)
 		if !errors.Is(err, errReplaced) {
 			return res, replaced, err
 		}

@@ -44,11 +44,11 @@ type FieldResult struct {
 	Filled bool   `json:"filled"`
 	// Value is what the field holds now, when the page changed what went
 	// in, as for a single fill.
-	Value      *string `json:"value,omitempty"`
-	ReResolved bool    `json:"reResolved,omitempty"`
-	AutoForced bool    `json:"autoForced,omitempty"`
-	Warning    string  `json:"warning,omitempty"`
-	Error      string  `json:"error,omitempty"`
+	Value *string `json:"value,omitempty"`
+	Found
+	AutoForced bool   `json:"autoForced,omitempty"`
+	Warning    string `json:"warning,omitempty"`
+	Error      string `json:"error,omitempty"`
 	// Secret: the field is a password (see FillResult).
 	Secret bool `json:"-"`
 }
@@ -103,7 +103,7 @@ func FillBatch(ctx context.Context, p *page.Page, req FillBatchRequest) (*FillBa
 			batchErr.Fields = append(batchErr.Fields, f.Target)
 			batchErr.Errs = append(batchErr.Errs, err)
 		} else {
-			fr.Filled, fr.Value, fr.ReResolved, fr.AutoForced, fr.Warning, fr.Secret = true, r.Value, r.ReResolved, r.AutoForced, r.Warning, r.Secret
+			fr.Filled, fr.Value, fr.Found, fr.AutoForced, fr.Warning, fr.Secret = true, r.Value, r.Found, r.AutoForced, r.Warning, r.Secret
 			res.Filled++
 		}
 		res.Results = append(res.Results, fr)

@@ -27,7 +27,7 @@ func fillChoice(ctx context.Context, p *page.Page, req FillRequest, target Targe
 		if err != nil {
 			return nil, err
 		}
-		return &FillResult{Filled: true, Method: MethodSelect, ReResolved: r.ReResolved}, nil
+		return &FillResult{Filled: true, Method: MethodSelect, Found: r.Found}, nil
 	}
 	want, ok := parseChecked(req.Value)
 	if !ok {
@@ -67,7 +67,7 @@ func setChecked(ctx context.Context, p *page.Page, req FillRequest, target Targe
 	if err := p.CallJS(ctx, checkedFn(), &before, el.token); err != nil {
 		return nil, err
 	}
-	res := &FillResult{Filled: true, Method: MethodUnchanged, ReResolved: el.ReResolved}
+	res := &FillResult{Filled: true, Method: MethodUnchanged, Found: el.Found}
 	switch {
 	case before.Checked == want:
 		return res, nil

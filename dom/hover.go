@@ -31,8 +31,8 @@ type HoverRequest struct {
 
 // HoverResult is what the hover did.
 type HoverResult struct {
-	Hovered        bool      `json:"hovered"`
-	ReResolved     bool      `json:"reResolved,omitempty"`
+	Hovered bool `json:"hovered"`
+	Found
 	AutoForced     bool      `json:"autoForced,omitempty"`
 	CapturedResult *Captured `json:"capturedResult,omitempty"`
 	Warning        string    `json:"warning,omitempty"`
@@ -66,8 +66,8 @@ type Overlay struct {
 func Hover(ctx context.Context, p *page.Page, req HoverRequest) (*HoverResult, error) {
 	target := ParseTarget(req.Target)
 	var rec *Element // the overlays seen before the first move
-	res, replaced, err := reResolving(req.Timeout, target, ActionHover, func(timeout time.Duration) (*HoverResult, error) {
-		el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionHover, Force: req.Force, Timeout: timeout, probe: true})
+	res, replaced, err := reResolving(req.Timeout, target, ActionHover, func(timeout time.Duration, again bool) (*HoverResult, error) {
+		el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionHover, Force: req.Force, Timeout: timeout, Describe: again, probe: true})
 		if err != nil {
 			return nil, err
 		}
@@ -84,7 +84,8 @@ func Hover(ctx context.Context, p *page.Page, req HoverRequest) (*HoverResult, e
 		if err != nil {
 			return nil, err
 		}
-		res := &HoverResult{Hovered: true, ReResolved: el.ReResolved || reResolved, AutoForced: el.AutoForced, Warning: hoverNote(el)}
+		res := &HoverResult{Hovered: true, Found: el.Found, AutoForced: el.AutoForced, Warning: hoverNote(el)}
+		res.or(reResolved)
 		if rec != nil {
 			res.CapturedResult, err = overlaysAfter(ctx, p, rec, el)
 		}
@@ -94,7 +95,7 @@ func Hover(ctx context.Context, p *page.Page, req HoverRequest) (*HoverResult, e
 		release(ctx, p, rec)
 	}
 	if res != nil {
-		res.ReResolved = res.ReResolved || replaced
+		res.or(replaced)
 	}
 	return res, err
 }

@@ -25,9 +25,9 @@ type PressRequest struct {
 type PressResult struct {
 	// Pressed is the combination sent, in canonical names; "" when
 	// nothing was.
-	Pressed    string `json:"pressed,omitempty"`
-	ReResolved bool   `json:"reResolved,omitempty"`
-	AutoForced bool   `json:"autoForced,omitempty"`
+	Pressed string `json:"pressed,omitempty"`
+	Found
+	AutoForced bool `json:"autoForced,omitempty"`
 	// Warning names an unknown key (then nothing was pressed) or a target
 	// that could not take focus.
 	Warning string `json:"warning,omitempty"`
@@ -53,7 +53,7 @@ func Press(ctx context.Context, p *page.Page, req PressRequest) (*PressResult, e
 		if err != nil {
 			return nil, err
 		}
-		res.ReResolved, res.AutoForced = f.ReResolved, f.AutoForced
+		res.Found, res.AutoForced = f.Found, f.AutoForced
 		if !f.Focused {
 			res.Warning = target.String() + " cannot take focus; the keys went to the element that has it"
 		}

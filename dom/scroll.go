@@ -40,8 +40,8 @@ type ScrollResult struct {
 	ScrollY float64 `json:"scrollY"`
 	// Element names the container scrolled, when the document itself
 	// could not scroll; the position is that container's.
-	Element    string `json:"element,omitempty"`
-	ReResolved bool   `json:"reResolved,omitempty"`
+	Element string `json:"element,omitempty"`
+	Found
 }
 
 // Scroll scrolls the page, or its main scrolling container when the
@@ -75,20 +75,20 @@ func Scroll(ctx context.Context, p *page.Page, req ScrollRequest) (*ScrollResult
 
 func scrollToElement(ctx context.Context, p *page.Page, req ScrollRequest) (*ScrollResult, error) {
 	target := ParseTarget(req.Target)
-	res, replaced, err := reResolving(req.Timeout, target, ActionScroll, func(timeout time.Duration) (*ScrollResult, error) {
-		el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionScroll, Force: true, Timeout: timeout})
+	res, replaced, err := reResolving(req.Timeout, target, ActionScroll, func(timeout time.Duration, again bool) (*ScrollResult, error) {
+		el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionScroll, Force: true, Timeout: timeout, Describe: again})
 		if err != nil {
 			return nil, err
 		}
 		defer release(ctx, p, el)
 		res, err := runScroll(ctx, p, map[string]any{"mode": "element", "token": el.token})
 		if res != nil {
-			res.ReResolved = el.ReResolved
+			res.Found = el.Found
 		}
 		return res, err
 	})
 	if res != nil {
-		res.ReResolved = res.ReResolved || replaced
+		res.or(replaced)
 	}
 	return res, err
 }

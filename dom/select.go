@@ -39,9 +39,9 @@ type SelectOptionRequest struct {
 
 // SelectOptionResult is the selection after the step.
 type SelectOptionResult struct {
-	Selected   []string `json:"selected"` // the values of the selected options
-	Multiple   bool     `json:"multiple"`
-	ReResolved bool     `json:"reResolved,omitempty"`
+	Selected []string `json:"selected"` // the values of the selected options
+	Multiple bool     `json:"multiple"`
+	Found
 }
 
 // Option is one <option>, as listed when the wanted one is missing.
@@ -108,20 +108,20 @@ func selectIn(ctx context.Context, p *page.Page, target Target, req SelectOption
 	if err != nil {
 		return nil, err
 	}
-	res, replaced, err := reResolving(req.Timeout, target, ActionSelect, func(timeout time.Duration) (*SelectOptionResult, error) {
-		return selectAttempt(ctx, p, req, arg, target, timeout)
+	res, replaced, err := reResolving(req.Timeout, target, ActionSelect, func(timeout time.Duration, again bool) (*SelectOptionResult, error) {
+		return selectAttempt(ctx, p, req, arg, target, timeout, again)
 	})
 	if res != nil {
-		res.ReResolved = res.ReResolved || replaced
+		res.or(replaced)
 	}
 	return res, err
 }
 
 // selectAttempt readies the select and retries the choice while the
 // option is missing or disabled, until timeout.
-func selectAttempt(ctx context.Context, p *page.Page, req SelectOptionRequest, arg map[string]any, target Target, timeout time.Duration) (*SelectOptionResult, error) {
+func selectAttempt(ctx context.Context, p *page.Page, req SelectOptionRequest, arg map[string]any, target Target, timeout time.Duration, again bool) (*SelectOptionResult, error) {
 	deadline := time.Now().Add(timeout)
-	el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionSelect, Force: true, Timeout: timeout})
+	el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionSelect, Force: true, Timeout: timeout, Describe: again})
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +139,7 @@ func selectAttempt(ctx context.Context, p *page.Page, req SelectOptionRequest, a
 		res, retry, err := selectOnce(ctx, p, arg, target, req)
 		switch {
 		case err == nil:
-			res.ReResolved = el.ReResolved
+			res.Found = el.Found
 			return res, nil
 		case !retry:
 			return nil, err
@@ -243,9 +243,9 @@ type SelectTextRequest struct {
 
 // SelectTextResult is the text now selected.
 type SelectTextResult struct {
-	Selected   bool   `json:"selected"`
-	Text       string `json:"text"`
-	ReResolved bool   `json:"reResolved,omitempty"`
+	Selected bool   `json:"selected"`
+	Text     string `json:"text"`
+	Found
 }
 
 // SelectText selects text in an input or textarea (focus and
@@ -259,17 +259,17 @@ func SelectText(ctx context.Context, p *page.Page, req SelectTextRequest) (*Sele
 		return nil, &InvalidArgumentError{Field: "start", Message: "need 0 <= start <= end"}
 	}
 	target := ParseTarget(req.Target)
-	res, replaced, err := reResolving(req.Timeout, target, ActionSelect, func(timeout time.Duration) (*SelectTextResult, error) {
-		return selectTextOnce(ctx, p, req, target, timeout)
+	res, replaced, err := reResolving(req.Timeout, target, ActionSelect, func(timeout time.Duration, again bool) (*SelectTextResult, error) {
+		return selectTextOnce(ctx, p, req, target, timeout, again)
 	})
 	if res != nil {
-		res.ReResolved = res.ReResolved || replaced
+		res.or(replaced)
 	}
 	return res, err
 }
 
-func selectTextOnce(ctx context.Context, p *page.Page, req SelectTextRequest, target Target, timeout time.Duration) (*SelectTextResult, error) {
-	el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionSelect, Force: true, Timeout: timeout})
+func selectTextOnce(ctx context.Context, p *page.Page, req SelectTextRequest, target Target, timeout time.Duration, again bool) (*SelectTextResult, error) {
+	el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionSelect, Force: true, Timeout: timeout, Describe: again})
 	if err != nil {
 		return nil, err
 	}
@@ -290,5 +290,5 @@ func selectTextOnce(ctx context.Context, p *page.Page, req SelectTextRequest, ta
 	case r.Text == nil:
 		return nil, fmt.Errorf("dom: selectText: unexpected reply from the page")
 	}
-	return &SelectTextResult{Selected: true, Text: *r.Text, ReResolved: el.ReResolved}, nil
+	return &SelectTextResult{Selected: true, Text: *r.Text, Found: el.Found}, nil
 }

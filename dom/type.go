@@ -43,9 +43,9 @@ type TypeRequest struct {
 
 // TypeResult is what the type step did.
 type TypeResult struct {
-	Typed      string `json:"typed"`
-	Length     int    `json:"length"`
-	ReResolved bool   `json:"reResolved,omitempty"`
+	Typed  string `json:"typed"`
+	Length int    `json:"length"`
+	Found
 	AutoForced bool   `json:"autoForced,omitempty"`
 	Warning    string `json:"warning,omitempty"`
 	// Secret: the keys went into a password field (see FillResult).
@@ -77,7 +77,7 @@ func Type(ctx context.Context, p *page.Page, req TypeRequest) (*TypeResult, erro
 		if err != nil {
 			return nil, relabel(err, ActionType)
 		}
-		res.ReResolved, res.AutoForced, res.Secret = f.ReResolved, f.AutoForced, f.Password
+		res.Found, res.AutoForced, res.Secret = f.Found, f.AutoForced, f.Password
 		if f.AutoForced {
 			res.Warning = f.forced.forcedNote("typed anyway")
 		}
@@ -93,22 +93,23 @@ func Type(ctx context.Context, p *page.Page, req TypeRequest) (*TypeResult, erro
 
 // keyTarget is a target readied for keys.
 type keyTarget struct {
-	ReResolved, AutoForced, Focused bool
-	Password                        bool     // it is a password field
-	forced                          *Element // the element, when auto-forced
+	Found
+	AutoForced, Focused bool
+	Password            bool     // it is a password field
+	forced              *Element // the element, when auto-forced
 }
 
 // focusTarget readies target with check's checks and gives it keyboard
 // focus (see focus), resolving it again when a re-render replaces it
 // before it has focus.
 func focusTarget(ctx context.Context, p *page.Page, target Target, check, action Action, force bool, timeout time.Duration, click bool) (*keyTarget, error) {
-	k, replaced, err := reResolving(timeout, target, action, func(t time.Duration) (*keyTarget, error) {
-		el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: check, Force: force, Timeout: t})
+	k, replaced, err := reResolving(timeout, target, action, func(t time.Duration, again bool) (*keyTarget, error) {
+		el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: check, Force: force, Timeout: t, Describe: again})
 		if err != nil {
 			return nil, err
 		}
 		defer release(ctx, p, el)
-		k := &keyTarget{ReResolved: el.ReResolved, AutoForced: el.AutoForced, Password: el.InputType == "password"}
+		k := &keyTarget{Found: el.Found, AutoForced: el.AutoForced, Password: el.InputType == "password"}
 		if el.AutoForced {
 			k.forced = el
 		}
@@ -116,7 +117,7 @@ func focusTarget(ctx context.Context, p *page.Page, target Target, check, action
 		return k, err
 	})
 	if k != nil {
-		k.ReResolved = k.ReResolved || replaced
+		k.or(replaced)
 	}
 	return k, err
 }

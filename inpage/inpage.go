@@ -16,6 +16,10 @@ var (
 	// elements, with no other dependency.
 	//go:embed roles.js
 	Roles string
+	// Places is function ariaPlaces(R): where an element sits, in words
+	// (the text of its row), for contexts and refs.
+	//go:embed places.js
+	Places string
 	// Selectors is function cssSelectors(): the selectors shown to the
 	// agent for an element.
 	//go:embed selectors.js
@@ -52,12 +56,13 @@ func Compose(entry string, modules ...Module) string {
 func Lazy(build func() string) func() string { return sync.OnceValue(build) }
 
 // Bind returns a one-argument function expression that calls op with the
-// helper object helpers builds from the roles and selectors modules, and
-// the argument: the composition of packages dom and query, whose
-// operations are op(helpers(ariaRoles(), cssSelectors()), args).
+// helper object helpers builds from the roles, selectors and places
+// modules, and the argument: the composition of packages dom and query,
+// whose operations are op(helpers(R, cssSelectors(), ariaPlaces(R)),
+// args) with R = ariaRoles().
 func Bind(helpers, op string) string {
-	return "function (a) { return (" + strings.TrimSpace(op) + ")((" + strings.TrimSpace(helpers) +
-		")((" + strings.TrimSpace(Roles) + ")(), (" + strings.TrimSpace(Selectors) + ")()), a); }"
+	return "function (a) { const R = (" + strings.TrimSpace(Roles) + ")(); return (" + strings.TrimSpace(op) + ")((" +
+		strings.TrimSpace(helpers) + ")(R, (" + strings.TrimSpace(Selectors) + ")(), (" + strings.TrimSpace(Places) + ")(R)), a); }"
 }
 
 // WithSelectors returns a function expression that calls fn with the

@@ -349,6 +349,6 @@ function ariaRoles() {
   return {
     SKIP, CONTROLS, roleOf, isInteractive, hasClickHandler, isEditingHost, roleSelector, isShown,
     ariaName, hasAuthoredName, authoredName, allowsContentName, lastResortName,
-    accessibleName, captionOf, domText, norm,
+    accessibleName, captionOf, domText, norm, styleOf,
   };
 }

@@ -542,5 +542,11 @@ func (c *Call) failureContext(ctx context.Context, def *step, err error) *dom.Di
 	if errors.As(err, &nf) {
 		d.InFrame = dom.FrameWith(fctx, c.page, nf.Target)
 	}
+	// A stale ref's near matches are what stands where its element was:
+	// the same kind of element, by what sets each apart.
+	var st *dom.StaleElementError
+	if errors.As(err, &st) && len(st.Now) > 0 {
+		d.NearMatches = st.Now
+	}
 	return d
 }

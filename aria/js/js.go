@@ -1,7 +1,7 @@
 // Package js holds the JavaScript of package aria, one function expression
 // per file, and composes the page calls from them.
 //
-// Modules are factories (inpage's roles.js, and states.js, refs.js,
+// Modules are factories (inpage's roles.js and places.js, and states.js, refs.js,
 // walk.js, render.js, hash.js; context.js and scope.js only where they are
 // used); entry points (snapshot.js, search.js, query.js, report.js,
 // fingerprint.js) take a lib object of those factories as their first
@@ -45,7 +45,7 @@ var (
 )
 
 var all = []inpage.Module{
-	{Name: "roles", Src: inpage.Roles}, {Name: "states", Src: states}, {Name: "refs", Src: refs}, {Name: "walk", Src: walk}, {Name: "render", Src: render}, {Name: "hash", Src: hash},
+	{Name: "roles", Src: inpage.Roles}, {Name: "places", Src: inpage.Places}, {Name: "states", Src: states}, {Name: "refs", Src: refs}, {Name: "walk", Src: walk}, {Name: "render", Src: render}, {Name: "hash", Src: hash},
 }
 
 var (

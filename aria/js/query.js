@@ -25,7 +25,7 @@ function queryRoles(lib, q) {
   const sub = R.norm(q.name).toLowerCase();
   const exact = typeof q.nameExact === 'string' ? R.norm(q.nameExact) : null;
   const limit = q.limit > 0 ? q.limit : 10;
-  const refs = q.countOnly ? null : lib.refs({ snapshotFloor: q.snapshotFloor, elementFloor: q.elementFloor, bump: false });
+  const refs = q.countOnly ? null : lib.refs({ snapshotFloor: q.snapshotFloor, elementFloor: q.elementFloor, bump: false }, lib.places(R));
 
   const results = [];
   let total = 0;

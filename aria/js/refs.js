@@ -2,7 +2,8 @@
 // dom, all kept in the top window so they outlive the cdpskill process:
 //
 //   __ariaRefs      Map ref -> Element
-//   __ariaRefMeta   Map ref -> {selector, role, name, shadowPath?, frame?}
+//   __ariaRefMeta   Map ref -> {selector, role, name, tag, type?, place?,
+//                                shadowPath?, frame?}
 //   __ariaRefOf     WeakMap Element -> ref
 //   __ariaSnapshotId, __ariaElementId   the counters behind s{N}e{M}
 //   __ariaDocFloor  the element counter this document started from
@@ -12,11 +13,19 @@
 // names an element of this one, and __ariaDocFloor tells a resolver that
 // a ref numbered at or below it came from an earlier document.
 //
+// A meta is the element as the agent knows it, for re-resolution to find
+// that element again and no other: its role, name (or, without one, its
+// text), tag and input type, and — when the name alone does not tell it
+// from others (empty, or shared with another ref of the same snapshot) —
+// its place (P.placeText: the row it sits in, "Call mom"), '' when it has
+// none; place is absent for an element its name tells apart.
+//
 // opts: {snapshotFloor, elementFloor, bump, fresh}: bump starts a new
 // snapshot number (agent-facing snapshots); internal ones hand out refs
 // under the current number. fresh (preserveRefs:false) forgets every
 // earlier ref first; the counters still only grow, so no number returns.
-function ariaRefs(opts) {
+// P is ariaPlaces(R).
+function ariaRefs(opts, P) {
   'use strict';
   const w = window;
   const floorS = Math.max(0, opts.snapshotFloor | 0);
@@ -51,16 +60,29 @@ function ariaRefs(opts) {
   // re-pointed at another element. The meta is rewritten each time: after
   // a re-render, the element's latest place and name find its successor.
   // scope is the walk's {hosts, frames} for elements in shadow trees or
-  // frames.
-  function refFor(el, role, name, scope) {
+  // frames; alike says its name does not tell it apart, so its place is
+  // recorded. A caller that cannot tell (a search sees a few elements, not
+  // the page) leaves alike undefined, and what the last snapshot found holds.
+  //
+  // An element whose place changed under it (a framework that patches
+  // rows by position put another to-do's title beside this checkbox) is
+  // another element to the agent: it gets a new ref, and the old one
+  // keeps what it named, so that using it finds that element or fails.
+  function refFor(el, role, name, scope, alike) {
     let ref = of.get(el);
     const cur = ref && map.get(ref);
-    if (!ref || (cur !== el && cur !== undefined)) {
+    const prev = ref && cur === el ? meta.get(ref) : undefined;
+    const placed = !!prev && prev.place !== undefined;
+    if (alike === undefined) alike = placed;
+    const place = alike || placed || !name ? P.placeText(el) : undefined;
+    if (!ref || (cur !== el && cur !== undefined) || (placed && place !== prev.place)) {
       ref = 's' + snapId + 'e' + (++w.__ariaElementId);
       of.set(el, ref);
     }
     map.set(ref, el);
-    const m = { selector: selectorFor(el), role, name };
+    const m = { selector: selectorFor(el), role, name, tag: el.localName };
+    if (el.localName === 'input') m.type = el.type;
+    if (place !== undefined) m.place = place;
     if (scope && scope.hosts.length) m.shadowPath = pathOf(scope, 'hosts');
     if (scope && scope.frames.length) m.frame = pathOf(scope, 'frames');
     meta.set(ref, m);
@@ -148,15 +170,26 @@ function ariaRefs(opts) {
   // walk's tree and lists them in acc. An unnamed element is recorded
   // under its text: re-resolution matches on the name. W is the walk.
   function assign(list, acc, W) {
+    const found = [];
+    interactive(list, found, W);
+    const count = new Map();
+    for (const f of found) count.set(f.key, (count.get(f.key) || 0) + 1);
+    for (const f of found) {
+      f.n.ref = refFor(f.n.el, f.n.role, f.name, f.n.scope, count.get(f.key) > 1);
+      acc.push(f.n.ref);
+    }
+    return acc;
+  }
+
+  function interactive(list, out, W) {
     for (const n of list) {
       if (n.text !== undefined) continue;
       if (n.interactive) {
-        n.ref = refFor(n.el, n.role, n.name || W.cut(W.contentText(n.children)), n.scope);
-        acc.push(n.ref);
+        const name = n.name || W.cut(W.contentText(n.children));
+        out.push({ n, name, key: n.role + '\0' + name });
       }
-      assign(n.children, acc, W);
+      interactive(n.children, out, W);
     }
-    return acc;
   }
 
   // table is {ref: meta} for the refs given, for a refs map file.

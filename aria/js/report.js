@@ -16,10 +16,11 @@ function report(lib, opts) {
   'use strict';
   opts = opts || {};
   const R = lib.roles();
+  const P = lib.places(R);
   const S = lib.states(R);
   const out = lib.render({});
   const marked = lib.render({ uids: true });
-  const refs = lib.refs({ snapshotFloor: opts.snapshotFloor, elementFloor: opts.elementFloor, bump: false });
+  const refs = lib.refs({ snapshotFloor: opts.snapshotFloor, elementFloor: opts.elementFloor, bump: false }, P);
   const body = document.body || document.documentElement;
 
   const res = {};
@@ -30,7 +31,7 @@ function report(lib, opts) {
     identify(nodes);
     res.viewport = marked.render(nodes).join('\n');
     const lean = out.lean(nodes);
-    lib.context(R).mark(lean, body);
+    lib.context(R, P).mark(lean, body);
     res.lean = out.render(lean).join('\n');
   }
   if (opts.full) {

@@ -25,7 +25,7 @@ function search(lib, opts) {
 
   const W = lib.walk(R, lib.states(R), { pierceShadow: opts.pierceShadow, includeFrames: opts.includeFrames });
   const nodes = W.tree(document.body || document.documentElement);
-  const refs = lib.refs({ snapshotFloor: opts.snapshotFloor, elementFloor: opts.elementFloor, bump: false });
+  const refs = lib.refs({ snapshotFloor: opts.snapshotFloor, elementFloor: opts.elementFloor, bump: false }, lib.places(R));
   const matches = [];
   const path = [];
   let matchCount = 0;

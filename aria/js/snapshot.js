@@ -34,11 +34,12 @@ function snapshot(lib, opts) {
   const ai = (opts.mode || 'ai') === 'ai';
   const withRefs = ai && detail !== 'summary';
   const R = lib.roles();
+  const P = lib.places(R);
   const H = ai ? lib.hash() : null;
 
   const hash = H ? H.current() : '';
   if (opts.since && H && H.recall(opts.since) === hash) {
-    const refs = lib.refs(opts);
+    const refs = lib.refs(opts, P);
     return Object.assign({ unchanged: true, snapshotId: opts.since }, refs.counters());
   }
 
@@ -58,7 +59,7 @@ function snapshot(lib, opts) {
   const refs = ai ? lib.refs({
     snapshotFloor: opts.snapshotFloor, elementFloor: opts.elementFloor, bump: !opts.internal,
     fresh: (opts.preserveRefs === false && !opts.internal) || opts.freshFrame === true,
-  }) : null;
+  }, P) : null;
   const given = [];
   if (withRefs) refs.assign(nodes, given, W);
   if (H) {
@@ -111,7 +112,7 @@ function snapshot(lib, opts) {
     } else if (detail === 'interactive') {
       // The flattened view no longer shows rows and cards: contexts do.
       const view = out.onlyInteractive(nodes);
-      lib.context(R).mark(view, root);
+      lib.context(R, P).mark(view, root);
       lines = out.render(view);
     } else {
       lines = out.render(nodes);

@@ -188,7 +188,7 @@ var outputExamples = map[string][]string{
 
 // anyAction are the fields any action's output may add, which SKILL.md's
 // prose explains rather than every shape.
-var anyAction = []string{"reResolved", "autoForced", "warning", "navigated", "newUrl"}
+var anyAction = []string{"reResolved", "target", "autoForced", "warning", "navigated", "newUrl"}
 
 func TestStepOutputsAsDocumented(t *testing.T) {
 	c := newCLI(t)

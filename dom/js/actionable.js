@@ -17,6 +17,10 @@ async function (h, req) {
   const reply = (status, extra) => Object.assign({
     status, reResolved: found.reResolved, index: found.index, viaLabel: !!proxy,
   }, extra);
+  // An element found again, or found anew after the last one was replaced
+  // (req.describe), is named in the output: the agent should know what
+  // was acted on.
+  const named = () => (found.reResolved || req.describe ? { target: h.describeEl(found.el) } : {});
   const view = el.ownerDocument.defaultView;
 
   if (req.action === 'fill') {
@@ -51,12 +55,12 @@ async function (h, req) {
   }
 
   h.handles().set(req.token, { el, probe: req.probe ? probe(el) : null });
-  return reply('ok', {
+  return reply('ok', Object.assign(named(), {
     point: pt ? topPoint(view, pt) : null,
     clickable: !!pt && !hit,
     focused: h.deepActiveElement() === el,
     inputType: el.tagName === 'INPUT' ? el.type : '',
-  });
+  }));
 
   // ---- checks --------------------------------------------------------------
 
@@ -267,6 +271,7 @@ async function (h, req) {
       } else if (rec.standIn === null) {
         const now = el.isConnected ? null : h.resolve(req.target).el;
         rec.standIn = !!now && e.composedPath().includes(now);
+        if (rec.standIn) rec.target = h.describeEl(now);
       }
     };
     for (const t of types) view.addEventListener(t, on, true);

@@ -4,12 +4,12 @@
 // visibility, ARIA role, accessible name — plus the handle store that pins
 // a resolved element between the calls of one action.
 //
-// Go composes each operation as op(helpers(ariaRoles(), cssSelectors()),
-// args), so this factory runs on every call and keeps nothing in the page
+// Go composes each operation as op(helpers(R, cssSelectors(),
+// ariaPlaces(R)), args) with R = ariaRoles(), so this factory runs on every call and keeps nothing in the page
 // except the handle store and, after a ref is re-resolved, the updated
 // entry of window.__ariaRefs. R is inpage/roles.js, S
-// inpage/selectors.js.
-function (R, S) {
+// inpage/selectors.js, P inpage/places.js.
+function (R, S, P) {
   const HANDLES = Symbol.for('cdpskill.handles');
 
   // handles maps a token chosen by Go to {el, probe} for one action.
@@ -248,45 +248,72 @@ function (R, S) {
     return root;
   }
 
-  // nameMatcher compares names case-insensitively, whole or (loose) as a
-  // substring. aria/ cuts long names with '…', so a cut stored name
-  // matches by its prefix.
-  function nameMatcher(stored, loose) {
+  // nameMatcher compares names case-insensitively and whole. aria/ cuts
+  // long names with '…', so a cut stored name matches by its prefix.
+  function nameMatcher(stored) {
     let want = norm(stored).toLowerCase();
     const cut = want.endsWith('\u2026');
     if (cut) want = want.slice(0, -1);
     return (name) => {
-      const have = name.toLowerCase();
-      if (loose) return have.includes(want);
+      const have = norm(name).toLowerCase();
       return cut ? have.startsWith(want) : have === want;
     };
   }
 
-  // reResolve finds the element a stale ref now stands for (SPEC 6.3,
-  // 13.4): in the document its frame path leads to and under its shadow
-  // host path, the stored selector if it still has the same role and name;
-  // else the first element of that role whose name contains the stored
-  // one, there; then in every shadow root of that document if the ref came
-  // from one; then in every same-origin frame if it came from a frame.
-  function reResolve(meta) {
+  // snapRole is el's role as a snapshot line shows it: an element with no
+  // role of its own (a clickable div) is generic.
+  function snapRole(el) {
+    const r = role(el);
+    return !r || FLATTENED.has(r) ? 'generic' : r;
+  }
+
+  // The roles aria/js/walk.js flattens: an interactive element with one
+  // is a generic line.
+  const FLATTENED = new Set(['generic', 'none', 'presentation', 'code', 'emphasis', 'strong', 'deletion',
+    'insertion', 'mark', 'subscript', 'superscript', 'time', 'term', 'definition', 'rowgroup', 'caption',
+    'document']);
+
+  // nameOf is what a ref records as el's name: its accessible name, or
+  // without one its text.
+  function nameOf(el) {
+    return accessibleName(el) || ownText(el);
+  }
+
+  // isSame says whether el is the element meta describes, in the agent's
+  // eyes (aria/js/refs.js): the same role, name, tag and input type, and
+  // when the name did not tell it apart, the same place (its row).
+  function isSame(el, meta) {
+    if (meta.tag && el.localName !== meta.tag) return false;
+    if (meta.type && el.type !== meta.type) return false;
+    if (snapRole(el) !== meta.role || !nameMatcher(meta.name)(nameOf(el))) return false;
+    return meta.place === undefined || P.placeText(el) === meta.place;
+  }
+
+  // candidatesIn lists the elements under root that may be meta's: its
+  // tag, else its role.
+  function candidatesIn(root, meta) {
+    const sel = meta.tag ? CSS.escape(meta.tag) : R.roleSelector([meta.role]);
+    try {
+      return [...root.querySelectorAll(sel)];
+    } catch (e) {
+      return [];
+    }
+  }
+
+  // reResolve finds the element a stale ref stands for (SPEC 6.3, 13.4):
+  // one that is the same element in the agent's eyes (isSame), in the
+  // document its frame path leads to and under its shadow host path; then
+  // in every shadow root of that document if the ref came from one; then
+  // in every same-origin frame if it came from a frame. Where several
+  // qualify, the one at the stored selector wins; an element whose name
+  // told it apart but now does not (two "Save" buttons) is a guess, and
+  // a guess is no answer: null, as for none. skip is an element known not
+  // to be it.
+  function reResolve(meta, skip) {
     const framed = !!(meta.frame && meta.frame.length);
     const inShadow = !!(meta.shadowPath && meta.shadowPath.length);
     const doc = framed ? followFramePath(meta.frame) : document;
     const root = doc && (inShadow ? followShadowPath(doc, meta.shadowPath) : doc);
-    if (root && meta.selector) {
-      let el = null;
-      try { el = root.querySelector(meta.selector); } catch (e) { /* recorded by another page version */ }
-      if (el && role(el) === meta.role && nameMatcher(meta.name, false)(accessibleName(el))) return el;
-    }
-    // A role with no name would match the first button of the page: too loose.
-    if (!norm(meta.name)) return null;
-    const like = nameMatcher(meta.name, true);
-    const search = (r) => {
-      for (const el of r.querySelectorAll('*')) {
-        if (role(el) === meta.role && like(accessibleName(el))) return el;
-      }
-      return null;
-    };
     const roots = root ? [root] : [];
     if (inShadow) roots.push(...shadowRoots(doc || document));
     if (framed) {
@@ -295,10 +322,107 @@ function (R, S) {
       }
     }
     for (const r of roots) {
-      const el = search(r);
-      if (el) return el;
+      const same = candidatesIn(r, meta).filter((el) => el !== skip && isSame(el, meta));
+      if (!same.length) continue;
+      if (same.length === 1) return same[0];
+      let at = null;
+      try { at = meta.selector ? r.querySelector(meta.selector) : null; } catch (e) { /* recorded by another page version */ }
+      if (at && same.includes(at)) return at;
+      return meta.place === undefined ? null : same[0];
     }
     return null;
+  }
+
+  // describeEl names el as the agent reads it: its role, its name, and
+  // its place when the name does not tell it apart from others on the
+  // page — `checkbox in "Pay rent"`, `button "Save"`.
+  function describeEl(el) {
+    const r = snapRole(el);
+    const name = hintOf(nameOf(el));
+    let s = r + (name ? ' ' + JSON.stringify(name) : '');
+    if (!name || sharesName(el, r, name)) {
+      const place = P.placeText(el);
+      if (place) s += ' in ' + JSON.stringify(place);
+    }
+    return s;
+  }
+
+  function hintOf(name) {
+    return P.hint(norm(name));
+  }
+
+  function sharesName(el, r, name) {
+    const want = name.toLowerCase();
+    for (const o of candidatesIn(el.getRootNode(), { tag: el.localName, role: r })) {
+      if (o !== el && snapRole(o) === r && hintOf(nameOf(o)).toLowerCase() === want) return true;
+    }
+    return false;
+  }
+
+  // describeMeta names the element a meta recorded, as describeEl would
+  // have.
+  function describeMeta(meta) {
+    const name = hintOf(meta.name);
+    let s = (meta.role || 'element') + (name ? ' ' + JSON.stringify(name) : '');
+    if (meta.place) s += ' in ' + JSON.stringify(meta.place);
+    return s;
+  }
+
+  // standingNow lists what stands where a gone ref's element was: the
+  // elements of its kind with its name (elsewhere on the page) or a name
+  // that holds it or that it holds, then those in the container its row
+  // was in (the list: the parent of the
+  // last place its selector counts, li:nth-of-type(2)), or failing that
+  // the nearest that still holds elements of its kind; at most five
+  // visible ones, each described with its ref and selector. where is
+  // that container's role.
+  function standingNow(meta) {
+    const framed = !!(meta.frame && meta.frame.length);
+    const inShadow = !!(meta.shadowPath && meta.shadowPath.length);
+    const doc = framed ? followFramePath(meta.frame) : document;
+    const root = doc && (inShadow ? followShadowPath(doc, meta.shadowPath) : doc);
+    if (!root) return { now: [], where: '' };
+    const kind = (el) => snapRole(el) === meta.role && (!meta.type || el.type === meta.type) && !hiddenReason(el);
+    const picked = [];
+    const add = (el) => { if (picked.length < 5 && !picked.includes(el)) picked.push(el); };
+    const all = candidatesIn(root, meta).filter(kind);
+    const want = norm(meta.name).replace(/\u2026$/, '').toLowerCase();
+    if (want) {
+      all.filter((el) => nameMatcher(meta.name)(nameOf(el))).forEach(add);
+      // Then a name that holds it or that it holds: renamed, in a way.
+      for (const el of all) {
+        const have = norm(nameOf(el)).toLowerCase();
+        if (have && (have.includes(want) || want.includes(have))) add(el);
+      }
+    }
+    let where = '';
+    const parts = (meta.selector || '').split(' > ');
+    let row = parts.length - 1;
+    while (row > 0 && !parts[row].includes(':nth-of-type(')) row--;
+    for (let n = row > 0 ? row : parts.length - 1; n > 0 && picked.length < 5; n--) {
+      let box = null;
+      try { box = root.querySelector(parts.slice(0, n).join(' > ')); } catch (e) { break; }
+      const inside = box ? all.filter((el) => box.contains(el)) : [];
+      if (!inside.length) continue;
+      inside.forEach(add);
+      where = role(box) || '';
+      break;
+    }
+    const refOf = window.__ariaRefOf instanceof WeakMap ? window.__ariaRefOf : null;
+    const now = picked.map((el) => {
+      const hint = { text: describeEl(el), selector: S.selectorFor(el) };
+      const ref = refOf && refOf.get(el);
+      if (ref && window.__ariaRefs instanceof Map && window.__ariaRefs.get(ref) === el) hint.ref = ref;
+      return hint;
+    });
+    return { now, where };
+  }
+
+  // stale is the failure of a ref whose element is gone: what it was and
+  // what stands there now.
+  function stale(meta) {
+    const there = standingNow(meta);
+    return fail('stale', '', { role: meta.role || '', name: meta.name || '', gone: describeMeta(meta), now: there.now, where: there.where });
   }
 
   // unknownRef explains a ref this document never issued. Element numbers
@@ -317,16 +441,24 @@ function (R, S) {
     return fail('unknownRef', last ? 'no snapshot of this page issued it (the latest is s' + last + ')' : 'no snapshot of this page issued it');
   }
 
+  // byRef finds a ref's element: the one the ref holds while it is in the
+  // page and still in its place; else the element that is the same one in
+  // the agent's eyes (a re-render replaced it, or a framework that reuses
+  // rows by position put another row's content in it), re-pointing the
+  // ref; else the failure says what stands there now. A found replacement
+  // is described (target), so the output says what was acted on.
   function byRef(ref) {
     const refs = window.__ariaRefs instanceof Map ? window.__ariaRefs : null;
     const metas = window.__ariaRefMeta instanceof Map ? window.__ariaRefMeta : null;
     const el = refs && refs.get(ref);
-    if (el && el.isConnected) return { el, reResolved: false };
     const meta = metas && metas.get(ref);
     if (!el && !meta) return unknownRef(ref, !!(refs || metas));
+    if (el && el.isConnected && (!meta || meta.place === undefined || P.placeText(el) === meta.place)) {
+      return { el, reResolved: false };
+    }
     if (!meta) return fail('stale', '', { role: '', name: '' });
-    const found = reResolve(meta);
-    if (!found) return fail('stale', '', { role: meta.role || '', name: meta.name || '' });
+    const found = reResolve(meta, el && el.isConnected ? el : null);
+    if (!found) return stale(meta);
     // The ref now names the replacement, so later calls take the fast path.
     if (refs) refs.set(ref, found);
     if (window.__ariaRefOf instanceof WeakMap && !window.__ariaRefOf.has(found)) {
@@ -450,6 +582,6 @@ function (R, S) {
     return out;
   }
 
-  return { handles, resolve, hiddenReason, role, accessibleName, ownText, deepActiveElement, describe, label, styleOf, norm,
-    selectorFor: S.selectorFor };
+  return { handles, resolve, hiddenReason, role, accessibleName, ownText, deepActiveElement, describe, describeEl, label,
+    styleOf, norm, selectorFor: S.selectorFor };
 }

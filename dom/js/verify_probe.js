@@ -13,7 +13,7 @@ function (h, args) {
   if (!entry) return { received: true, navigated: true };
   const p = entry.probe;
   if (p && p.received) return { received: true };
-  if (p && p.standIn) return { received: true, reResolved: true };
+  if (p && p.standIn) return { received: true, reResolved: true, target: p.target };
   if (entry.el.isConnected) return { received: false };
   const found = h.resolve(args.target);
   if (found.error || !found.el) return { received: false, gone: true };
