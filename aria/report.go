@@ -35,7 +35,9 @@ type Report struct {
 	// time origin).
 	Doc float64 `json:"doc"`
 	// Scroll is the window's scroll position, [x, y].
-	Scroll       [2]int `json:"scroll"`
+	Scroll [2]int `json:"scroll"`
+	// Print is the page's fingerprint (Fingerprint) with the viewport.
+	Print        string `json:"print"`
 	LastSnapshot int    `json:"lastSnapshot"`
 	LastElement  int    `json:"lastElement"`
 }

@@ -22,10 +22,13 @@ type Change struct {
 }
 
 // Diff is everything that differs between two snapshots, in document
-// order: added lines as in the later one, removed lines as in the earlier.
+// order: added lines as in the later one, removed lines as in the earlier,
+// moved lines (elements in both whose order among their siblings changed)
+// as in the later.
 type Diff struct {
 	Added   []Node
 	Removed []Node
+	Moved   []Node
 	Changed []Change
 	// scrolled: the view moved, so added and removed lines mostly came
 	// into it or left it.
@@ -34,7 +37,7 @@ type Diff struct {
 
 // Empty says nothing differs.
 func (d *Diff) Empty() bool {
-	return len(d.Added) == 0 && len(d.Removed) == 0 && len(d.Changed) == 0
+	return len(d.Added) == 0 && len(d.Removed) == 0 && len(d.Moved) == 0 && len(d.Changed) == 0
 }
 
 // Options say how two snapshots relate.
@@ -45,7 +48,11 @@ type Options struct {
 	Scrolled bool
 }
 
-// Compare diffs two snapshots' lines.
+// Compare diffs two snapshots' lines: the same element is the same ref or
+// uid, unless a framework refilled it with another row's content
+// (unreuse); else a twin (the same lines below it); else, where the page
+// rebuilt its elements, the element at the same place that reads the same
+// (labelsOf), or failing that one in its stead.
 func Compare(before, after []Node, opts Options) *Diff {
 	d := &Diff{scrolled: opts.Scrolled}
 	var added, removed []int
@@ -58,6 +65,9 @@ func Compare(before, after []Node, opts Options) *Diff {
 			}
 		}
 	}
+	bLab, aLab := labelsOf(before), labelsOf(after)
+	after = unreuse(before, after, bLab, aLab, known)
+	pairs := map[int]int{} // every later line paired with its earlier one
 	seen := map[string]bool{}
 	for i := range after {
 		a := &after[i]
@@ -67,6 +77,7 @@ func Compare(before, after []Node, opts Options) *Diff {
 		}
 		seen[id] = true
 		if b, ok := known[id]; ok {
+			pairs[i] = b
 			changed = append(changed, indexed{i, fields(&before[b], a, a)})
 		} else {
 			added = append(added, i)
@@ -77,14 +88,17 @@ func Compare(before, after []Node, opts Options) *Diff {
 			removed = append(removed, i)
 		}
 	}
-	var twins map[int]int
+	twins := map[int]int{}
 	if !opts.Scrolled {
 		removed, added, twins = dropTwins(before, after, removed, added)
 		var ch []indexed
-		removed, added, ch = pairRebuilt(before, after, removed, added, twins)
+		removed, added, ch = pairRebuilt(before, after, removed, added, twins, pairs, bLab, aLab)
 		changed = append(changed, ch...)
 	}
-	rm, ad, ch := compareUnnamed(before, after, twins, !opts.Scrolled)
+	for a, b := range twins {
+		pairs[a] = b
+	}
+	rm, ad, ch := compareUnnamed(before, after, twins, !opts.Scrolled, bLab, aLab, pairs)
 	added, removed, changed = append(added, ad...), append(removed, rm...), append(changed, ch...)
 	removed, added, ch = ownText(before, after, removed, added, known, twins)
 	changed = append(changed, ch...)
@@ -92,8 +106,11 @@ func Compare(before, after []Node, opts Options) *Diff {
 	for _, c := range changed {
 		d.Changed = append(d.Changed, c.changes...)
 	}
-	d.Added = lines(after, added)
-	d.Removed = lines(before, removed)
+	d.Added = lines(after, aLab, added)
+	d.Removed = lines(before, bLab, removed)
+	if !opts.Scrolled {
+		d.Moved = lines(after, aLab, moved(before, after, pairs))
+	}
 	return d
 }
 
@@ -148,9 +165,18 @@ func dropTwins(before, after []Node, removed, added []int) ([]int, []int, map[in
 // page rebuilt, one with twins among its children, since elsewhere a new
 // element is news. Each pair joins twins, so its own children compare in
 // the next round; it returns the elements left over and the pairs'
-// changes.
-func pairRebuilt(before, after []Node, removed, added []int, twins map[int]int) ([]int, []int, []indexed) {
+// changes. Lines read the same when their content and their labels are
+// the same: a rebuilt list's items are all "listitem", but the row that
+// reads "Pay rent" is the row that read "Pay rent", wherever it went.
+func pairRebuilt(before, after []Node, removed, added []int, twins, idPairs map[int]int, bLab, aLab []string) ([]int, []int, []indexed) {
 	var changed []indexed
+	partner := func(a int) (int, bool) {
+		if b, ok := twins[a]; ok {
+			return b, true
+		}
+		b, ok := idPairs[a]
+		return b, ok
+	}
 	for len(removed) > 0 && len(added) > 0 {
 		bPlace := placesOf(before, func(p int) string { return before[p].id() })
 		aPlace := placesOf(after, func(p int) string {
@@ -169,36 +195,54 @@ func pairRebuilt(before, after []Node, removed, added []int, twins map[int]int) 
 			}
 		}
 		bg, ag := map[string][]int{}, map[string][]int{}
+		free := map[int]bool{} // of after, negated indexes of before
 		for _, i := range removed {
 			k := bPlace[i] + "/" + before[i].Role
 			bg[k] = append(bg[k], i)
+			free[-1-i] = true
 		}
 		for _, i := range added {
 			k := aPlace[i] + "/" + after[i].Role
 			ag[k] = append(ag[k], i)
+			free[i] = true
 		}
 		gone, came := map[int]bool{}, map[int]bool{}
 		pair := func(b, a int) {
 			twins[a], gone[b], came[a] = b, true, true
+			free[a], free[-1-b] = false, false
 			changed = append(changed, indexed{a, fields(&before[b], &after[a], &after[a])})
 		}
+		var bAll, aAll map[string][]int // every line of a place, lazily
 		for k, a := range ag {
 			b := bg[k]
 			if len(b) == 0 || len(b)*len(a) > maxAlign {
 				continue
 			}
-			matches := lcs(len(b), len(a), func(i, j int) bool { return before[b[i]].content() == after[a[j]].content() })
-			i, j := 0, 0
-			for _, m := range append(matches, [2]int{len(b), len(a)}) {
-				if gb, ga := b[i:m[0]], a[j:m[1]]; len(gb) == len(ga) && rebuilt[bPlace[b[0]]] {
-					for x := range gb {
-						pair(gb[x], ga[x])
+			// What reads the same pairs, in order or not (a sort
+			// moved it); then, where the page rebuilt the place, what
+			// is left pairs by place: as many left on each side between
+			// two lines paired in order are the same ones, changed. A
+			// line left beside a different neighbour is news.
+			same := func(i, j int) bool { return sameLine(before, after, bLab, aLab, b[i], a[j]) }
+			matches := lcs(len(b), len(a), same)
+			for _, m := range matches {
+				pair(b[m[0]], a[m[1]])
+			}
+			for x, y := range movedAcross(b, a, matches, same) {
+				pair(b[x], a[y])
+			}
+			if !rebuilt[bPlace[b[0]]] {
+				continue
+			}
+			if bAll == nil {
+				bAll, aAll = byPlace(before, bPlace), byPlace(after, aPlace)
+			}
+			for _, g := range gapsBetween(bAll[k], aAll[k], partner, free) {
+				if len(g[0]) == len(g[1]) {
+					for x := range g[0] {
+						pair(g[0][x], g[1][x])
 					}
 				}
-				if m[0] < len(b) {
-					pair(b[m[0]], a[m[1]])
-				}
-				i, j = m[0]+1, m[1]+1
 			}
 		}
 		if len(came) == 0 {
@@ -208,6 +252,64 @@ func pairRebuilt(before, after []Node, removed, added []int, twins map[int]int) 
 		added = slices.DeleteFunc(added, func(i int) bool { return came[i] })
 	}
 	return removed, added, changed
+}
+
+// byPlace groups every line by its place and role, in document order.
+func byPlace(nodes []Node, places []string) map[string][]int {
+	out := map[string][]int{}
+	for i := range nodes {
+		k := places[i] + "/" + nodes[i].Role
+		out[k] = append(out[k], i)
+	}
+	return out
+}
+
+// gapsBetween splits the unpaired lines of one place (free: an after
+// line, or a before line as -1-i) into the runs between the lines paired
+// in order on both sides (partner: an after line's earlier one), as
+// [before run, after run].
+func gapsBetween(bAll, aAll []int, partner func(int) (int, bool), free map[int]bool) [][2][]int {
+	posB := make(map[int]int, len(bAll))
+	for i, b := range bAll {
+		posB[b] = i
+	}
+	var anchors [][2]int // positions in bAll and aAll
+	var order []int
+	for ia, a := range aAll {
+		if b, ok := partner(a); ok {
+			if ib, ok := posB[b]; ok {
+				anchors = append(anchors, [2]int{ib, ia})
+				order = append(order, ib)
+			}
+		}
+	}
+	keep := increasing(order)
+	var out [][2][]int
+	pb, pa := -1, -1
+	cut := func(ib, ia int) {
+		var g [2][]int
+		for _, b := range bAll[pb+1 : ib] {
+			if free[-1-b] {
+				g[0] = append(g[0], b)
+			}
+		}
+		for _, a := range aAll[pa+1 : ia] {
+			if free[a] {
+				g[1] = append(g[1], a)
+			}
+		}
+		if len(g[0])+len(g[1]) > 0 {
+			out = append(out, g)
+		}
+		pb, pa = ib, ia
+	}
+	for i, an := range anchors {
+		if keep[i] {
+			cut(an[0], an[1])
+		}
+	}
+	cut(len(bAll), len(aAll))
+	return out
 }
 
 // ownText makes the only text an element gained or lost a change of that
@@ -302,7 +404,9 @@ func (n *Node) refless() string {
 
 // lines are the nodes at the indexes, in document order, leaving out an
 // unfolded text whose element is listed too: its line shows the text.
-func lines(nodes []Node, indexes []int) []Node {
+// Each carries its label, and whether its parent is listed too (top:
+// not), for the summary.
+func lines(nodes []Node, labs []string, indexes []int) []Node {
 	slices.Sort(indexes)
 	listed := make(map[int]bool, len(indexes))
 	for _, i := range indexes {
@@ -310,8 +414,41 @@ func lines(nodes []Node, indexes []int) []Node {
 	}
 	var out []Node
 	for _, i := range indexes {
-		if n := nodes[i]; !n.Inline || !listed[n.Parent] {
-			out = append(out, n)
+		n := nodes[i]
+		if n.Inline && listed[n.Parent] {
+			continue
+		}
+		n.reads, n.top = labs[i], n.Parent < 0 || !listed[n.Parent]
+		out = append(out, n)
+	}
+	return out
+}
+
+// sameLine says whether line b of before and line a of after read the
+// same: the same content, and the same label (what a line without a name
+// of its own reads as).
+func sameLine(before, after []Node, bLab, aLab []string, b, a int) bool {
+	return before[b].content() == after[a].content() && bLab[b] == aLab[a]
+}
+
+// movedAcross pairs, by index into b and a, the lines that read the same
+// but are left out of the in-order matches: an item a sort moved. Each
+// pairs with the first unmatched one that reads the same.
+func movedAcross(b, a []int, matches [][2]int, same func(i, j int) bool) map[int]int {
+	usedB, usedA := map[int]bool{}, map[int]bool{}
+	for _, m := range matches {
+		usedB[m[0]], usedA[m[1]] = true, true
+	}
+	out := map[int]int{}
+	for j := range a {
+		if usedA[j] {
+			continue
+		}
+		for i := range b {
+			if !usedB[i] && same(i, j) {
+				out[i], usedB[i], usedA[j] = j, true, true
+				break
+			}
 		}
 	}
 	return out
@@ -333,6 +470,8 @@ func (n *Node) content() string {
 // id is a line's identity across snapshots: its ref, else its uid.
 func (n *Node) id() string {
 	switch {
+	case n.alias != "":
+		return n.alias
 	case n.Ref != "":
 		return n.Ref
 	case n.UID != "":
@@ -350,7 +489,7 @@ type indexed struct {
 // compareUnnamed aligns the lines without refs group by group (same
 // place, same role): it returns the indexes of the lines left over on
 // each side and the changes of the lines it paired.
-func compareUnnamed(before, after []Node, twins map[int]int, pair bool) (removed, added []int, changed []indexed) {
+func compareUnnamed(before, after []Node, twins map[int]int, pair bool, bLab, aLab []string, pairs map[int]int) (removed, added []int, changed []indexed) {
 	bg, bOrder := groups(before, func(p int) string { return before[p].id() })
 	ag, aOrder := groups(after, func(p int) string {
 		if b, ok := twins[p]; ok {
@@ -359,9 +498,10 @@ func compareUnnamed(before, after []Node, twins map[int]int, pair bool) (removed
 		return after[p].id()
 	})
 	for _, key := range aOrder {
-		rm, ad, pairs := align(before, after, bg[key], ag[key], pair)
+		rm, ad, aligned := align(before, after, bg[key], ag[key], pair, bLab, aLab)
 		removed, added = append(removed, rm...), append(added, ad...)
-		for _, p := range pairs {
+		for _, p := range aligned {
+			pairs[p[1]] = p[0]
 			a := &after[p[1]]
 			owner := a // the text of a line's own, or of a control, is theirs
 			if a.Inline || (a.Role == "text" && a.Parent >= 0 && after[a.Parent].Ref != "") {
@@ -421,8 +561,8 @@ const maxAlign = 1 << 20
 // subsequence after trimming the common ends). Between two matched lines,
 // as many unmatched lines on each side are pairs whose content changed,
 // when pair allows; the rest were removed or added.
-func align(before, after []Node, b, a []int, pair bool) (removed, added []int, pairs [][2]int) {
-	same := func(i, j int) bool { return before[b[i]].content() == after[a[j]].content() }
+func align(before, after []Node, b, a []int, pair bool, bLab, aLab []string) (removed, added []int, pairs [][2]int) {
+	same := func(i, j int) bool { return sameLine(before, after, bLab, aLab, b[i], a[j]) }
 	lo := 0
 	for lo < len(b) && lo < len(a) && same(lo, lo) {
 		lo++

@@ -47,6 +47,14 @@ type Node struct {
 	Inline bool
 	// bare is Line without its context, when it has one.
 	bare string
+	// alias replaces the ref or uid as the line's identity in a
+	// comparison: an element a framework refilled with another row's
+	// content is not the element it was (reused).
+	alias string
+	// reads and top are set on the lines of a Diff: what the line reads
+	// as (labelsOf), and whether its parent is not in the same list.
+	reads string
+	top   bool
 }
 
 // Parse reads a snapshot's YAML into its lines. Comments and lines it

@@ -8,11 +8,12 @@ import (
 )
 
 // Changes is the changes field of a result (SPEC 14.2): a one-sentence
-// summary, then the lines added and removed and the fields changed.
+// summary, then the lines added, removed and moved and the fields changed.
 type Changes struct {
 	Summary string   `json:"summary"`
 	Added   []string `json:"added,omitempty"`
 	Removed []string `json:"removed,omitempty"`
+	Moved   []string `json:"moved,omitempty"`
 	Changed []Change `json:"changed,omitempty"`
 }
 
@@ -21,7 +22,10 @@ const summaryIDs = 5
 
 // Report sums d up for the agent, the summary starting with what the
 // call did ("Clicked"); limit caps each list (0: no cap), while the
-// summary counts everything. It is nil when nothing changed.
+// summary counts everything: the elements added, removed or moved (an
+// element with what is inside it is one: a to-do's row, not its
+// checkbox, text and button), then the changed ones by what happened to
+// them. It is nil when nothing changed.
 func (d *Diff) Report(action string, limit int) *Changes {
 	if d == nil || d.Empty() {
 		return nil
@@ -32,12 +36,7 @@ func (d *Diff) Report(action string, limit int) *Changes {
 		// Most of what a scroll adds or removes is still on the page.
 		added, removed = "in view", "out of view"
 	}
-	if n := len(d.Added); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s%s", n, added, ids(nodeLabels(d.Added))))
-	}
-	if n := len(d.Removed); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s%s", n, removed, ids(nodeLabels(d.Removed))))
-	}
+	parts = append(parts, counted(d.Added, added), counted(d.Removed, removed), counted(d.Moved, "moved"))
 	parts = append(parts, changeParts(d.Changed)...)
 	c := &Changes{Summary: strings.Join(slices.DeleteFunc(parts, func(s string) bool { return s == "" }), ". ") + "."}
 	for _, n := range capped(d.Added, limit) {
@@ -45,6 +44,9 @@ func (d *Diff) Report(action string, limit int) *Changes {
 	}
 	for _, n := range capped(d.Removed, limit) {
 		c.Removed = append(c.Removed, n.Line)
+	}
+	for _, n := range capped(d.Moved, limit) {
+		c.Moved = append(c.Moved, n.movedLine())
 	}
 	c.Changed = capped(d.Changed, limit)
 	return c
@@ -57,12 +59,57 @@ func capped[T any](s []T, limit int) []T {
 	return s
 }
 
-func nodeLabels(nodes []Node) []string {
-	out := make([]string, len(nodes))
+// counted is "2 added (listitem "Call mom", s1e9)": the elements at the
+// top of the lines (their parent is not among them), named; "" for none.
+func counted(nodes []Node, what string) string {
+	var names []string
 	for i := range nodes {
-		out[i] = nodes[i].label()
+		if nodes[i].top {
+			names = append(names, nodes[i].summaryName())
+		}
 	}
-	return out
+	if len(names) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d %s%s", len(names), what, ids(names))
+}
+
+// items are the roles of the elements a list holds alike, named in a
+// summary by what they read as.
+var items = map[string]bool{"listitem": true, "row": true, "option": true, "treeitem": true, "article": true,
+	"gridcell": true, "cell": true, "menuitem": true, "tab": true}
+
+// summaryName names an element in a summary: its ref, else its role and
+// its name, or for an item (a row, a list item) what it reads as.
+func (n *Node) summaryName() string {
+	switch {
+	case n.Ref != "":
+		return n.Ref
+	case n.Name != "":
+		return n.Role + " " + quote(cutName(n.Name))
+	case n.reads != "" && (items[n.Role] || n.Role == "text"):
+		return n.Role + " " + quote(cutName(n.reads))
+	}
+	return n.Role
+}
+
+// movedLine is a moved element's line: its lines below it are not
+// listed, so an element that reads only through them shows what it reads
+// as, the way a lone text shows (`listitem: "Pay rent"`).
+func (n *Node) movedLine() string {
+	if n.Name != "" || n.Ref != "" || n.HasText || n.reads == "" {
+		return n.Line
+	}
+	return n.Line + ": " + quote(n.reads)
+}
+
+// cutName keeps a summary's names short.
+func cutName(s string) string {
+	const most = 40
+	if r := []rune(s); len(r) > most {
+		return string(r[:most-1]) + "…"
+	}
+	return s
 }
 
 // ids is " (s1e5, s1e6, listitem)": the first few distinct labels,

@@ -8,7 +8,7 @@ import (
 )
 
 // flags say how the runner treats a step.
-type flags uint8
+type flags uint16
 
 const (
 	// needsTab: the step runs against an attached tab.
@@ -34,6 +34,9 @@ const (
 	// browser's sessions and that tab's only. A batch without one talks
 	// to its tab alone (cdp.DialTab), which costs Chrome far less.
 	browserWide
+	// script: the step runs the agent's code in the page, which may
+	// change it: the changes summary names the step when it did.
+	script
 )
 
 // step is one entry of the step registry. Validation, dispatch, the

@@ -33,6 +33,26 @@ type ran struct {
 	// looked: a snapshot step ran after the last visual step, so the
 	// agent already holds the screen.
 	looked bool
+	// print is the page's fingerprint when last read (aria.Fingerprint),
+	// "" when unknown; the verbs from since on were added after it.
+	print string
+	since int
+}
+
+// scripted sums up a step that ran the agent's code (script), given the
+// page's fingerprint before and after it ("" when unread): the actions
+// since the last reading that left the page as it was lose their verbs,
+// and the script gets its own when it changed the page, so a summary
+// names the steps that made its changes ("Ran pageFunction. 1 text
+// changed", not "Clicked. 1 text changed").
+func (r *ran) scripted(s *step, before, after string) {
+	if before != "" && before == r.print {
+		r.verbs = r.verbs[:r.since]
+	}
+	if before != "" && after != "" && after != before && !slices.Contains(r.verbs, s.verb) {
+		r.verbs = append(r.verbs, s.verb)
+	}
+	r.print, r.since = after, len(r.verbs)
 }
 
 func (r *ran) step(s *step, ok bool) {
@@ -79,8 +99,38 @@ func (c *Call) rebase(ctx context.Context, s *step, r *ran) {
 		c.landed, c.rebased = false, true
 		r.verbs = nil
 		c.snapBefore(ctx)
+		r.print, r.since = c.beforePrint(), 0
 	}
 }
+
+// beforePrint is the fingerprint of the page the changes start from, ""
+// when there is none.
+func (c *Call) beforePrint() string {
+	if c.before == nil {
+		return ""
+	}
+	return c.before.Print
+}
+
+// fingerprint reads the page's fingerprint around a script step of a
+// batch whose changes are reported, "" otherwise or when it cannot be
+// read: a courtesy to the summary, bounded tightly.
+func (c *Call) fingerprint(ctx context.Context, s *step) string {
+	if !s.has(script) || c.before == nil || c.page == nil || c.dead.Load() {
+		return ""
+	}
+	fctx, cancel := context.WithTimeout(ctx, fingerprintBudget)
+	defer cancel()
+	p, err := aria.Fingerprint(fctx, c.page)
+	if err != nil {
+		return ""
+	}
+	return p
+}
+
+// fingerprintBudget bounds a fingerprint: a busy page's summary names
+// every step rather than hold the call up.
+const fingerprintBudget = 250 * time.Millisecond
 
 func (c *Call) snapBefore(ctx context.Context) {
 	if c.page == nil || c.dead.Load() {

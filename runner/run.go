@@ -123,7 +123,7 @@ func checkTabPlan(req *request) *Error {
 // runSteps runs the steps in order, stopping at the first failure that is
 // not optional. It reports what ran, for the report.
 func (c *Call) runSteps(ctx context.Context, req *request, res *Result, dialogs *dialogWatch) *ran {
-	r := &ran{}
+	r := &ran{print: c.beforePrint()}
 	last := -1 // the last action on the tab
 	for i, ps := range req.steps {
 		if settles(ps.def) {
@@ -142,6 +142,7 @@ func (c *Call) runSteps(ctx context.Context, req *request, res *Result, dialogs 
 		c.followDialogs(ctx, dialogs)
 		c.rebase(ctx, ps.def, r)
 		dialogs.beginStep(ps.dialog)
+		print := c.fingerprint(ctx, ps.def)
 		sr, err := c.runStep(ctx, ps, timeout)
 		if err != nil {
 			err = c.checkAnswers(ctx, err)
@@ -160,6 +161,9 @@ func (c *Call) runSteps(ctx context.Context, req *request, res *Result, dialogs 
 			err = &Error{Type: Connection, Err: err, Message: droppedMessage(c.alias, closed)}
 		}
 		r.step(ps.def, err == nil)
+		if print != "" {
+			r.scripted(ps.def, print, c.fingerprint(ctx, ps.def))
+		}
 		if err != nil {
 			c.recordFailure(ctx, ps, &sr, res, err, timeout)
 		}

@@ -22,9 +22,9 @@ import (
 // evalSteps run the agent's JavaScript in the page.
 var evalSteps = []step{
 	define("pageFunction", `"() => expr" | "expression" | {fn|expression|file, refs, await, serialize, timeout}`,
-		"run JavaScript (inline or a file) in the page", needsTab, decodePageFunction, runPageFunction).out(`{type, value, console?}`),
+		"run JavaScript (inline or a file) in the page", needsTab|script, decodePageFunction, runPageFunction).out(`{type, value, console?}`).did("Ran pageFunction"),
 	define("poll", `"() => expr" | {fn|file, interval, timeout}`,
-		"re-run a predicate until truthy", needsTab, decodePoll, runPoll).out(`{resolved, value, elapsed}`),
+		"re-run a predicate until truthy", needsTab|script, decodePoll, runPoll).out(`{resolved, value, elapsed}`).did("Ran poll"),
 }
 
 // scriptLogs is what the agent's code logged with console.* while its

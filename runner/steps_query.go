@@ -36,7 +36,7 @@ var querySteps = []step{
 	define("assert", `{url: {contains|equals|startsWith|endsWith|matches}} | {text, selector, caseSensitive}`,
 		"check URL or text; a failure stops the batch", needsTab, decodeAssert, runAssert).out(`{passed, assertions: [{type, expected, actual?, passed}]}`),
 	define("pipeline", `[{find, fill|click|type|check|select} | {waitFor, timeout} | {sleep} | {return}, …] | {steps, timeout}`,
-		"many small DOM operations in one evaluation", needsTab, decodePipeline, runPipeline).out(`{completed, steps, results, failedAt?, error?}`),
+		"many small DOM operations in one evaluation", needsTab|script, decodePipeline, runPipeline).out(`{completed, steps, results, failedAt?, error?}`).did("Ran pipeline"),
 }
 
 // --- query, CSS mode

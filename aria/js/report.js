@@ -8,10 +8,13 @@
 // and a change anywhere on it must show in the diff.
 //
 // opts: {viewport, full, snapshotFloor, elementFloor}
-// returns {viewport?, lean?, full?, doc, scroll, lastSnapshot, lastElement}
+// returns {viewport?, lean?, print?, full?, doc, scroll, lastSnapshot,
+//          lastElement}
 // where doc tells this document from the next one the frame loads, and
 // scroll is the window's [x, y]. The viewport view marks the elements
-// without refs with [uid=N], which only the diff reads.
+// without refs with [uid=N], which only the diff reads; print is the
+// page's fingerprint beside it (fingerprint.js), so that the runner can
+// tell which steps changed the page.
 function report(lib, opts) {
   'use strict';
   opts = opts || {};
@@ -33,6 +36,7 @@ function report(lib, opts) {
     const lean = out.lean(nodes);
     lib.context(R, P).mark(lean, body);
     res.lean = out.render(lean).join('\n');
+    res.print = lib.hash().current();
   }
   if (opts.full) {
     const FW = lib.walk(R, S, {});

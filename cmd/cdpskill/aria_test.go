@@ -112,7 +112,7 @@ func TestSinceAcrossCalls(t *testing.T) {
 	got := jsonText(out["changes"])
 	if out["yaml"] != nil || out["snapshotId"] != "s2" || out["since"] != "s1" ||
 		!strings.Contains(got, `"added":["listitem: \"Buy bread\""]`) || !strings.Contains(got, `"to":"Shopping list (3)"`) ||
-		!strings.HasPrefix(out["changes"].(map[string]any)["summary"].(string), "Since s1. 1 added (listitem). 1 text changed (heading).") {
+		!strings.HasPrefix(out["changes"].(map[string]any)["summary"].(string), "Since s1. 1 added (listitem \"Buy bread\"). 1 text changed (heading).") {
 		t.Errorf("since s1 after a change: %v", out)
 	}
 	c.call(t, tab, fmt.Sprintf(`{"goto":%q}`, fixture.URL+"/form.html"))

@@ -83,3 +83,30 @@ func TestReResolvedRefNamesItsTarget(t *testing.T) {
 		t.Errorf("done = %q: Pay rent was to be unticked, ticked, unticked", got)
 	}
 }
+
+// Filtering and sorting a framework's list read as its rows leaving,
+// arriving and moving — whether it rebuilds its rows, patches them in
+// place by position or moves them by key — never as rows renamed or
+// boxes ticked; the summary counts rows, by what they read, and names
+// the step that made the change.
+func TestListChangesFollowTheRows(t *testing.T) {
+	steps := []struct{ steps, want string }{
+		{`{"click":{"text":"Active"}}`, `Clicked. 3 removed (listitem "Buy milk", listitem "Call mom", listitem "Pay rent").`},
+		{`{"click":{"text":"Completed"}}`, `Clicked. 3 added (listitem "Buy milk", listitem "Call mom", listitem "Pay rent"). 1 removed (listitem "Walk the dog").`},
+		{`{"click":{"text":"All"}}`, `Clicked. 1 added (listitem "Walk the dog").`},
+		// The click changes nothing; the script sorts Z to A.
+		{`{"click":{"text":"All"}},{"pageFunction":"sortDescending()"}`, `Ran pageFunction. 3 moved (listitem "Walk the dog", listitem "Pay rent", listitem "Call mom").`},
+	}
+	for _, mode := range []string{"new", "reuse", "keyed"} {
+		t.Run(mode, func(t *testing.T) {
+			c := newCLI(t)
+			tab := c.openTab(fixture.URL + "/todomvc.html?render=" + mode + "#/")
+			for _, s := range steps {
+				ch := changesOf(c.act(t, tab, s.steps))
+				if ch["summary"] != s.want || strings.Contains(jsonText(ch), `"from"`) {
+					t.Errorf("%s: %s\nwant summary %s", s.steps, jsonText(ch), s.want)
+				}
+			}
+		})
+	}
+}

@@ -74,18 +74,18 @@ func TestChangesOfEachKind(t *testing.T) {
 		summary     string   // the summary starts so
 		has         []string // and the changes hold these JSON fragments (keys sorted)
 	}{
-		{"menu expands", `{"click":"#menu"}`, "Clicked. 3 added (",
+		{"menu expands", `{"click":"#menu"}`, "Clicked. 1 added (menu",
 			[]string{`"field":"expanded","from":false,"ref":"`, `menuitem \"Rename\" [ref=`}},
 		{"checkbox toggles", `{"click":"#done"}`, "Clicked. 1 checked (",
 			[]string{`"field":"checked","from":false,"ref":"`}},
-		{"list grows, heading follows", `{"click":"#add"}`, "Clicked. 1 added (listitem). 1 text changed (heading).",
+		{"list grows, heading follows", `{"click":"#add"}`, "Clicked. 1 added (listitem \"Buy bread\"). 1 text changed (heading).",
 			[]string{`"added":["listitem: \"Buy bread\""]`, `{"field":"name","from":"Shopping list (2)","role":"heading","to":"Shopping list (3)"}`}},
-		{"status text changes", `{"click":"#load"}`, "Clicked. 2 added (listitem). 1 text changed (status).",
+		{"status text changes", `{"click":"#load"}`, "Clicked. 2 added (listitem \"Apples\", listitem \"Pears\"). 1 text changed (status).",
 			[]string{`{"field":"text","from":"Nothing loaded","role":"status","to":"Loaded 2 suggestions"}`}},
 		{"a script rewrites a field", `{"click":"#normalize"}`, "Clicked. 1 value changed (",
 			[]string{`"field":"value","from":"555 0101","ref":"`, `"to":"+1 (555) 0101"`}},
 		{"nothing changes", `{"hover":"#title"}`, "", nil},
-		{"scroll", `{"scroll":"#details"}`, "Scrolled. 2 in view (s0e12, heading). 23 out of view (",
+		{"scroll", `{"scroll":"#details"}`, "Scrolled. 2 in view (s0e12, heading \"Details\"). 16 out of view (",
 			[]string{`"heading \"Details\" [level=2]"`, `"removed":["heading \"Shopping list (3)\" [level=1]"`}},
 	}
 	for _, tc := range cases {
