@@ -34,8 +34,11 @@ func TestContextGolden(t *testing.T) {
 	}
 }
 
-// The report's lean view, flattened too, says the same; it is of the
-// whole screen, never scoped (sidebar_lean keeps the sidebar's links).
+// The report's lean view, flattened too, says the same, on every line
+// (products_lean: beside the card's heading too). It is of the whole
+// screen but for a landmark or sidebar crowded with controls beside the
+// app, which one line names with the root that shows it (sidebar_lean:
+// its 38 links are not repeated in every result).
 func TestContextLean(t *testing.T) {
 	for _, f := range []string{"products", "todos", "table", "sidebar"} {
 		t.Run(f, func(t *testing.T) {

@@ -10,8 +10,9 @@
 //     largest container that holds only one of them (its card or row),
 //     when that tells them apart and the view's tree does not already.
 //
-// A context the line before already says (the card's heading, which the
-// lean view shows) is left out.
+// Every such control says where it sits on its own line, even where the
+// lean view shows its card's heading just above: a line an agent picks
+// out must say which one it is.
 //
 // Containers are found in the DOM, so a card that is a plain div counts;
 // the search stays below root (the snapshot's scope). R is ariaRoles(),
@@ -23,8 +24,8 @@ function ariaContext(R, P) {
   // mark sets n.context on the controls of view (a tree of walk nodes)
   // that need one.
   function mark(view, root) {
-    const groups = new Map(); // role and label -> [{n, up, heading}]
-    collect(view, null, groups, { heading: '' });
+    const groups = new Map(); // role and label -> [{n, up}]
+    collect(view, null, groups);
     for (const [key, members] of groups) {
       const unnamed = key.endsWith('\0');
       if (!unnamed && (members.length < 2 || toldApart(members))) continue;
@@ -32,25 +33,24 @@ function ariaContext(R, P) {
       const found = members.map((m, i) => unnamed ? P.nearText(m.n.el, chains[i]) : placeOf(m.n, chains[i]));
       if (!unnamed && found.every(c => c === found[0])) continue; // it tells nothing apart
       members.forEach((m, i) => {
-        if (found[i] && found[i] !== m.heading) m.n.context = found[i];
+        if (found[i]) m.n.context = found[i];
       });
     }
   }
 
   // collect groups the view's controls by role and name, each with its
-  // parent in the view and the heading last shown before it.
-  function collect(nodes, up, groups, last) {
+  // parent in the view.
+  function collect(nodes, up, groups) {
     for (const n of nodes) {
       if (n.text !== undefined) continue;
-      if (n.role === 'heading') last.heading = cut(n.name);
       if (n.interactive && n.el) {
         const key = n.role + '\0' + (n.name || ownText(n));
-        const m = { n, up, heading: last.heading };
+        const m = { n, up };
         const list = groups.get(key);
         if (list) list.push(m);
         else groups.set(key, [m]);
       }
-      collect(n.children, n, groups, last);
+      collect(n.children, n, groups);
     }
   }
 

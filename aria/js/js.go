@@ -61,7 +61,7 @@ var (
 	Search = inpage.Lazy(func() string { return inpage.Compose(search, all...) })
 	Query  = inpage.Lazy(func() string { return inpage.Compose(query, all...) })
 	Report = inpage.Lazy(func() string {
-		return inpage.Compose(report, append(all[:len(all):len(all)], contexts)...)
+		return inpage.Compose(report, append(all[:len(all):len(all)], contexts, scopes)...)
 	})
 	Fingerprint = inpage.Lazy(func() string { return inpage.Compose(fingerprint, inpage.Module{Name: "hash", Src: hash}) })
 	// OnScreen takes no library: what it answers was made by Snapshot.

@@ -5,7 +5,9 @@
 // out refs for new elements under the current snapshot number and keep
 // every earlier ref (SPEC 7.9). lib holds the module factories. They are
 // of the whole body, never scoped (SPEC 7.4): the screen is scope enough,
-// and a change anywhere on it must show in the diff.
+// and a change anywhere on it must show in the diff; only the lean view
+// leaves out a landmark crowded with controls beside the app (a docs
+// sidebar's links, scope.js crowded), which would repeat in every result.
 //
 // opts: {viewport, full, snapshotFloor, elementFloor}
 // returns {viewport?, lean?, print?, full?, doc, scroll, lastSnapshot,
@@ -33,9 +35,12 @@ function report(lib, opts) {
     refs.assign(nodes, [], W);
     identify(nodes);
     res.viewport = marked.render(nodes).join('\n');
-    const lean = out.lean(nodes);
+    const crowd = lib.scope(R, W.cut).crowded(out.lean(nodes));
+    const lean = crowd.view;
     lib.context(R, P).mark(lean, body);
-    res.lean = out.render(lean).join('\n');
+    const lines = out.render(lean);
+    if (crowd.note) lines.unshift(crowd.note);
+    res.lean = lines.join('\n');
     res.print = lib.hash().current();
   }
   if (opts.full) {

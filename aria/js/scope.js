@@ -131,5 +131,67 @@ function ariaScope(R, cut) {
     return parts.reverse().join(' > ');
   }
 
-  return { appRoot };
+  // crowded leaves out of the report's lean view (a flat list of walk
+  // nodes, render.js) the landmarks and sidebars on screen that hold BIG
+  // controls or more: a docs sidebar would otherwise repeat its links in
+  // every result. One that holds the focus stays, and so does everything
+  // when nothing else on screen is a control. It returns the view without
+  // them and a note naming each, with the root that shows it.
+  function crowded(view) {
+    const doc = document;
+    const count = new Map(); // outermost landmark or sidebar -> {all, links}
+    let loose = 0;
+    const each = (nodes, f) => {
+      for (const n of nodes) {
+        if (n.text !== undefined) continue;
+        f(n);
+        each(n.children, f);
+      }
+    };
+    const owner = new Map(); // node -> its landmark, or null
+    each(view, (n) => {
+      const m = n.el ? outerMark(n.el) : null;
+      owner.set(n, m);
+      if (!n.interactive) return;
+      if (!m) {
+        loose++;
+        return;
+      }
+      const t = count.get(m) || { all: 0, links: 0 };
+      t.all++;
+      if (n.role === 'link') t.links++;
+      count.set(m, t);
+    });
+    const focus = doc.activeElement;
+    const out = [...count].filter(([m, t]) => t.all >= BIG && !(focus && m.contains(focus))).map(([m]) => m);
+    if (!out.length || !loose) return { view, note: '' };
+    const drop = new Set(out);
+    const keep = (nodes) => nodes.filter(n => n.text !== undefined || !drop.has(owner.get(n)))
+      .map(n => n.text !== undefined ? n : Object.assign({}, n, { children: keep(n.children) }));
+    const parts = out.map((m) => {
+      const t = count.get(m);
+      const role = R.roleOf(m);
+      const name = cut(R.norm(R.authoredName(m, m.localName)));
+      return (LEFT.has(role) ? role : 'sidebar') + (name ? ' ' + JSON.stringify(name) : '') +
+        ' (' + t.all + (t.links === t.all ? ' links' : ' controls') + ': snapshot {root:' + JSON.stringify(selectorOf(m, doc)) + '})';
+    });
+    return { view: keep(view), note: '# left out: ' + parts.join(', ') };
+  }
+
+  // outerMark is the outermost landmark of a LEFT role, or sidebar by
+  // its name, that holds el, if any.
+  function outerMark(el) {
+    let found = null;
+    for (let a = el.parentElement; a && a.localName !== 'body'; a = a.parentElement) {
+      if (LEFT.has(R.roleOf(a)) || isSidebar(a)) found = a;
+    }
+    return found;
+  }
+
+  function isSidebar(el) {
+    const cls = typeof el.className === 'string' ? el.className : '';
+    return (SIDEBAR.test(el.id) || cls.split(/\s+/).some(c => SIDEBAR.test(c))) && !R.isInteractive(el, el.localName, R.roleOf(el), false);
+  }
+
+  return { appRoot, crowded };
 }
