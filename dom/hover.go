@@ -80,12 +80,14 @@ func Hover(ctx context.Context, p *page.Page, req HoverRequest) (*HoverResult, e
 				return nil, err
 			}
 		}
-		reResolved, err := hoverOn(ctx, p, el, target, req.Duration)
+		standIn, err := hoverOn(ctx, p, el, target, req.Duration)
 		if err != nil {
 			return nil, err
 		}
 		res := &HoverResult{Hovered: true, Found: el.Found, AutoForced: el.AutoForced, Warning: hoverNote(el)}
-		res.or(reResolved)
+		if standIn != nil {
+			res.Found = *standIn
+		}
 		if rec != nil {
 			res.CapturedResult, err = overlaysAfter(ctx, p, rec, el)
 		}
@@ -112,23 +114,25 @@ func hoverNote(el *Element) string {
 
 // hoverOn moves the mouse onto el and holds it there for d. The probe
 // says where the move landed: on el, or on the element that replaced it
-// (reResolved); errReplaced when el was replaced before the mouse came
-// and the move missed what stands for it now. A hover whose own effect
-// re-renders the target has still hovered it.
-func hoverOn(ctx context.Context, p *page.Page, el *Element, target Target, d time.Duration) (reResolved bool, err error) {
+// (standIn, described); errReplaced when el was replaced before the mouse
+// came and the move missed what stands for it now. A hover whose own
+// effect re-renders the target has still hovered it.
+func hoverOn(ctx context.Context, p *page.Page, el *Element, target Target, d time.Duration) (standIn *Found, err error) {
 	if err := mouseMove(ctx, p, *el.Point, "none", 0); err != nil {
-		return false, err
+		return nil, err
 	}
 	v, err := verifyProbe(ctx, p, el, target)
 	switch {
 	case err != nil:
-		return false, err
+		return nil, err
 	case v.Replaced:
-		return false, errReplaced
+		return nil, errReplaced
 	case v.Gone:
-		return false, &ActionabilityError{Target: target, Action: ActionHover, Reason: &DetachedError{}}
+		return nil, &ActionabilityError{Target: target, Action: ActionHover, Reason: &DetachedError{}}
+	case v.ReResolved:
+		standIn = &Found{ReResolved: true, Target: v.Target}
 	}
-	return v.ReResolved, sleep(ctx, d)
+	return standIn, sleep(ctx, d)
 }
 
 // overlaysBefore records the overlays visible before the hover, under a

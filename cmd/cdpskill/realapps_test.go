@@ -78,7 +78,8 @@ func TestFillJudgedByWhatItDid(t *testing.T) {
 
 // An app that rebuilds its whole DOM on every keystroke, on Enter and on
 // a 40 ms clock: fills by label and by ref, Enter and clicks by text all
-// land once, on whatever element stands for the target now.
+// land once, on whatever element stands for the target now, and an
+// output that says reResolved names what it acted on.
 func TestTargetsReplacedUnderTheAction(t *testing.T) {
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/rerender.html")
@@ -86,7 +87,7 @@ func TestTargetsReplacedUnderTheAction(t *testing.T) {
 	box := refOn(t, snap, `textbox "New item"`)
 	c.call(t, tab, `{"fill":{"label":"New item","value":"first"}},{"press":"Enter"}`)
 	out := c.call(t, tab, fmt.Sprintf(`{"fill":{"ref":%q,"value":"second"}},{"press":"Enter"}`, box))
-	if out[0]["reResolved"] != true {
+	if out[0]["reResolved"] != true || out[0]["target"] != `textbox "New item"` {
 		t.Errorf("fill by a ref whose element was replaced: %v", out[0])
 	}
 	for i := 0; i < 3; i++ {
@@ -101,6 +102,11 @@ func TestTargetsReplacedUnderTheAction(t *testing.T) {
 		`{"hover":{"selector":"#help","captureResult":true}},`+
 		`{"drag":{"source":"#volume","target":"#app > p:nth-last-of-type(2)"}},`+
 		`{"scroll":{"selector":"#end"}}`)
+	for i, o := range out[:2] {
+		if o["reResolved"] == true && o["target"] == nil {
+			t.Errorf("step %d found its target again and says not what it acted on: %v", i+1, o)
+		}
+	}
 	if sel, _ := out[0]["selected"].([]any); len(sel) != 1 || sel[0] != "l" {
 		t.Errorf("selectOption = %v", out[0])
 	}
