@@ -1,8 +1,11 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -53,6 +56,17 @@ type step struct {
 	verb   string
 	decode func(raw json.RawMessage) (any, error)
 	run    func(ctx context.Context, c *Call, params any) (any, error)
+	// aliases are the names agents carry over from other tools for what
+	// this step does; an unknown step so named is answered with the
+	// alias's form of this step.
+	aliases []alias
+}
+
+// alias is a name agents try for a step (Playwright's, Puppeteer's, their
+// MCP servers'), and the step's form to write instead. A "…" in use
+// stands for the agent's own value when that is a string.
+type alias struct {
+	name, use string
 }
 
 func (s *step) has(f flags) bool { return s.flags&f != 0 }
@@ -60,6 +74,16 @@ func (s *step) has(f flags) bool { return s.flags&f != 0 }
 // did sets the verb a changes summary starts with after this step.
 func (s step) did(verb string) step {
 	s.verb = verb
+	return s
+}
+
+// also declares names agents try for this step: an unknown step so named
+// is answered with use, this step's form of what they meant.
+func (s step) also(use string, names ...string) step {
+	s.aliases = slices.Clone(s.aliases)
+	for _, n := range names {
+		s.aliases = append(s.aliases, alias{n, use})
+	}
 	return s
 }
 
@@ -84,10 +108,67 @@ func define[P any](name, usage, summary string, f flags,
 
 var registry = map[string]*step{}
 
+// byLooseName and aliases find a step by a name an agent wrote: a step's
+// name written loosely (get_title, browser_click, page.goto), or a name
+// other tools give what a step does (evaluate for pageFunction).
+var (
+	byLooseName = map[string]*step{}
+	aliases     = map[string]alias{}
+)
+
 func init() {
 	for i := range steps {
-		registry[steps[i].name] = &steps[i]
+		s := &steps[i]
+		registry[s.name] = s
+		byLooseName[looseName(s.name)] = s
 	}
+	for _, s := range steps {
+		for _, a := range s.aliases {
+			n := looseName(a.name)
+			if _, dup := aliases[n]; dup || byLooseName[n] != nil {
+				panic("runner: alias " + a.name + " of " + s.name + " names another step or alias")
+			}
+			aliases[n] = a
+		}
+	}
+}
+
+// looseName is how names agents write are compared: case aside, without
+// an object's prefix ("page.", "keyboard."), an MCP tool's "browser_",
+// or the separators of snake and kebab case.
+func looseName(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if i := strings.LastIndexByte(s, '.'); i >= 0 {
+		s = s[i+1:]
+	}
+	s = strings.TrimPrefix(s, "browser_")
+	return strings.NewReplacer("_", "", "-", "", " ", "").Replace(s)
+}
+
+// unknownStepHint answers a step named k that the registry lacks: the
+// step it names loosely, else the step other tools call k (with the
+// agent's value v in its form), else the nearest name. Empty when
+// nothing is near.
+func unknownStepHint(k string, v json.RawMessage) string {
+	n := looseName(k)
+	if s := byLooseName[n]; s != nil {
+		return fmt.Sprintf("; did you mean %q?", s.name)
+	}
+	if a, ok := aliases[n]; ok {
+		use := a.use
+		if s, ok := asString(v); ok && strings.Contains(use, `"…"`) {
+			var q bytes.Buffer
+			enc := json.NewEncoder(&q)
+			enc.SetEscapeHTML(false) // "() => a > b" reads as written
+			_ = enc.Encode(s)
+			use = strings.Replace(use, `"…"`, strings.TrimSpace(q.String()), 1)
+		}
+		return "; did you mean " + use + "?"
+	}
+	if s := suggest(k, append(stepNames(), stepModifiers...)); s != "" {
+		return fmt.Sprintf("; did you mean %q?", s)
+	}
+	return ""
 }
 
 func stepByName(name string) *step { return registry[name] }

@@ -19,16 +19,22 @@ import (
 var captureSteps = []step{
 	define("screenshot", `true | "path" | {path, fullPage, clip: {x, y, width, height}, selector|ref, padding, format: png|jpeg|webp, quality, omitBackground, fullResolution}`,
 		"clip is in page CSS px",
-		needsTab, decodeScreenshot, runScreenshot).out(`{path, width, height, format, scale?}`),
+		needsTab, decodeScreenshot, runScreenshot).out(`{path, width, height, format, scale?}`).
+		also(`{"screenshot":true}`, "takeScreenshot", "captureScreenshot"),
 	define("pdf", `true | "path" | {path, landscape, scale, pageRanges: "1-3, 5", margin{Top,Bottom,Left,Right}, paperWidth, paperHeight (inches), displayHeaderFooter, headerTemplate, footerTemplate, printBackground, preferCSSPageSize}`,
 		"",
-		needsTab, decodePDF, runPDF).out(`{path, pages, size, valid}`),
+		needsTab, decodePDF, runPDF).out(`{path, pages, size, valid}`).
+		also(`{"pdf":true}`, "printPdf", "printToPdf", "savePdf", "print"),
 	define("console", `true | {limit (50), level: "error"|"warning,error"|…, type: console|exception, since (ms timestamp), stackTrace, clear}`,
 		"messages, newest last, earlier calls' too",
-		needsTab|sized, decodeConsole, runConsole).out(`{total, showing, messages: [{level, text, url, stack?, …}], file?} | {cleared}`),
+		needsTab|sized, decodeConsole, runConsole).out(`{total, showing, messages: [{level, text, url, stack?, …}], file?} | {cleared}`).
+		also(`{"console":true}`, "consoleMessages", "consoleLogs", "getConsole", "getConsoleLogs", "logs", "getLogs"),
 	define("network", `true | {limit (50), filter: "text"|"/regex/", status: 404|"4xx", failed, type: "fetch,xhr"} | {clear: true} | {offline: true|false} | {throttle: "slow-3g"|"fast-3g"|"slow-4g"|"fast-4g"|"off"|{latency (ms), download, upload (bytes/s)}}`,
 		"the tab's requests (the last 1,000); offline and throttle stay until turned off",
-		needsTab|sized, decodeNetwork, runNetwork).out(`{total, showing, requests: [{url, method, status, from, ms, …}], file?} | {cleared} | {offline, throttle?}`),
+		needsTab|sized, decodeNetwork, runNetwork).out(`{total, showing, requests: [{url, method, status, from, ms, …}], file?} | {cleared} | {offline, throttle?}`).
+		also(`{"network":true}`, "networkRequests", "requests", "getRequests", "getNetwork").
+		also(`{"network":{"offline":true}}`, "offline", "setOffline", "goOffline").
+		also(`{"network":{"throttle":"slow-3g"}}`, "throttle", "throttleNetwork", "emulateNetwork", "networkConditions"),
 }
 
 // --- screenshot

@@ -20,13 +20,21 @@ import (
 var envSteps = []step{
 	define("viewport", `"iphone-15" | "reset" | {device} | {width, height, deviceScaleFactor, mobile, hasTouch, isLandscape}`,
 		"emulate a screen or a preset (iphone-15, pixel-7, ipad…) until \"reset\"",
-		needsTab|visual, decodeViewport, runViewport).out(`{width, height, deviceScaleFactor, mobile} | {reset}`).did("Resized"),
+		needsTab|visual, decodeViewport, runViewport).out(`{width, height, deviceScaleFactor, mobile} | {reset}`).did("Resized").
+		also(`{"viewport":"…"}`, "emulate", "emulateDevice", "device", "setDevice").
+		also(`{"viewport":{"width":390,"height":844}}`, "setViewport", "setViewportSize", "resize", "resizeWindow", "windowSize"),
 	define("cookies", `true | {get: true|"url"|["url"], name} | {set: [{name, value, url|domain, path, expires: unix s|"30m"|"1h"|"7d"|"1w"|"1y", httpOnly, secure, sameSite}]} | {delete: "name"} | {clear: true} (+ domain, url or all: true)`,
 		"the page's, unless a domain, url or all: true says otherwise",
-		needsTab, decodeCookies, runCookies).out(`{cookies} | {set} | {deleted} | {cleared}`),
+		needsTab, decodeCookies, runCookies).out(`{cookies} | {set} | {deleted} | {cleared}`).
+		also(`{"cookies":true}`, "getCookies", "cookie").
+		also(`{"cookies":{"set":[{"name":"…","value":"v","url":"https://example.com"}]}}`, "setCookie", "setCookies", "addCookie", "addCookies").
+		also(`{"cookies":{"delete":"…"}}`, "deleteCookie").
+		also(`{"cookies":{"clear":true}}`, "clearCookies", "deleteCookies"),
 	define("storage", `"local"|"session" | {local|session: {get: "key"|["key"]|true, set: {key: value}, remove: "key"|["key"], clear: true}}`,
 		"localStorage, sessionStorage; runs clear, remove, set, then get",
-		needsTab, decodeStorage, runStorage).out(`{local?: {items, count, set, removed, cleared}, session?: …}`),
+		needsTab, decodeStorage, runStorage).out(`{local?: {items, count, set, removed, cleared}, session?: …}`).
+		also(`{"storage":"local"}`, "localStorage", "getLocalStorage").
+		also(`{"storage":"session"}`, "sessionStorage"),
 }
 
 // --- viewport

@@ -22,9 +22,11 @@ import (
 // evalSteps run the agent's JavaScript in the page.
 var evalSteps = []step{
 	define("pageFunction", `"() => expr" | "expression" | {fn|expression|file, refs, await, serialize, timeout}`,
-		"run JavaScript (inline or a file) in the page", needsTab|script, decodePageFunction, runPageFunction).out(`{type, value, console?}`).did("Ran pageFunction"),
+		"run JavaScript (inline or a file) in the page", needsTab|script, decodePageFunction, runPageFunction).out(`{type, value, console?}`).did("Ran pageFunction").
+		also(`{"pageFunction":"…"}`, "evaluate", "eval", "evaluateScript", "execute", "executeScript", "exec", "script", "js", "javascript", "runScript", "runJs"),
 	define("poll", `"() => expr" | {fn|file, interval, timeout}`,
-		"re-run a predicate until truthy", needsTab|script, decodePoll, runPoll).out(`{resolved, value, elapsed}`).did("Ran poll"),
+		"re-run a predicate until truthy", needsTab|script, decodePoll, runPoll).out(`{resolved, value, elapsed}`).did("Ran poll").
+		also(`{"poll":"…"}`, "waitForFunction", "waitForCondition"),
 }
 
 // scriptLogs is what the agent's code logged with console.* while its

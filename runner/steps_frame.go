@@ -15,7 +15,8 @@ import (
 var frameSteps = []step{
 	define("frame", `{list: true} | "iframe-selector" | 0 | "top" | {selector|index|name|frameId}`,
 		"list frames, or switch the frame later steps and calls run in",
-		needsTab, decodeFrame, runFrame).out(`{frameId, url, name?} | {mainFrameId, currentFrameId, frames}`),
+		needsTab, decodeFrame, runFrame).out(`{frameId, url, name?} | {mainFrameId, currentFrameId, frames}`).
+		also(`{"frame":"…"}`, "switchFrame", "switchToFrame", "iframe", "enterFrame", "selectFrame"),
 }
 
 type frameParams struct {

@@ -11,17 +11,28 @@ import (
 // inputSteps drive the keyboard and the mouse beyond click and fill.
 var inputSteps = []step{
 	define("type", `"text" (focused element) | {selector|ref, text, delay, force, timeout}`,
-		"key by key, for fields that react to each key", needsTab|visual|hooks|field, decodeType, runType).out(`{typed, length}`).did("Typed"),
+		"key by key, for fields that react to each key", needsTab|visual|hooks|field, decodeType, runType).out(`{typed, length}`).did("Typed").
+		also(`{"type":"…"}`, "typeText", "insertText", "sendKeys"),
 	define("press", `"Enter" | "Control+a" | "Meta+Shift+Enter" | {key, selector|ref, force, timeout}`,
-		"a key or combination", needsTab|visual|hooks, decodePress, runPress).out(`{pressed}`).did("Pressed"),
+		"a key or combination", needsTab|visual|hooks, decodePress, runPress).out(`{pressed}`).did("Pressed").
+		also(`{"press":"…"}`, "pressKey", "keyPress", "key", "hotkey"),
 	define("hover", `"selector" | "s1e4" | {selector|ref, duration, captureResult, force, timeout}`,
-		"captureResult lists menus and tooltips that appeared", needsTab|visual|hooks, decodeHover, runHover).out(`{hovered, capturedResult?: {visibleElements}}`).did("Hovered"),
+		"captureResult lists menus and tooltips that appeared", needsTab|visual|hooks, decodeHover, runHover).out(`{hovered, capturedResult?: {visibleElements}}`).did("Hovered").
+		also(`{"hover":"…"}`, "mouseOver", "mouseEnter", "hoverOver"),
 	define("drag", `{source, target, method: auto|mouse|html5, steps, delay, timeout}; source/target: "selector" | "s1e4" | {selector|ref|x,y, offsetX, offsetY}`,
-		"between elements or points; sets range inputs", needsTab|visual|hooks, decodeDrag, runDrag).out(`{dragged, method, source, target, value?}`).did("Dragged"),
+		"between elements or points; sets range inputs", needsTab|visual|hooks, decodeDrag, runDrag).out(`{dragged, method, source, target, value?}`).did("Dragged").
+		also(`{"drag":{"source":"…","target":"#drop"}}`, "dragAndDrop", "dragDrop", "dragTo"),
 	define("scroll", `"top" | "bottom" | "up" | "down" | "selector" | "s1e4" | {selector|ref | to | deltaX,deltaY | x,y}`,
-		"the page (or its scroller), or an element into view", needsTab|visual|hooks, decodeScroll, runScroll).out(`{scrollX, scrollY, element?}`).did("Scrolled"),
+		"the page (or its scroller), or an element into view", needsTab|visual|hooks, decodeScroll, runScroll).out(`{scrollX, scrollY, element?}`).did("Scrolled").
+		also(`{"scroll":"…"}`, "scrollTo", "scrollIntoView", "scrollIntoViewIfNeeded", "scrollToElement").
+		also(`{"scroll":"down"}`, "scrollDown", "pageDown").
+		also(`{"scroll":"up"}`, "scrollUp", "pageUp").
+		also(`{"scroll":"bottom"}`, "scrollToBottom").
+		also(`{"scroll":"top"}`, "scrollToTop").
+		also(`{"scroll":{"deltaY":500}}`, "scrollBy", "mouseWheel", "wheel"),
 	define("selectOption", `{selector|ref, value|label|index|values, timeout}`,
-		"values replaces a multi-select's selection", needsTab|visual|hooks|field, decodeSelectOption, runSelectOption).out(`{selected: [values], multiple}`).did("Selected"),
+		"values replaces a multi-select's selection", needsTab|visual|hooks|field, decodeSelectOption, runSelectOption).out(`{selected: [values], multiple}`).did("Selected").
+		also(`{"selectOption":{"selector":"…","label":"Option"}}`, "select", "selectOptions", "chooseOption", "choose", "selectDropdown"),
 	define("selectText", `"selector" | "s1e4" | {selector|ref, start, end, timeout}`,
 		"all or part of a field's or element's text", needsTab|visual|hooks, decodeSelectText, runSelectText).out(`{selected, text}`).did("Selected text"),
 }

@@ -18,9 +18,17 @@ import (
 // interactSteps act on elements.
 var interactSteps = []step{
 	define("click", `"selector" | "s1e4" | {selector|ref|text (+exact, withinSelector)|selectors: […]|x,y, force, button, clickCount, doubleClick, jsClick, nativeOnly, timeout, waitAfter: true|{timeout, stable}, scrollUntilVisible: true|{direction, distance, maxAttempts}, searchFrames, stable: true|frames}`,
-		"once actionable; reports navigation and new tabs", needsTab|visual|hooks|rendered|browserWide, decodeClick, runClick).out(`{clicked, method, targetReceived?, newTabs?}`).did("Clicked"),
+		"once actionable; reports navigation and new tabs", needsTab|visual|hooks|rendered|browserWide, decodeClick, runClick).out(`{clicked, method, targetReceived?, newTabs?}`).did("Clicked").
+		also(`{"click":{"selector":"…","doubleClick":true}}`, "dblclick", "doubleClick").
+		also(`{"click":{"selector":"…","button":"right"}}`, "rightClick", "contextClick").
+		also(`{"click":"…"}`, "tap", "clickElement", "clickOn", "mouseClick"),
 	define("fill", `{selector|ref|label, value, clear, react, exact, force, timeout} | {"#a": "x", "s1e4": "y", "Plan": "Team", "Terms": true} | {fields: {…}, react, clear, force, timeout} | "text" (focused field)`,
-		"text, a select's option (label or value), a checkbox (true/false); several at once", needsTab|visual|hooks|field|rendered, decodeFill, runFill).out(`{filled, method, value?} | {total, filled, failed, results: [{field, filled, value?, error?}]}`).did("Filled"),
+		"text, a select's option (label or value), a checkbox (true/false); several at once", needsTab|visual|hooks|field|rendered, decodeFill, runFill).out(`{filled, method, value?} | {total, filled, failed, results: [{field, filled, value?, error?}]}`).did("Filled").
+		also(`{"fill":{"selector":"…","value":"text"}}`, "setValue", "fillField", "enterText").
+		also(`{"fill":{"Email":"a@b.c","Plan":"Team","I agree":true}}`, "fillForm").
+		also(`{"fill":{"selector":"…","value":""}}`, "clear", "clearField", "clearInput").
+		also(`{"fill":{"selector":"…","value":true}}`, "check").
+		also(`{"fill":{"selector":"…","value":false}}`, "uncheck"),
 }
 
 // --- click

@@ -13,27 +13,37 @@ import (
 // navSteps move the tab through its history.
 var navSteps = []step{
 	define("goto", `"url" | {url, waitUntil: commit|domcontentloaded|load|networkidle}`,
-		"", needsTab|visual|navigates, decodeGoto, runGoto).out(`{url, status, title}`).did("Navigated"),
+		"", needsTab|visual|navigates, decodeGoto, runGoto).out(`{url, status, title}`).did("Navigated").
+		also(`{"goto":"…"}`, "navigate", "navigateTo", "visit", "open", "openUrl", "browse"),
 	define("reload", `true | {waitUntil}`,
-		"", needsTab|visual|navigates, decodeReload, runReload).out(`{url, status, title}`).did("Reloaded"),
+		"", needsTab|visual|navigates, decodeReload, runReload).out(`{url, status, title}`).did("Reloaded").
+		also(`{"reload":true}`, "refresh", "reloadPage"),
 	define("back", `true`,
-		"", needsTab|visual|navigates, decodeHistory, runBack).out(`{url, title?, noHistory?}`).did("Went back"),
+		"", needsTab|visual|navigates, decodeHistory, runBack).out(`{url, title?, noHistory?}`).did("Went back").
+		also(`{"back":true}`, "goBack", "navigateBack", "historyBack"),
 	define("forward", `true`,
-		"", needsTab|visual|navigates, decodeHistory, runForward).out(`{url, title?, noHistory?}`).did("Went forward"),
+		"", needsTab|visual|navigates, decodeHistory, runForward).out(`{url, title?, noHistory?}`).did("Went forward").
+		also(`{"forward":true}`, "goForward", "navigateForward", "historyForward"),
 }
 
 // waitSteps wait for the page or for time.
 var waitSteps = []step{
 	define("wait", `"selector" | {selector, hidden, minCount} | {text, caseSensitive} | {textRegex} | {urlContains}`,
-		"for an element, text or URL", needsTab, decodeWait, runWait).out(`{count?, url?}`),
+		"for an element, text or URL", needsTab, decodeWait, runWait).out(`{count?, url?}`).
+		also(`{"wait":"…"}`, "waitFor", "waitForSelector", "waitForElement", "waitForVisible").
+		also(`{"wait":{"text":"…"}}`, "waitForText").
+		also(`{"wait":{"urlContains":"…"}}`, "waitForUrl", "waitForNavigation"),
 	define("sleep", `ms (0-60000)`,
-		"pause", 0, decodeSleep, runSleep),
+		"pause", 0, decodeSleep, runSleep).
+		also(`{"sleep":1000}`, "waitForTimeout", "delay", "pause"),
 }
 
 // factSteps read simple facts of the page.
 var factSteps = []step{
-	define("getUrl", `true`, "", needsTab, decodeTrue("getUrl"), runGetURL).out(`{url}`),
-	define("getTitle", `true`, "", needsTab, decodeTrue("getTitle"), runGetTitle).out(`{title}`),
+	define("getUrl", `true`, "", needsTab, decodeTrue("getUrl"), runGetURL).out(`{url}`).
+		also(`{"getUrl":true}`, "url", "currentUrl", "location"),
+	define("getTitle", `true`, "", needsTab, decodeTrue("getTitle"), runGetTitle).out(`{title}`).
+		also(`{"getTitle":true}`, "title", "pageTitle"),
 }
 
 var waitUntilValues = []string{"commit", "domcontentloaded", "load", "networkidle"}

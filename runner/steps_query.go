@@ -20,21 +20,28 @@ var querySteps = []step{
 	define("inspect", `true | {selectors: [...], limit}`,
 		"counts of common elements and of your selectors", needsTab, decodeInspect, runInspect).out(`{title, url, elements: {tag: n}, custom?}`),
 	define("extract", `"selector" | {selector, type: table|list, limit}`,
-		"table or list data", needsTab, decodeExtract, runExtract).out(`{type, headers, rows, rowCount} | {type, items, itemCount}`),
+		"table or list data", needsTab, decodeExtract, runExtract).out(`{type, headers, rows, rowCount} | {type, items, itemCount}`).
+		also(`{"extract":"…"}`, "extractTable", "getTable", "scrape"),
 	define("getDom", `true | "selector" | {selector, outer}`,
-		"HTML of the page or an element (outer: false for inner)", needsTab, decodeGetDom, runGetDom).out(`{html, tagName, selector?, length}`),
+		"HTML of the page or an element (outer: false for inner)", needsTab, decodeGetDom, runGetDom).out(`{html, tagName, selector?, length}`).
+		also(`{"getDom":"…"}`, "getHtml", "html", "content", "getContent", "pageSource", "outerHtml", "innerHtml"),
 	define("getBox", `"s1e4" | ["s1e4", …] | {ref} | {refs}`,
-		"viewport boxes of refs", needsTab, decodeGetBox, runGetBox).out(`{x, y, width, height, center} | {error, message?} | {s1e4: box or error, …}`),
+		"viewport boxes of refs", needsTab, decodeGetBox, runGetBox).out(`{x, y, width, height, center} | {error, message?} | {s1e4: box or error, …}`).
+		also(`{"getBox":"…"}`, "boundingBox", "getBoundingBox", "getBoundingClientRect"),
 	define("elementsAt", `{x, y} | [{x, y}, …] | {x, y, radius, limit}`,
-		"the element at a point, at points, or near one", needsTab, decodeElementsAt, runElementsAt).out(`{ref, existing, tag, selector, clickable, role, name, box} | {count, elements} | {center, radius, count, elements}`),
+		"the element at a point, at points, or near one", needsTab, decodeElementsAt, runElementsAt).out(`{ref, existing, tag, selector, clickable, role, name, box} | {count, elements} | {center, radius, count, elements}`).
+		also(`{"elementsAt":{"x":100,"y":200}}`, "elementAt", "elementFromPoint", "hitTest"),
 	define("formState", `"form selector" | {selector|ref}`,
-		"a form's fields (passwords masked)", needsTab, decodeTargetStep("formState", "a form"), runFormState).out(`{valid, fieldCount, fields: [{name, type, label, value, valid, message?}]}`),
+		"a form's fields (passwords masked)", needsTab, decodeTargetStep("formState", "a form"), runFormState).out(`{valid, fieldCount, fields: [{name, type, label, value, valid, message?}]}`).
+		also(`{"formState":"…"}`, "getFormState", "formValues", "getFormValues"),
 	define("validate", `"selector" | {selector|ref}`,
 		"HTML5 validity of a field or form", needsTab, decodeTargetStep("validate", "a field or form"), runValidate).out(`{valid, message?, validity?}`),
 	define("submit", `"form or button selector" | {selector|ref}`,
-		"submit like its button; invalid fields stop it", needsTab|visual, decodeTargetStep("submit", "a form or its submit button"), runSubmit).out(`{submitted, valid, errors?}`).did("Submitted"),
+		"submit like its button; invalid fields stop it", needsTab|visual, decodeTargetStep("submit", "a form or its submit button"), runSubmit).out(`{submitted, valid, errors?}`).did("Submitted").
+		also(`{"submit":"…"}`, "submitForm"),
 	define("assert", `{url: {contains|equals|startsWith|endsWith|matches}} | {text, selector, caseSensitive}`,
-		"check URL or text; a failure stops the batch", needsTab, decodeAssert, runAssert).out(`{passed, assertions: [{type, expected, actual?, passed}]}`),
+		"check URL or text; a failure stops the batch", needsTab, decodeAssert, runAssert).out(`{passed, assertions: [{type, expected, actual?, passed}]}`).
+		also(`{"assert":{"text":"…"}}`, "expect", "verify", "assertText", "expectText", "checkText"),
 	define("pipeline", `[{find, fill|click|type|check|select} | {waitFor, timeout} | {sleep} | {return}, …] | {steps, timeout}`,
 		"many small DOM operations in one evaluation", needsTab|script, decodePipeline, runPipeline).out(`{completed, steps, results, failedAt?, error?}`).did("Ran pipeline"),
 }

@@ -16,13 +16,17 @@ var tabSteps = []step{
 	define("chromeStatus", `true | {host, port | wsUrl, headless, autoLaunch}`,
 		"is Chrome up? (launches it)", 0, decodeChromeStatus, runChromeStatus).out(`{running, launched, version, port, endpoint?, tabs, createdTab}`),
 	define("openTab", `true | "url" | {url, host, port | wsUrl, headless}`,
-		"open a tab (own window) as this call's tab", visual, decodeOpenTab, runOpenTab).out(`{tab, url, status, title}`).did("Opened a tab"),
+		"open a tab (own window) as this call's tab", visual, decodeOpenTab, runOpenTab).out(`{tab, url, status, title}`).did("Opened a tab").
+		also(`{"openTab":"…"}`, "newTab", "newPage", "createTab", "openNewTab"),
 	define("connectTab", `"t1" | {targetId} | {url: "regex"} (+ host, port | wsUrl)`,
-		"make an existing tab this call's tab", visual, decodeConnectTab, runConnectTab).out(`{tab, url, title}`).did("Connected"),
+		"make an existing tab this call's tab", visual, decodeConnectTab, runConnectTab).out(`{tab, url, title}`).did("Connected").
+		also(`{"connectTab":"…"}`, "switchTab", "switchToTab", "selectTab", "focusTab", "useTab", "attachTab"),
 	define("closeTab", `"t1" | {tab}`,
-		"close a tab, forget its alias", 0, decodeCloseTab, runCloseTab).out(`{closed}`),
+		"close a tab, forget its alias", 0, decodeCloseTab, runCloseTab).out(`{closed}`).
+		also(`{"closeTab":"…"}`, "close", "closePage"),
 	define("listTabs", `true | {host, port | wsUrl}`,
-		"", 0, decodeListTabs, runListTabs).out(`{count, tabs: [{tab, targetId, url, title}]}`),
+		"", 0, decodeListTabs, runListTabs).out(`{count, tabs: [{tab, targetId, url, title}]}`).
+		also(`{"listTabs":true}`, "tabs", "listPages", "pages", "getTabs"),
 }
 
 // endpointParams are the connection fields several tab steps accept: a

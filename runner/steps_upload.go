@@ -13,7 +13,8 @@ import (
 // uploadSteps hand files to the page.
 var uploadSteps = []step{
 	define("upload", `"/path/file" | ["/a", "/b"] | {selector|ref, files: [...], timeout}`,
-		"a file input's files (a bare path: the page's only one)", needsTab|visual|field, decodeUpload, runUpload).out(`{uploaded, files}`).did("Uploaded"),
+		"a file input's files (a bare path: the page's only one)", needsTab|visual|field, decodeUpload, runUpload).out(`{uploaded, files}`).did("Uploaded").
+		also(`{"upload":{"selector":"…","files":["/path/file"]}}`, "uploadFile", "fileUpload", "setInputFiles", "attachFile"),
 }
 
 type uploadParams struct {

@@ -247,11 +247,7 @@ func planStep(n int, raw json.RawMessage) (*plannedStep, []string) {
 			problems = append(problems, at(`%q goes inside the action's params, e.g. {"click":{"selector":"#save",%q:"() => …"}}`, k, k)...)
 			continue
 		}
-		msg := fmt.Sprintf("unknown step %q", k)
-		if s := suggest(k, append(stepNames(), stepModifiers...)); s != "" {
-			msg += fmt.Sprintf("; did you mean %q?", s)
-		}
-		problems = append(problems, at("%s", msg)...)
+		problems = append(problems, at("unknown step %q%s", k, unknownStepHint(k, fields[k]))...)
 	}
 	switch {
 	case len(actions) == 0 && len(unknown) == 0:

@@ -62,6 +62,89 @@ func TestParseRequestErrors(t *testing.T) {
 	}
 }
 
+// An unknown step is answered with what the agent meant: the step its
+// loosely written name names, the step other tools' name stands for (in
+// the form that does it, with the agent's value), or the nearest name.
+func TestUnknownStepSuggestions(t *testing.T) {
+	cases := []struct{ step, want string }{
+		{`{"dblclick":"#row"}`, `unknown step "dblclick"; did you mean {"click":{"selector":"#row","doubleClick":true}}`},
+		{`{"doubleClick":"s1e4"}`, `did you mean {"click":{"selector":"s1e4","doubleClick":true}}`},
+		{`{"rightClick":"#row"}`, `did you mean {"click":{"selector":"#row","button":"right"}}`},
+		{`{"emulate":"iPhone 15"}`, `did you mean {"viewport":"iPhone 15"}`},
+		{`{"setViewportSize":{"width":390,"height":844}}`, `did you mean {"viewport":{"width":390,"height":844}}`},
+		{`{"evaluate":"() => a > b && c"}`, `did you mean {"pageFunction":"() => a > b && c"}`},
+		{`{"eval":"document.title"}`, `did you mean {"pageFunction":"document.title"}`},
+		{`{"navigate":"https://example.com"}`, `did you mean {"goto":"https://example.com"}`},
+		{`{"open":"https://example.com"}`, `did you mean {"goto":"https://example.com"}`},
+		{`{"visit":"https://example.com"}`, `did you mean {"goto":"https://example.com"}`},
+		{`{"browser_navigate":{"url":"https://example.com"}}`, `did you mean {"goto":"…"}`},
+		{`{"wait_for":"#done"}`, `did you mean {"wait":"#done"}`},
+		{`{"waitForSelector":"#done"}`, `did you mean {"wait":"#done"}`},
+		{`{"press_key":"Enter"}`, `did you mean {"press":"Enter"}`},
+		{`{"check":"#terms"}`, `did you mean {"fill":{"selector":"#terms","value":true}}`},
+		{`{"uncheck":"#terms"}`, `did you mean {"fill":{"selector":"#terms","value":false}}`},
+		{`{"select":"#plan"}`, `did you mean {"selectOption":{"selector":"#plan","label":"Option"}}`},
+		{`{"scrollTo":"#footer"}`, `did you mean {"scroll":"#footer"}`},
+		{`{"getText":"h1"}`, `did you mean {"query":"h1"}`},
+		{`{"mouseOver":"#menu"}`, `did you mean {"hover":"#menu"}`},
+		{`{"takeScreenshot":true}`, `did you mean {"screenshot":true}`},
+		{`{"refresh":true}`, `did you mean {"reload":true}`},
+		{`{"typeText":"hello"}`, `did you mean {"type":"hello"}`},
+		// A step's own name, written as other tools write names.
+		{`{"browser_click":"#a"}`, `did you mean "click"?`},
+		{`{"page.goto":"https://example.com"}`, `did you mean "goto"?`},
+		{`{"keyboard.press":"Enter"}`, `did you mean "press"?`},
+		{`{"get_title":true}`, `did you mean "getTitle"?`},
+		{`{"browser_take_screenshot":true}`, `did you mean {"screenshot":true}`},
+		// Typos still get the nearest name.
+		{`{"clik":"#a"}`, `did you mean "click"?`},
+		{`{"screnshot":true}`, `did you mean "screenshot"?`},
+	}
+	for _, tc := range cases {
+		_, err := parseRequest([]byte(`{"steps":[` + tc.step + `]}`))
+		if err == nil || !strings.Contains(err.Message, tc.want) {
+			t.Errorf("%s: got %v, want %q", tc.step, err, tc.want)
+		}
+	}
+}
+
+// Every alias's form is a step that validates, once its "…" is the
+// agent's value; no alias hides a step or a modifier.
+func TestAliasForms(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, s := range steps {
+		for _, a := range s.aliases {
+			seen++
+			if stepByName(a.name) != nil || contains(stepModifiers, a.name) || contains(hookNames, a.name) {
+				t.Errorf("alias %s of %s is a name the input already takes", a.name, s.name)
+			}
+			if !strings.HasPrefix(a.use, `{"`+s.name+`":`) {
+				t.Errorf("alias %s of %s: form %s is not a %s step", a.name, s.name, a.use, s.name)
+			}
+			ok := false
+			for _, v := range []string{"#a", "https://example.com/", "t1", "s1e4", "iphone-15"} {
+				form := strings.Replace(a.use, `"…"`, `"`+v+`"`, 1)
+				form = strings.Replace(form, "/path/file", file, 1)
+				if _, err := parseRequest([]byte(`{"steps":[` + form + `]}`)); err == nil {
+					ok = true
+					break
+				}
+			}
+			if !ok {
+				_, err := parseRequest([]byte(`{"steps":[` + a.use + `]}`))
+				t.Errorf("alias %s of %s: form %s does not validate: %v", a.name, s.name, a.use, err)
+			}
+		}
+	}
+	if seen < 50 {
+		t.Errorf("%d aliases", seen)
+	}
+}
+
 func TestParseRequestOK(t *testing.T) {
 	req, err := parseRequest([]byte(`{"tab":"t3","timeout":999999,"steps":[
 		{"goto":"https://example.com"},
