@@ -54,6 +54,9 @@ type FillResult struct {
 	Navigated bool   `json:"navigated,omitempty"`
 	NewURL    string `json:"newUrl,omitempty"`
 	Method    string `json:"method"`
+	// Appended: the value went after what the field held (clear: false);
+	// otherwise it replaced it.
+	Appended bool `json:"appended,omitempty"`
 	// Value is what the field holds now, when the page changed what went
 	// in (added the item and emptied the box, reformatted it).
 	Value *string `json:"value,omitempty"`
@@ -277,6 +280,7 @@ func (f filler) verify(res *FillResult, before string, landed, now *string, rend
 	case !sameText(*took, want):
 		res.Warning = joinNotes(res.Warning, fmt.Sprintf("the field took %s, not %s (a length limit or the input type cut it)", f.shown(*took), f.shown(want)))
 	}
+	res.Appended = !f.clear && before != ""
 	if now != nil && !sameText(*now, *took) {
 		res.Value = now
 		if f.secret {

@@ -40,8 +40,9 @@ type FillBatchResult struct {
 
 // FieldResult is one field of a batch fill.
 type FieldResult struct {
-	Field  string `json:"field"`
-	Filled bool   `json:"filled"`
+	Field    string `json:"field"`
+	Filled   bool   `json:"filled"`
+	Appended bool   `json:"appended,omitempty"` // as for a single fill
 	// Value is what the field holds now, when the page changed what went
 	// in, as for a single fill.
 	Value *string `json:"value,omitempty"`
@@ -103,7 +104,7 @@ func FillBatch(ctx context.Context, p *page.Page, req FillBatchRequest) (*FillBa
 			batchErr.Fields = append(batchErr.Fields, f.Target)
 			batchErr.Errs = append(batchErr.Errs, err)
 		} else {
-			fr.Filled, fr.Value, fr.Found, fr.AutoForced, fr.Warning, fr.Secret = true, r.Value, r.Found, r.AutoForced, r.Warning, r.Secret
+			fr.Filled, fr.Appended, fr.Value, fr.Found, fr.AutoForced, fr.Warning, fr.Secret = true, r.Appended, r.Value, r.Found, r.AutoForced, r.Warning, r.Secret
 			res.Filled++
 		}
 		res.Results = append(res.Results, fr)

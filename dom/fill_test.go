@@ -96,31 +96,47 @@ func TestFillFocusedElement(t *testing.T) {
 	}
 }
 
+// A fill replaces what the field held; clear: false appends to it, and
+// the result says so whenever the field now holds more than the value.
 func TestFillClearAndAppend(t *testing.T) {
 	cases := []struct {
-		name  string
-		id    string
-		clear *bool
-		value string
-		want  string
+		name     string
+		id       string
+		clear    *bool
+		react    bool
+		value    string
+		want     string
+		appended bool
 	}{
-		{"replace", "prefilled", nil, "Bye", "Bye"},
-		{"append", "prefilled", ptr(false), " world", "Hello world"},
-		{"empty clears", "prefilled", nil, "", ""},
-		{"append to email", "email", ptr(false), "@example.com", "ada@example.com"},
+		{"replace", "prefilled", nil, false, "Bye", "Bye", false},
+		{"append", "prefilled", ptr(false), false, " world", "Hello world", true},
+		{"empty clears", "prefilled", nil, false, "", "", false},
+		{"append to email", "email", ptr(false), false, "@example.com", "ada@example.com", true},
+		{"append to nothing", "first", ptr(false), false, "Ada", "Ada", false},
+		{"append by the setter", "prefilled", ptr(false), true, "!", "Hello!", true},
+		{"replace by the setter", "prefilled", nil, true, "Bye", "Bye", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := openFixture(t, "fill.html")
 			run(t, p, "document.getElementById('email').value = 'ada'")
-			res := fill(t, p, dom.FillRequest{Target: "#" + c.id, Value: c.value, Clear: c.clear})
+			res := fill(t, p, dom.FillRequest{Target: "#" + c.id, Value: c.value, Clear: c.clear, React: c.react})
 			if got := valueOf(t, p, c.id); got != c.want {
 				t.Errorf("value = %q, want %q", got, c.want)
 			}
 			if res.Warning != "" {
 				t.Errorf("warning = %q", res.Warning)
 			}
+			if res.Appended != c.appended {
+				t.Errorf("appended = %v, want %v", res.Appended, c.appended)
+			}
 		})
+	}
+	p := openFixture(t, "fill.html")
+	clear := false
+	res, err := dom.FillBatch(t.Context(), p, dom.FillBatchRequest{Fields: []dom.Field{{Target: "#prefilled", Value: "!"}, {Target: "#first", Value: "Ada"}}, Clear: &clear})
+	if err != nil || !res.Results[0].Appended || res.Results[1].Appended {
+		t.Errorf("batch: %v %+v", err, res)
 	}
 }
 

@@ -23,7 +23,7 @@ var interactSteps = []step{
 		also(`{"click":{"selector":"…","button":"right"}}`, "rightClick", "contextClick").
 		also(`{"click":"…"}`, "tap", "clickElement", "clickOn", "mouseClick"),
 	define("fill", `{selector|ref|label, value, clear, react, exact, force, timeout} | {"#a": "x", "s1e4": "y", "Plan": "Team", "Terms": true} | {fields: {…}, react, clear, force, timeout} | "text" (focused field)`,
-		"text, a select's option (label or value), a checkbox (true/false); several at once", needsTab|visual|hooks|field|rendered, decodeFill, runFill).out(`{filled, method, value?} | {total, filled, failed, results: [{field, filled, value?, error?}]}`).did("Filled").
+		"text, a select's option (label or value), a checkbox (true/false); several at once", needsTab|visual|hooks|field|rendered, decodeFill, runFill).out(`{filled, method, appended?, value?} | {total, filled, failed, results: [{field, filled, value?, error?}]}`).did("Filled").
 		also(`{"fill":{"selector":"…","value":"text"}}`, "setValue", "fillField", "enterText").
 		also(`{"fill":{"Email":"a@b.c","Plan":"Team","I agree":true}}`, "fillForm").
 		also(`{"fill":{"selector":"…","value":""}}`, "clear", "clearField", "clearInput").
