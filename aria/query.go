@@ -121,9 +121,12 @@ type RoleResult struct {
 // RoleMatch is one element found, with the states it has. Checked is
 // true, false or "mixed" on checkable roles; Pressed is true or "mixed".
 type RoleMatch struct {
-	Ref      string  `json:"ref"`
-	Role     string  `json:"role"`
-	Name     string  `json:"name,omitempty"`
+	Ref  string `json:"ref"`
+	Role string `json:"role"`
+	Name string `json:"name,omitempty"`
+	// Text is what it shows, when its name does not say it (a list
+	// item's or a row's content); fields have Value instead.
+	Text     string  `json:"text,omitempty"`
 	Checked  any     `json:"checked,omitempty"`
 	Disabled bool    `json:"disabled,omitempty"`
 	Expanded *bool   `json:"expanded,omitempty"`

@@ -101,6 +101,35 @@ func TestQueryRoleStatesAndRefs(t *testing.T) {
 	checkRefs(t, p)
 }
 
+// Each match says what it shows when its name does not: a list item has
+// no name of its own, and its text is what tells the items apart. A
+// button named by its text says it once; a field has its value instead.
+func TestQueryRoleNameAndText(t *testing.T) {
+	p := open(t, "todos.html")
+	res := query(t, p, aria.RoleQuery{Role: "listitem"})
+	var texts []string
+	for _, m := range res.Results {
+		texts = append(texts, m.Text)
+	}
+	if want := []string{"Buy milk", "Walk the dog", "Call mum about the weekend"}; strings.Join(texts, "|") != strings.Join(want, "|") {
+		t.Errorf("list items' texts %q, want %q", texts, want)
+	}
+	res = query(t, p, aria.RoleQuery{Role: "button", Name: "Clear"})
+	if m := res.Results[0]; m.Name != "Clear completed" || m.Text != "" {
+		t.Errorf("a button named by its text: %+v", m)
+	}
+	res = query(t, p, aria.RoleQuery{Role: "textbox"})
+	if m := res.Results[0]; m.Text != "" || m.Value == nil {
+		t.Errorf("a field: %+v", m)
+	}
+	// A name the page gave differs from the text, and both are said.
+	eval(t, p, `document.querySelector("h1").setAttribute("aria-label", "Todo list")`)
+	res = query(t, p, aria.RoleQuery{Role: "heading"})
+	if m := res.Results[0]; m.Name != "Todo list" || m.Text != "todos" {
+		t.Errorf("a heading named by aria-label: %+v", m)
+	}
+}
+
 func TestQueryRolesSkipsHidden(t *testing.T) {
 	p := open(t, "hidden.html")
 	res := query(t, p, aria.RoleQuery{Roles: []string{"button", "link"}})

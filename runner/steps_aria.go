@@ -23,7 +23,7 @@ var ariaSteps = []step{
 		"find elements page-wide without a snapshot", needsTab, decodeSnapshotSearch, runSnapshotSearch).out(`{matches: [{path, role, name, ref}], matchCount, searchedElements, criteria}`).
 		also(`{"snapshotSearch":"…"}`, "search", "findText", "searchText", "findByText", "getByText"),
 	define("query", `"selector" | {selector, limit, output, clean, metadata} | {role | roles: [...], name, nameExact, nameRegex, checked, disabled, level, countOnly, limit}`,
-		"by CSS selector, or by role, name and state (with refs); not inside frames", needsTab, decodeQuery, runQuery).out(`{selector, total, showing, results: [{index, value}]} | {total, results: [{ref, role, name}], framesNotSearched?}`).
+		"by CSS selector, or by role, name and state (with refs); not inside frames", needsTab, decodeQuery, runQuery).out(`{selector, total, showing, results: [{index, value}]} | {total, results: [{ref, role, name, text?}], framesNotSearched?}`).
 		also(`{"query":"…"}`, "querySelector", "querySelectorAll", "findElement", "findElements", "getText", "innerText", "textContent").
 		also(`{"query":{"role":"button","name":"…"}}`, "getByRole", "findByRole").
 		also(`{"query":{"selector":"…","output":{"attribute":"href"}}}`, "getAttribute"),

@@ -4,8 +4,8 @@
 //
 // q: {roles, name, nameExact, nameRegex, checked, disabled, level,
 //     countOnly, limit, snapshotFloor, elementFloor}
-// returns {total, results: [{ref, role, name, checked, disabled, expanded,
-//          pressed, selected, level, value}], framesNotSearched,
+// returns {total, results: [{ref, role, name, text, checked, disabled,
+//          expanded, pressed, selected, level, value}], framesNotSearched,
 //          lastSnapshot, lastElement}
 //      or {error: 'invalidPattern', message}
 function queryRoles(lib, q) {
@@ -73,7 +73,18 @@ function queryRoles(lib, q) {
     if (st.level) m.level = st.level;
     const v = S.valueOf(el, tag, role);
     if (v !== undefined) m.value = v;
+    else {
+      // What it shows, when its name does not say it: a list item's or a
+      // row's content, a heading named by aria-label.
+      const text = R.norm(el.innerText || '');
+      if (text && !sameAs(text, name)) m.text = cut(text);
+    }
     return m;
+  }
+
+  // sameAs: the text is the name, which may have been cut.
+  function sameAs(text, name) {
+    return text === name || (name.endsWith('\u2026') && text.startsWith(name.slice(0, -1)));
   }
 
   function cut(s) {
