@@ -20,9 +20,12 @@ const (
 type Report struct {
 	Errors   int             `json:"errors,omitempty"`
 	Warnings int             `json:"warnings,omitempty"`
-	Messages []ReportMessage `json:"messages"`
+	Messages []ReportMessage `json:"messages,omitempty"`
 	// Omitted counts distinct messages left out beyond MaxReportMessages.
 	Omitted int `json:"omitted,omitempty"`
+	// Logged counts the page's other messages (log, info, debug), which
+	// the report does not show and the console step lists.
+	Logged int `json:"logged,omitempty"`
 }
 
 // ReportMessage is one distinct error or warning.
@@ -41,11 +44,12 @@ type ReportMessage struct {
 	first int // position of the first occurrence, to restore log order
 }
 
-// NewReport summarises msgs, or returns nil (JSON null) when they hold no
-// error or warning. What the agent's own code logged and a step's output
-// already showed (Console.LoggedBy) is not repeated. When there are too many distinct messages errors are
-// kept before warnings, earlier before later: the first error is the
-// likeliest cause of the rest.
+// NewReport summarises msgs: their errors and warnings, and how many
+// other messages there were; nil (JSON null) when there is nothing to
+// tell. What the agent's own code logged and a step's output already
+// showed (Console.LoggedBy) is neither repeated nor counted. When there
+// are too many distinct messages errors are kept before warnings, earlier
+// before later: the first error is the likeliest cause of the rest.
 func NewReport(msgs []Message) *Report {
 	r := &Report{}
 	index := map[string]int{}
@@ -60,6 +64,7 @@ func NewReport(msgs []Message) *Report {
 		case "warning":
 			r.Warnings++
 		default:
+			r.Logged++
 			continue
 		}
 		rm := ReportMessage{Level: m.Level, Text: truncate(m.Text, maxReportText), Source: source(m), Context: m.Context, first: i}
@@ -76,6 +81,9 @@ func NewReport(msgs []Message) *Report {
 		all = append(all, rm)
 	}
 	if len(all) == 0 {
+		if r.Logged > 0 {
+			return r
+		}
 		return nil
 	}
 	// Stable: within a level, log order is kept.

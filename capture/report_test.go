@@ -29,7 +29,7 @@ func TestReport(t *testing.T) {
 		want string
 	}{
 		{"nothing", nil, `null`},
-		{"only logs", []capture.Message{msg("log", "hi", "", 0), msg("info", "i", "", 0), msg("debug", "d", "", 0)}, `null`},
+		{"only logs", []capture.Message{msg("log", "hi", "", 0), msg("info", "i", "", 0), msg("debug", "d", "", 0)}, `{"logged":3}`},
 		{
 			"errors and warnings in log order",
 			[]capture.Message{
@@ -37,7 +37,7 @@ func TestReport(t *testing.T) {
 				msg("warning", "careful", "http://h/a.js", 3),
 				msg("error", "boom", "http://h/a.js?v=123#x", 9),
 			},
-			`{"errors":1,"warnings":1,"messages":[{"level":"warning","text":"careful","source":"http://h/a.js:3"},{"level":"error","text":"boom","source":"http://h/a.js:9"}]}`,
+			`{"errors":1,"warnings":1,"messages":[{"level":"warning","text":"careful","source":"http://h/a.js:3"},{"level":"error","text":"boom","source":"http://h/a.js:9"}],"logged":1}`,
 		},
 		{
 			"duplicates counted once",

@@ -472,7 +472,8 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 			cancel()
 		}
 		if c.console != nil {
-			since := func(con *capture.Console) []capture.Message { return con.Since(c.start, "error", "warning") }
+			// Every level: the report shows errors and warnings and counts the rest.
+			since := func(con *capture.Console) []capture.Message { return con.Since(c.start) }
 			msgs := c.withFrameConsole(cctx, since(c.console), since)
 			res.Console = capture.NewReport(c.withWorkerConsoles(cctx, msgs, since, consoleBudget))
 		}

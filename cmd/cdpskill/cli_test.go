@@ -113,6 +113,19 @@ func TestConsoleErrorsOfThisCallOnly(t *testing.T) {
 	if strings.Contains(s, "error before the call") {
 		t.Errorf("console repeats an earlier call's error: %s", s)
 	}
+	if strings.Contains(s, "logged") {
+		t.Errorf("console counts logs no call made: %s", s)
+	}
+	// The page's other messages are counted, not shown; the console step
+	// lists them.
+	res, _ = c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":"#chat"}]}`, tab))
+	if s := jsonText(res["console"]); s != `{"logged":4}` {
+		t.Errorf("a call whose page logged 4 messages: console %s", s)
+	}
+	res, _ = c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":"#chat"},{"click":"#err"},{"pageFunction":"console.log('mine'); 1"}]}`, tab))
+	if r, _ := res["console"].(map[string]any); r["errors"] != 1.0 || r["warnings"] != 1.0 || r["logged"] != 4.0 || len(r["messages"].([]any)) != 2 {
+		t.Errorf("errors, warnings and 4 of the page's logs (not the agent's own): console %v", r)
+	}
 }
 
 func TestParallelOpenTabsGetDistinctAliases(t *testing.T) {
