@@ -32,6 +32,11 @@ type Context struct {
 	// Doc tells documents apart: the top document's time origin, which a
 	// new document (a reload too) changes and a fragment link does not.
 	Doc float64 `json:"-"`
+	// LayoutWidth is the width the page lays out at, in CSS px, and
+	// MetaViewport whether it has a <meta name="viewport">: a mobile
+	// screen lays a page without one out 980 px wide.
+	LayoutWidth  int  `json:"-"`
+	MetaViewport bool `json:"-"`
 }
 
 // CurrentFrame names the frame a tab was switched to.
@@ -49,10 +54,12 @@ type Scroll struct {
 	Percent int `json:"percent"`
 }
 
-// Viewport is the layout viewport in CSS pixels.
+// Viewport is the layout viewport in CSS pixels. Note explains a width
+// other than the emulated screen's.
 type Viewport struct {
-	Width  int `json:"width"`
-	Height int `json:"height"`
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+	Note   string `json:"note,omitempty"`
 }
 
 // Box is an element's bounding rectangle in viewport CSS pixels.
@@ -95,6 +102,10 @@ func GetContext(ctx context.Context, p *Page, framework bool) (*Context, error) 
 	var read struct {
 		Context
 		TimeOrigin float64 `json:"timeOrigin"`
+		Layout     struct {
+			Width int  `json:"width"`
+			Meta  bool `json:"meta"`
+		} `json:"layout"`
 	}
 	top := p.Top()
 	fw := make(chan string, 1)
@@ -115,6 +126,7 @@ func GetContext(ctx context.Context, p *Page, framework bool) (*Context, error) 
 		return nil, fmt.Errorf("page context: %w", err)
 	}
 	c.Doc = read.TimeOrigin
+	c.LayoutWidth, c.MetaViewport = read.Layout.Width, read.Layout.Meta
 	if f := p.Frame; f != nil {
 		c.Frame = &CurrentFrame{ID: f.ID, URL: f.URL, Name: f.Name, CrossOrigin: f.CrossOrigin}
 		// The frame may have moved on since it was entered.

@@ -33,12 +33,16 @@ func TestDevicePresetsWellFormed(t *testing.T) {
 		kinds[kind]++
 		switch kind {
 		case "desktop":
-			if d.Mobile || d.HasTouch || d.Width < 1366 || d.Width > 3840 || d.Width <= d.Height {
-				t.Errorf("%s: not a desktop: %+v", name, d)
+			if d.Mobile || d.HasTouch || d.Width < 1366 || d.Width > 3840 || d.Width <= d.Height || d.UserAgent != "" {
+				t.Errorf("%s: not a desktop (whose user agent is the browser's own): %+v", name, d)
 			}
 		default:
 			if !d.Mobile || !d.HasTouch {
 				t.Errorf("%s: a %s without mobile and touch: %+v", name, kind, d)
+			}
+			if sys := map[string]string{"iphone": "(iPhone; CPU iPhone OS ", "ipad": "(iPad; CPU OS ", "android": "(Linux; Android ", "tablet": "(Linux; Android "}[kind]; !strings.HasPrefix(d.UserAgent, "Mozilla/5.0 "+sys) ||
+				strings.Contains(d.UserAgent, " Mobile") != (kind != "tablet") {
+				t.Errorf("%s: a %s's user agent: %q", name, kind, d.UserAgent)
 			}
 			short, long := min(d.Width, d.Height), max(d.Width, d.Height)
 			if landscape != (d.Width > d.Height) {

@@ -3,6 +3,8 @@ package page
 import (
 	"context"
 	"fmt"
+	"regexp"
+	"strings"
 
 	"github.com/cdpskill/cdpskill/cdp"
 )
@@ -53,8 +55,12 @@ func (m DeviceMetrics) Validate() error {
 	return nil
 }
 
-// SetViewport emulates m's screen and touch, and returns it with its
-// scale factor filled in.
+// SetViewport emulates m's screen, touch and user agent, and returns it
+// with its scale factor filled in. An empty UserAgent ends an override an
+// earlier viewport of the session set. The page's scripts see touch
+// support ('ontouchstart' in window) from its next document on, and its
+// server the user agent from the next request on: a page loaded before
+// is as it was loaded, until a reload.
 func SetViewport(ctx context.Context, p *Page, m DeviceMetrics) (DeviceMetrics, error) {
 	if err := m.Validate(); err != nil {
 		return m, err
@@ -73,33 +79,93 @@ func SetViewport(ctx context.Context, p *Page, m DeviceMetrics) (DeviceMetrics, 
 		}
 		params["screenOrientation"] = orient
 	}
-	if err := p.S.Call(ctx, "Emulation.setDeviceMetricsOverride", params, nil); err != nil {
-		return m, fmt.Errorf("page: set viewport: %w", err)
-	}
-	if err := setTouch(ctx, p, m.HasTouch); err != nil {
-		return m, err
-	}
-	return m, nil
+	// Sent together: each is answered at once, and none needs another.
+	err := waitAll(ctx, "set viewport",
+		p.S.Send(ctx, "Emulation.setDeviceMetricsOverride", params),
+		p.S.Send(ctx, "Emulation.setTouchEmulationEnabled", touchParams(m.HasTouch)),
+		p.S.Send(ctx, "Emulation.setUserAgentOverride", userAgentParams(m.UserAgent, m.Mobile)))
+	return m, err
 }
 
-// ClearViewport ends screen and touch emulation in this session.
+// ClearViewport ends screen, touch and user agent emulation in this
+// session.
 func ClearViewport(ctx context.Context, p *Page) error {
-	if err := p.S.Call(ctx, "Emulation.clearDeviceMetricsOverride", nil, nil); err != nil {
-		return fmt.Errorf("page: clear viewport: %w", err)
-	}
-	return setTouch(ctx, p, false)
+	return waitAll(ctx, "clear viewport",
+		p.S.Send(ctx, "Emulation.clearDeviceMetricsOverride", nil),
+		p.S.Send(ctx, "Emulation.setTouchEmulationEnabled", touchParams(false)),
+		p.S.Send(ctx, "Emulation.setUserAgentOverride", userAgentParams("", false)))
 }
 
-func setTouch(ctx context.Context, p *Page, on bool) error {
+// waitAll waits for every reply, and returns the first error.
+func waitAll(ctx context.Context, what string, sent ...*cdp.Sent) error {
+	var first error
+	for _, s := range sent {
+		if err := s.Wait(ctx, nil); err != nil && first == nil {
+			first = fmt.Errorf("page: %s: %w", what, err)
+		}
+	}
+	return first
+}
+
+func touchParams(on bool) map[string]any {
 	params := map[string]any{"enabled": on}
 	if on {
 		params["maxTouchPoints"] = 5
 	}
-	if err := p.S.Call(ctx, "Emulation.setTouchEmulationEnabled", params, nil); err != nil {
-		return fmt.Errorf("page: touch emulation: %w", err)
-	}
-	return nil
+	return params
 }
+
+// userAgentParams override the user agent with ua, and the client hints
+// (navigator.userAgentData, Sec-CH-UA-*) with what ua says of its system,
+// as Playwright does; an empty ua ends the override.
+func userAgentParams(ua string, mobile bool) map[string]any {
+	params := map[string]any{"userAgent": ua}
+	if ua == "" {
+		return params
+	}
+	meta := map[string]any{"mobile": mobile, "model": "", "architecture": "x86", "platform": "", "platformVersion": ""}
+	version := func(re *regexp.Regexp) string {
+		if m := re.FindStringSubmatch(ua); m != nil {
+			return strings.ReplaceAll(m[1], "_", ".")
+		}
+		return ""
+	}
+	switch {
+	case strings.Contains(ua, "Android"):
+		meta["platform"], meta["platformVersion"], meta["architecture"] = "Android", version(androidRE), "arm"
+		if m := androidModelRE.FindStringSubmatch(ua); m != nil {
+			meta["model"] = m[1]
+		}
+		params["platform"] = "Linux armv8l"
+	case strings.Contains(ua, "iPhone"), strings.Contains(ua, "iPad"):
+		meta["platform"], meta["platformVersion"], meta["architecture"] = "iOS", version(iosRE), "arm"
+		params["platform"] = "iPhone"
+		if strings.Contains(ua, "iPad") {
+			params["platform"] = "iPad"
+		}
+	case strings.Contains(ua, "Windows"):
+		meta["platform"], meta["platformVersion"] = "Windows", version(windowsRE)
+		params["platform"] = "Win32"
+	case strings.Contains(ua, "Mac OS X"):
+		meta["platform"], meta["platformVersion"], meta["architecture"] = "macOS", version(macRE), "arm"
+		params["platform"] = "MacIntel"
+	case strings.Contains(ua, "Linux"):
+		meta["platform"] = "Linux"
+		params["platform"] = "Linux x86_64"
+	default:
+		return params
+	}
+	params["userAgentMetadata"] = meta
+	return params
+}
+
+var (
+	androidRE      = regexp.MustCompile(`Android (\d+(?:\.\d+)*)`)
+	androidModelRE = regexp.MustCompile(`Android [\d.]+; ([^;)]+)\)`)
+	iosRE          = regexp.MustCompile(`OS (\d+(?:_\d+)*) like Mac OS X`)
+	macRE          = regexp.MustCompile(`Mac OS X (\d+(?:[._]\d+)*)`)
+	windowsRE      = regexp.MustCompile(`Windows NT (\d+(?:\.\d+)*)`)
+)
 
 // NetworkConditions are emulated network conditions. Throughputs are in
 // bytes per second, latency in milliseconds; 0 means no limit.

@@ -2,6 +2,10 @@ package page_test
 
 import (
 	"errors"
+	"fmt"
+	"html"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -88,6 +92,64 @@ func TestViewportTouchAndOrientation(t *testing.T) {
 	}
 	if s := readScreen(t, p); s.Width == 393 || s.DPR != 1 || s.TouchPoints != 0 {
 		t.Errorf("after ClearViewport: %+v", s)
+	}
+}
+
+// A phone preset is the phone: its user agent, in the requests and to
+// the page's scripts (with client hints saying mobile), and touch, which
+// the page's feature detection sees from its next document on.
+func TestViewportPhoneUserAgentAndTouch(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "<!doctype html><title>ua</title><p id=ua>%s</p>", html.EscapeString(r.UserAgent()))
+	}))
+	t.Cleanup(srv.Close)
+	p := page.New(browser.NewTab(t))
+	ctx := navCtx(t, 20*time.Second)
+	type seen struct {
+		Served, UA, Platform string
+		Mobile, TouchStart   bool
+		TouchPoints          int
+		Coarse               bool
+	}
+	look := func() seen {
+		navGoto(t, p, srv.URL, "load")
+		return navEval[seen](t, p.Main(), `{Served: document.getElementById('ua').textContent, UA: navigator.userAgent,
+			Platform: navigator.platform, Mobile: navigator.userAgentData ? navigator.userAgentData.mobile : null,
+			TouchStart: 'ontouchstart' in window, TouchPoints: navigator.maxTouchPoints,
+			Coarse: matchMedia('(pointer: coarse)').matches}`)
+	}
+	desktop := look()
+	for _, tc := range []struct{ device, ua, platform string }{
+		{"iphone-15", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1", "iPhone"},
+		{"pixel-7", "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36", "Linux armv8l"},
+	} {
+		d, _ := page.Device(tc.device)
+		if _, err := page.SetViewport(ctx, p, d); err != nil {
+			t.Fatal(err)
+		}
+		got := look()
+		want := seen{Served: tc.ua, UA: tc.ua, Platform: tc.platform, Mobile: true, TouchStart: true, TouchPoints: 5, Coarse: true}
+		if got != want {
+			t.Errorf("%s:\n got %+v\nwant %+v", tc.device, got, want)
+		}
+	}
+	// A desktop preset keeps the browser's own user agent, and no touch.
+	d, _ := page.Device("desktop-hd")
+	if _, err := page.SetViewport(ctx, p, d); err != nil {
+		t.Fatal(err)
+	}
+	if got := look(); got != desktop || got.TouchStart || got.Mobile {
+		t.Errorf("desktop preset after a phone:\n got %+v\nwant %+v", got, desktop)
+	}
+	d, _ = page.Device("iphone-se")
+	if _, err := page.SetViewport(ctx, p, d); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.ClearViewport(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	if got := look(); got != desktop {
+		t.Errorf("cleared:\n got %+v\nwant %+v", got, desktop)
 	}
 }
 

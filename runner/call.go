@@ -92,6 +92,8 @@ type Call struct {
 
 	// workers follows the tab's service workers.
 	workers *workerWatch
+	// emu is the tab's emulation, as stored.
+	emu page.Emulation
 }
 
 // warn may be called from the concurrent parts of attach and finish. A
@@ -242,6 +244,7 @@ func (c *Call) open(ctx context.Context, alias, targetID, frame string) error {
 	sctx, stop := context.WithCancelCause(sctx)
 	defer stop(nil)
 	emu := c.loadEmulation()
+	c.emu = emu
 	var g errgroup.Group
 	// A dialog left open blocks every page call, Runtime.enable included,
 	// until the dialog watch, which runs on its own, answers it.

@@ -465,6 +465,7 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 		defer cancel()
 		pc, err := page.GetContext(cctx, p, r.visual)
 		if err == nil {
+			c.explainViewport(pc)
 			res.Context = pc
 		} else if c.console != nil {
 			fctx, cancel := context.WithTimeout(ctx, consoleBudget)

@@ -18,9 +18,9 @@ import (
 
 // envSteps set up the tab's environment: its screen, cookies and storage.
 var envSteps = []step{
-	define("viewport", `"iphone-15" | "reset" | {device} | {width, height, deviceScaleFactor, mobile, hasTouch, isLandscape}`,
-		"emulate a screen or a preset (iphone-15, pixel-7, ipad…) until \"reset\"",
-		needsTab|visual, decodeViewport, runViewport).out(`{width, height, deviceScaleFactor, mobile} | {reset}`).did("Resized").
+	define("viewport", `"iphone-15" | "reset" | {device} | {width, height, deviceScaleFactor, mobile, hasTouch, isLandscape, userAgent}`,
+		"emulate a screen or a device (iphone-15, pixel-7, ipad…: user agent and touch too) until \"reset\"",
+		needsTab|visual, decodeViewport, runViewport).out(`{width, height, deviceScaleFactor, mobile, note?} | {reset}`).did("Resized").
 		also(`{"viewport":"…"}`, "emulate", "emulateDevice", "device", "setDevice").
 		also(`{"viewport":{"width":390,"height":844}}`, "setViewport", "setViewportSize", "resize", "resizeWindow", "windowSize"),
 	define("cookies", `true | {get: true|"url"|["url"], name} | {set: [{name, value, url|domain, path, expires: unix s|"30m"|"1h"|"7d"|"1w"|"1y", httpOnly, secure, sameSite}]} | {delete: "name"} | {clear: true} (+ domain, url or all: true)`,
@@ -101,24 +101,64 @@ type viewportOutput struct {
 	Height            int     `json:"height"`
 	DeviceScaleFactor float64 `json:"deviceScaleFactor"`
 	Mobile            bool    `json:"mobile"`
+	// Note says the page loaded as another device (reloadNote).
+	Note string `json:"note,omitempty"`
 }
+
+// reloadNote is said when the step changed the user agent or touch
+// support of a tab whose page loaded with the old ones: its server and
+// its scripts' feature detection saw those, until it loads again.
+const reloadNote = "the page loaded as another device (user agent, touch): reload it to load it as this one"
 
 func runViewport(ctx context.Context, c *Call, p viewportParams) (any, error) {
 	e := c.loadEmulation()
+	var was page.DeviceMetrics
+	if e.Viewport != nil {
+		was = *e.Viewport
+	}
+	var out viewportOutput
 	if p.reset {
 		if err := page.ClearViewport(ctx, c.page); err != nil {
 			return nil, err
 		}
 		e.Viewport = nil
-		return map[string]bool{"reset": true}, c.saveEmulation(e)
+	} else {
+		m, err := page.SetViewport(ctx, c.page, p.DeviceMetrics)
+		if err != nil {
+			return nil, err
+		}
+		e.Viewport = &m
+		out = viewportOutput{Width: m.Width, Height: m.Height, DeviceScaleFactor: m.DeviceScaleFactor, Mobile: m.Mobile}
 	}
-	m, err := page.SetViewport(ctx, c.page, p.DeviceMetrics)
-	if err != nil {
-		return nil, err
+	var now page.DeviceMetrics
+	if e.Viewport != nil {
+		now = *e.Viewport
 	}
-	e.Viewport = &m
-	out := viewportOutput{Width: m.Width, Height: m.Height, DeviceScaleFactor: m.DeviceScaleFactor, Mobile: m.Mobile}
+	if now.UserAgent != was.UserAgent || now.HasTouch != was.HasTouch {
+		var blank bool
+		if c.page.Top().CallJS(ctx, "() => location.href === 'about:blank'", &blank) == nil && !blank {
+			out.Note = reloadNote
+		}
+	}
+	if p.reset {
+		return resetOutput{true, out.Note}, c.saveEmulation(e)
+	}
 	return out, c.saveEmulation(e)
+}
+
+// explainViewport notes why the page's viewport is wider than the phone
+// the tab emulates: without a meta viewport, a mobile browser lays the
+// page out 980 px wide and shows it zoomed out.
+func (c *Call) explainViewport(pc *page.Context) {
+	if v := c.emu.Viewport; v != nil && v.Mobile && !pc.MetaViewport && pc.LayoutWidth > v.Width {
+		pc.Viewport.Note = fmt.Sprintf("layout width %d px: the page has no meta viewport", pc.LayoutWidth)
+	}
+}
+
+// resetOutput is the viewport step's report of a reset.
+type resetOutput struct {
+	Reset bool   `json:"reset"`
+	Note  string `json:"note,omitempty"`
 }
 
 // --- the tab's emulation across calls
@@ -150,6 +190,7 @@ func (c *Call) loadEmulation() page.Emulation {
 // saveEmulation stores e for later calls on the tab; no emulation removes
 // the file. The tab's call lock keeps two calls from writing it at once.
 func (c *Call) saveEmulation(e page.Emulation) error {
+	c.emu = e
 	path := c.emulationPath()
 	if e.IsZero() {
 		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {

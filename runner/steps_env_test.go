@@ -18,6 +18,7 @@ func TestDecodeEnvSteps(t *testing.T) {
 		{"viewport", `false`, nil},
 		{"viewport", `{"device":"pixel-7"}`, nil},
 		{"viewport", `{"width":800,"height":600,"deviceScaleFactor":2,"mobile":true,"hasTouch":true}`, nil},
+		{"viewport", `{"width":360,"height":640,"mobile":true,"hasTouch":true,"userAgent":"Mozilla/5.0 (Linux; Android 9; K)"}`, nil},
 		{"viewport", `"iphone-16"`, []string{`unknown device "iphone-16"`, "did you mean", "iphone-se"}},
 		{"viewport", `{"device":"pixel-7","width":300}`, []string{"not both"}},
 		{"viewport", `{"width":800}`, []string{`"width" and "height"`}},

@@ -87,6 +87,10 @@ function pageContext(S) {
     title: document.title,
     scroll: { y, percent: maxY > 0 ? Math.min(100, Math.round((y / maxY) * 100)) : 0 },
     viewport: { width: window.innerWidth, height: window.innerHeight },
+    layout: {
+      width: document.documentElement ? document.documentElement.clientWidth : 0,
+      meta: !!document.querySelector('meta[name="viewport" i]'),
+    },
     activeElement: activeElement(),
     modal: modal(),
     timeOrigin: performance.timeOrigin,
