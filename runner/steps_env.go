@@ -19,7 +19,7 @@ import (
 // envSteps set up the tab's environment: its screen, cookies and storage.
 var envSteps = []step{
 	define("viewport", `"iphone-15" | "reset" | {device} | {width, height, deviceScaleFactor, mobile, hasTouch, isLandscape, userAgent}`,
-		"emulate a screen or a device (iphone-15, pixel-7, ipad…: user agent and touch too) until \"reset\"",
+		"emulate a screen or a device (iphone-15, pixel-7, ipad…; its user agent, touch) until \"reset\"",
 		needsTab|visual, decodeViewport, runViewport).out(`{width, height, deviceScaleFactor, mobile, note?} | {reset}`).did("Resized").
 		also(`{"viewport":"…"}`, "emulate", "emulateDevice", "device", "setDevice").
 		also(`{"viewport":{"width":390,"height":844}}`, "setViewport", "setViewportSize", "resize", "resizeWindow", "windowSize"),

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 
 	"github.com/cdpskill/cdpskill/cdp"
 )
@@ -19,7 +20,7 @@ var tabSteps = []step{
 		"open a tab (own window) as this call's tab", visual, decodeOpenTab, runOpenTab).out(`{tab, url, status, title}`).did("Opened a tab").
 		also(`{"openTab":"…"}`, "newTab", "newPage", "createTab", "openNewTab"),
 	define("connectTab", `"t1" | {targetId} | {url: "regex"} (+ host, port | wsUrl)`,
-		"make an existing tab this call's tab", visual, decodeConnectTab, runConnectTab).out(`{tab, url, title}`).did("Connected").
+		"make an existing tab this call's tab", visual, decodeConnectTab, runConnectTab).out(`{tab, url, title, otherMatches?}`).did("Connected").
 		also(`{"connectTab":"…"}`, "switchTab", "switchToTab", "selectTab", "focusTab", "useTab", "attachTab"),
 	define("closeTab", `"t1" | {tab}`,
 		"close a tab, forget its alias", 0, decodeCloseTab, runCloseTab).out(`{closed}`).
@@ -282,25 +283,29 @@ func runConnectTab(ctx context.Context, c *Call, p connectTabParams) (any, error
 	if err != nil {
 		return nil, err
 	}
-	pages, err := pageTargets(ctx, b)
+	// In Chrome's order, so that a pattern two tabs match picks the same
+	// one every time: the first.
+	pages, err := cdp.ListPagesWS(ctx, b.Conn)
 	if err != nil {
 		return nil, err
 	}
+	var matches []cdp.TargetInfo
 	if p.urlRe != nil {
-		for id, t := range pages {
+		for _, t := range pages {
 			if p.urlRe.MatchString(t.URL) {
-				targetID = id
-				break
+				matches = append(matches, t)
 			}
 		}
-		if targetID == "" {
+		if len(matches) == 0 {
 			return nil, &Error{Type: Connection, Message: fmt.Sprintf("no open tab's URL matches %q", p.URL)}
 		}
+		targetID = matches[0].ID
 	}
-	t, ok := pages[targetID]
-	if !ok {
+	i := slices.IndexFunc(pages, func(t cdp.TargetInfo) bool { return t.ID == targetID })
+	if i < 0 {
 		return nil, &Error{Type: Connection, Message: fmt.Sprintf("tab %s no longer exists; listTabs shows the open tabs", orStr(p.Alias, targetID))}
 	}
+	t := pages[i]
 	alias, err := c.tabs.Register(targetID, b.Endpoint)
 	if err != nil {
 		return nil, err
@@ -313,7 +318,30 @@ func runConnectTab(ctx context.Context, c *Call, p connectTabParams) (any, error
 		c.rememberBrowser(alias, e)
 	}
 	c.startURL, c.startDoc = t.URL, c.attachDoc
-	return &tabOutput{Tab: alias, URL: t.URL, Title: t.Title}, nil
+	out := &connectOutput{tabOutput: tabOutput{Tab: alias, URL: t.URL, Title: t.Title}}
+	if len(matches) > 1 {
+		if len(matches) > 1+maxOtherMatches {
+			out.Matches = len(matches)
+		}
+		aliases := c.aliasesAt(b.Endpoint)
+		for _, m := range matches[1:min(len(matches), 1+maxOtherMatches)] {
+			out.OtherMatches = append(out.OtherMatches, listTab(m, aliases))
+		}
+	}
+	return out, nil
+}
+
+// maxOtherMatches is how many of the other tabs a connectTab pattern
+// matched its output lists.
+const maxOtherMatches = 5
+
+// connectOutput is connectTab's report: the tab, and when its pattern
+// matched several, the others, which connectTab takes by targetId (the
+// first few, and then how many matched).
+type connectOutput struct {
+	tabOutput
+	Matches      int         `json:"matches,omitempty"`
+	OtherMatches []listedTab `json:"otherMatches,omitempty"`
 }
 
 func orStr(a, b string) string {
@@ -460,6 +488,17 @@ func runListTabs(ctx context.Context, c *Call, p endpointParams) (any, error) {
 	if err != nil {
 		c.warn("tab registry: %v", err)
 	}
+	aliases := c.aliasesAt(ep)
+	tabs := make([]listedTab, 0, len(pages))
+	for _, t := range pages {
+		tabs = append(tabs, listTab(t, aliases))
+	}
+	return map[string]any{"count": len(tabs), "tabs": tabs}, nil
+}
+
+// aliasesAt maps the registered tabs of the browser at ep to their
+// aliases.
+func (c *Call) aliasesAt(ep cdp.Endpoint) map[string]string {
 	aliases := map[string]string{}
 	if entries, err := c.tabs.List(); err == nil {
 		for a, e := range entries {
@@ -468,15 +507,16 @@ func runListTabs(ctx context.Context, c *Call, p endpointParams) (any, error) {
 			}
 		}
 	}
-	tabs := make([]listedTab, 0, len(pages))
-	for _, t := range pages {
-		lt := listedTab{Tab: aliases[t.ID], TargetID: t.ID, URL: t.URL, Title: t.Title}
-		if lt.Title == lt.URL || "http://"+lt.Title == lt.URL || "https://"+lt.Title == lt.URL {
-			lt.Title = "" // Chrome titles an untitled page with its URL
-		}
-		tabs = append(tabs, lt)
+	return aliases
+}
+
+// listTab is t as tab listings show it, with its alias if it has one.
+func listTab(t cdp.TargetInfo, aliases map[string]string) listedTab {
+	lt := listedTab{Tab: aliases[t.ID], TargetID: t.ID, URL: t.URL, Title: t.Title}
+	if lt.Title == lt.URL || "http://"+lt.Title == lt.URL || "https://"+lt.Title == lt.URL {
+		lt.Title = "" // Chrome titles an untitled page with its URL
 	}
-	return map[string]any{"count": len(tabs), "tabs": tabs}, nil
+	return lt
 }
 
 // trueOnly is the shorthand decoder of steps whose only non-object form
