@@ -20,7 +20,7 @@ import (
 var envSteps = []step{
 	define("viewport", `"iphone-15" | "reset" | {device} | {width, height, deviceScaleFactor, mobile, hasTouch, isLandscape, userAgent}`,
 		"emulate a screen or a device (iphone-15, pixel-7, ipad…; its user agent, touch) until \"reset\"",
-		needsTab|visual, decodeViewport, runViewport).out(`{width, height, deviceScaleFactor, mobile, note?} | {reset}`).did("Resized").
+		needsTab|visual, decodeViewport, runViewport).out(`{width, height, deviceScaleFactor, mobile} | {reset}`).did("Resized").
 		also(`{"viewport":"…"}`, "emulate", "emulateDevice", "device", "setDevice").
 		also(`{"viewport":{"width":390,"height":844}}`, "setViewport", "setViewportSize", "resize", "resizeWindow", "windowSize"),
 	define("cookies", `true | {get: true|"url"|["url"], name} | {set: [{name, value, url|domain, path, expires: unix s|"30m"|"1h"|"7d"|"1w"|"1y", httpOnly, secure, sameSite}]} | {delete: "name"} | {clear: true} (+ domain, url or all: true)`,
@@ -101,8 +101,8 @@ type viewportOutput struct {
 	Height            int     `json:"height"`
 	DeviceScaleFactor float64 `json:"deviceScaleFactor"`
 	Mobile            bool    `json:"mobile"`
-	// Note says the page loaded as another device (reloadNote).
-	Note string `json:"note,omitempty"`
+	// Warning says the page loaded as another device (reloadNote).
+	Warning string `json:"warning,omitempty"`
 }
 
 // reloadNote is said when the step changed the user agent or touch
@@ -137,11 +137,11 @@ func runViewport(ctx context.Context, c *Call, p viewportParams) (any, error) {
 	if now.UserAgent != was.UserAgent || now.HasTouch != was.HasTouch {
 		var blank bool
 		if c.page.Top().CallJS(ctx, "() => location.href === 'about:blank'", &blank) == nil && !blank {
-			out.Note = reloadNote
+			out.Warning = reloadNote
 		}
 	}
 	if p.reset {
-		return resetOutput{true, out.Note}, c.saveEmulation(e)
+		return resetOutput{true, out.Warning}, c.saveEmulation(e)
 	}
 	return out, c.saveEmulation(e)
 }
@@ -157,8 +157,8 @@ func (c *Call) explainViewport(pc *page.Context) {
 
 // resetOutput is the viewport step's report of a reset.
 type resetOutput struct {
-	Reset bool   `json:"reset"`
-	Note  string `json:"note,omitempty"`
+	Reset   bool   `json:"reset"`
+	Warning string `json:"warning,omitempty"`
 }
 
 // --- the tab's emulation across calls

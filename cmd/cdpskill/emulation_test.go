@@ -17,8 +17,8 @@ func TestPhonePresetEndToEnd(t *testing.T) {
 	res := c.act(t, tab, `{"viewport":"iphone-15"}`)
 	out := outputOf(t, res, 0)
 	if out["width"] != 393.0 || out["height"] != 852.0 || out["deviceScaleFactor"] != 3.0 || out["mobile"] != true ||
-		!strings.Contains(fmt.Sprint(out["note"]), "reload") {
-		t.Errorf("viewport step: %v", out)
+		!strings.Contains(fmt.Sprint(stepOutputs(t, res)[0]["warning"]), "reload") {
+		t.Errorf("viewport step: %v", stepOutputs(t, res)[0])
 	}
 	if vp := field(res, "context", "viewport"); jsonText(field(vp, "width")) != "980" || field(vp, "note") != "layout width 980 px: the page has no meta viewport" {
 		t.Errorf("context.viewport of a page without a meta viewport: %v", vp)
@@ -41,14 +41,14 @@ func TestPhonePresetEndToEnd(t *testing.T) {
 	if vp := field(res, "context", "viewport"); jsonText(vp) != `{"height":852,"width":393}` {
 		t.Errorf("context.viewport of a page with a meta viewport: %v", vp)
 	}
-	if out := outputOf(t, res, 1); out["note"] != nil {
-		t.Errorf("the same phone again: %v", out)
+	if step := stepOutputs(t, res)[1]; step["warning"] != nil {
+		t.Errorf("the same phone again: %v", step)
 	}
 
 	// Reset: the page loaded as the phone until it loads again.
 	res = c.act(t, tab, `{"viewport":"reset"}`)
-	if out := outputOf(t, res, 0); out["reset"] != true || !strings.Contains(fmt.Sprint(out["note"]), "reload") {
-		t.Errorf("reset: %v", out)
+	if step := stepOutputs(t, res)[0]; field(step, "output", "reset") != true || !strings.Contains(fmt.Sprint(step["warning"]), "reload") {
+		t.Errorf("reset: %v", step)
 	}
 	got := fmt.Sprint(c.call(t, tab, `{"reload":true},`+look)[1]["value"])
 	if strings.Contains(got, "iPhone") || !strings.Contains(got, " false 0 false ") {
