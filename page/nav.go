@@ -102,6 +102,7 @@ type navigateResult struct {
 // After a cross-document navigation p.Frame is reset to the top
 // frame: any frame context it named belonged to the old document.
 func Goto(ctx context.Context, p *Page, rawURL, waitUntil string) (*NavResult, error) {
+	start := time.Now()
 	if err := CheckWaitUntil(waitUntil); err != nil {
 		return nil, err
 	}
@@ -114,13 +115,16 @@ func Goto(ctx context.Context, p *Page, rawURL, waitUntil string) (*NavResult, e
 	l := p.S.Listen(navEvents...)
 	defer l.Close()
 	var res navigateResult
-	if err := p.S.Call(ctx, "Page.navigate", map[string]any{"url": rawURL}, &res); err != nil {
+	// Chrome answers Page.navigate once the new document commits or the
+	// navigation fails: until then the server has not answered.
+	nav := p.S.Send(ctx, "Page.navigate", map[string]any{"url": rawURL})
+	if err := nav.Wait(ctx, &res); err != nil {
 		var pe *cdp.ProtocolError
 		if errors.As(err, &pe) && strings.Contains(pe.Message, "invalid URL") {
 			return nil, &NavigationError{URL: rawURL, ErrorText: pe.Message}
 		}
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("goto %s: no response from the server: %w", rawURL, err)
+			return nil, stopNavigation(ctx, p, nav, rawURL, waitUntil, waitedSince(ctx, start))
 		}
 		return nil, fmt.Errorf("goto %s: %w", rawURL, err)
 	}
@@ -147,6 +151,147 @@ func Goto(ctx context.Context, p *Page, rawURL, waitUntil string) (*NavResult, e
 	}
 	p.TopNavigated()
 	return pageInfo(ctx, p, f.unreachable)
+}
+
+// NavTimeoutError is a navigation of the step's own that had no response
+// from its server when the step's time ran out. While a tab's navigation
+// is pending Chrome holds back every call to its page until the new
+// document commits, so nothing could run on it: cdpskill stops the
+// navigation, as the Stop button does, and the tab stays on the document
+// it showed, with everything that document held. The next call finds it
+// as it was.
+type NavTimeoutError struct {
+	URL    string        // where the navigation was going
+	Waited time.Duration // how long it waited for the server
+	Shows  string        // the URL the tab shows now
+	// Stopped: Chrome confirmed the navigation ended without a new
+	// document. Otherwise it may still commit later.
+	Stopped bool
+}
+
+func (e *NavTimeoutError) Error() string {
+	s := fmt.Sprintf("no response from %s after %d ms", cdp.RedactURL(e.URL), e.Waited.Round(100*time.Millisecond).Milliseconds())
+	shows := "the page it showed"
+	if e.Shows != "" {
+		shows = e.Shows
+	}
+	if !e.Stopped {
+		return s + fmt.Sprintf("; cdpskill could not stop that navigation: the tab shows %s until the server answers, then the new page", shows)
+	}
+	return s + fmt.Sprintf("; cdpskill stopped that navigation (as the Stop button does), so the tab still shows %s, as it was (if the server is only slow, give the step a longer timeout)", shows)
+}
+
+func (e *NavTimeoutError) ErrorName() string { return "TimeoutError" }
+
+// Unwrap lets errors.Is(err, context.DeadlineExceeded) hold: the step's
+// time ran out.
+func (e *NavTimeoutError) Unwrap() error { return context.DeadlineExceeded }
+
+// waitedSince is how long a navigation begun at start had when ctx ran
+// out: until its deadline, however late the timeout was noticed.
+func waitedSince(ctx context.Context, start time.Time) time.Duration {
+	if dl, ok := ctx.Deadline(); ok && dl.After(start) {
+		return dl.Sub(start)
+	}
+	return time.Since(start)
+}
+
+// navStopWait bounds stopping a navigation whose step ran out of time,
+// and reading where the tab is then: the step's own time is spent.
+const navStopWait = time.Second
+
+// stopNavigation ends Goto's navigation to rawURL, whose Page.navigate
+// (nav) had no answer after waited, when the step's time ran out:
+// Page.stopLoading ends it, and Chrome then answers nav, aborted, or
+// committed after all when the response came just as the time ran out.
+func stopNavigation(ctx context.Context, p *Page, nav *cdp.Sent, rawURL, waitUntil string, waited time.Duration) error {
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), navStopWait)
+	defer cancel()
+	defer nav.Forget()
+	e := &NavTimeoutError{URL: rawURL, Waited: waited}
+	var res navigateResult
+	if p.S.Call(sctx, "Page.stopLoading", nil, nil) == nil && nav.Wait(sctx, &res) == nil {
+		switch {
+		case res.ErrorText == "" || res.ErrorText == errHTTPResponseCode:
+			p.TopNavigated()
+			return fmt.Errorf("goto %s: the server answered as the step's time ran out; the page did not reach %q: %w", rawURL, orLoad(waitUntil), context.DeadlineExceeded)
+		case res.ErrorText != "net::ERR_ABORTED":
+			return &NavigationError{URL: rawURL, ErrorText: res.ErrorText}
+		}
+		e.Stopped = true
+	}
+	e.Shows = shownURL(sctx, p)
+	return e
+}
+
+// stopFollowed ends a navigation the follower f saw begin but not commit
+// by the step's deadline (a reload, a history step): Page.stopLoading, then
+// a look at the events that came meanwhile, in case it committed after
+// all. rawURL is where it was going, "" for the current entry (a reload).
+func stopFollowed(ctx context.Context, p *Page, l *cdp.Listener, f *follower, rawURL string, waited time.Duration, timedOut error) error {
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), navStopWait)
+	defer cancel()
+	stopped := p.S.Call(sctx, "Page.stopLoading", nil, nil) == nil
+	e := &NavTimeoutError{URL: rawURL, Waited: waited, Stopped: stopped, Shows: shownURL(sctx, p)}
+	for _, ev := range l.Drain() {
+		_ = f.handle(ev)
+	}
+	if f.committed || f.done {
+		return timedOut
+	}
+	if e.URL == "" {
+		e.URL = e.Shows
+	}
+	return e
+}
+
+// shownURL is the URL of the document the tab shows, as the browser has
+// it: it answers while a navigation holds the page back.
+func shownURL(ctx context.Context, p *Page) string {
+	h, err := getHistory(ctx, p)
+	if err != nil {
+		return ""
+	}
+	cur, _ := h.at(h.CurrentIndex)
+	return cur.URL
+}
+
+// Held describes a tab whose navigation holds its page back: Shows is the
+// URL of the document it shows (the browser's history, which answers
+// meanwhile), and To where the navigation goes when the browser tells:
+// its URL for a navigation the browser began (goto, reload); one the page
+// began (a link, a form, a script) keeps the old URL there until it
+// commits, and To is then "".
+type Held struct {
+	To, Shows string
+}
+
+// PendingNavigation reads what the browser knows of a tab whose page does
+// not answer because a navigation holds it back.
+func PendingNavigation(ctx context.Context, p *Page) Held {
+	h := Held{Shows: shownURL(ctx, p)}
+	var res struct {
+		TargetInfo struct {
+			URL string `json:"url"`
+		} `json:"targetInfo"`
+	}
+	err := p.S.Conn().Call(ctx, "", "Target.getTargetInfo", map[string]any{"targetId": p.S.TargetID}, &res)
+	if err == nil && res.TargetInfo.URL != h.Shows {
+		h.To = res.TargetInfo.URL
+	}
+	return h
+}
+
+// StopLoading stops the tab's pending navigation, as the Stop button does.
+func StopLoading(ctx context.Context, p *Page) error {
+	return p.S.Call(ctx, "Page.stopLoading", nil, nil)
+}
+
+func orLoad(waitUntil string) string {
+	if waitUntil == "" {
+		return WaitLoad
+	}
+	return waitUntil
 }
 
 // errorPageWait bounds the wait for Chrome's error page after a failed
@@ -249,7 +394,7 @@ func Reload(ctx context.Context, p *Page, waitUntil string) (*NavResult, error) 
 	if err := CheckWaitUntil(waitUntil); err != nil {
 		return nil, err
 	}
-	f, err := followCommand(ctx, p, waitUntil, "Page.reload", map[string]any{"ignoreCache": false})
+	f, err := followCommand(ctx, p, waitUntil, "", "Page.reload", map[string]any{"ignoreCache": false})
 	if err != nil {
 		return nil, fmt.Errorf("reload: %w", err)
 	}
@@ -258,8 +403,11 @@ func Reload(ctx context.Context, p *Page, waitUntil string) (*NavResult, error) 
 }
 
 // followCommand sends a navigating command whose reply carries no loader
-// id and follows the navigation it starts on the main frame.
-func followCommand(ctx context.Context, p *Page, waitUntil, method string, params any) (*follower, error) {
+// id and follows the navigation it starts on the main frame, going to the
+// URL to ("" for a reload). One that has no response by ctx's deadline is
+// stopped (stopFollowed).
+func followCommand(ctx context.Context, p *Page, waitUntil, to, method string, params any) (*follower, error) {
+	start := time.Now()
 	if err := EnableLifecycle(ctx, p); err != nil {
 		return nil, err
 	}
@@ -273,7 +421,11 @@ func followCommand(ctx context.Context, p *Page, waitUntil, method string, param
 		return nil, err
 	}
 	f := newFollower(frameID, waitUntil)
-	return f, f.run(ctx, l)
+	err = f.run(ctx, l)
+	if err != nil && ctx.Err() != nil && !f.committed {
+		err = stopFollowed(ctx, p, l, f, to, waitedSince(ctx, start), err)
+	}
+	return f, err
 }
 
 // Back goes one entry back in the tab's history and waits for load.
@@ -317,7 +469,7 @@ func goHistory(ctx context.Context, p *Page, delta int) (*HistoryResult, error) 
 		cur, _ := h.at(h.CurrentIndex)
 		return &HistoryResult{URL: cur.URL, Title: cur.Title, NoHistory: true}, nil
 	}
-	f, err := followCommand(ctx, p, WaitLoad, "Page.navigateToHistoryEntry", map[string]any{"entryId": to.ID})
+	f, err := followCommand(ctx, p, WaitLoad, to.URL, "Page.navigateToHistoryEntry", map[string]any{"entryId": to.ID})
 	if err != nil {
 		return nil, fmt.Errorf("history navigation to %s: %w", to.URL, err)
 	}

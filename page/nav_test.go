@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,6 +24,9 @@ type navServer struct {
 	hits    chan string   // each request to /slow-headers and /slow-api
 	release chan struct{} // closed when the test ends
 	apiGate chan struct{} // /slow-api answers once this is closed
+	// laters counts the requests to /slow-later, which answers the first
+	// at once and hangs the others.
+	laters atomic.Int32
 }
 
 func newNavServer(t *testing.T) *navServer {
@@ -44,6 +48,15 @@ func newNavServer(t *testing.T) *navServer {
 	mux.HandleFunc("/slow-headers", func(w http.ResponseWriter, r *http.Request) {
 		s.hits <- r.URL.Path
 		s.hang(r)
+	})
+	mux.HandleFunc("/slow-later", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		if s.laters.Add(1) > 1 {
+			s.hang(r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<!doctype html><title>first</title><p>answered at once")
 	})
 	mux.HandleFunc("/slow-api", func(w http.ResponseWriter, r *http.Request) {
 		s.hits <- r.URL.Path
@@ -219,6 +232,65 @@ func TestGotoNeverFinishingPageHitsDeadline(t *testing.T) {
 		}
 		if !strings.Contains(err.Error(), srv.URL+path) {
 			t.Errorf("%s: message %q does not name the URL", path, err)
+		}
+	}
+}
+
+// stopBound is how long past its deadline a navigation whose server did
+// not answer may end: the stop and the look at where the tab is
+// (navStopWait), on a loaded machine.
+const stopBound = 1500 * time.Millisecond
+
+// A goto or reload whose server does not answer in time is a TimeoutError
+// that names the URL and the page the tab still shows. Chrome holds back
+// every call to a page while its navigation is pending, so the navigation
+// is stopped: the page it was on, with what it held, answers at once.
+func TestSlowServerNavigationIsStopped(t *testing.T) {
+	srv := newNavServer(t)
+	p := navPage(t)
+	from := srv.URL + "/slow-later"
+	navGoto(t, p, from, "")
+	navEval[any](t, p, "window.marker = 'kept'")
+	steps := []struct {
+		what, to string
+		run      func(ctx context.Context) error
+	}{
+		{"goto", srv.URL + "/slow-headers", func(ctx context.Context) error {
+			_, err := page.Goto(ctx, p, srv.URL+"/slow-headers", page.WaitLoad)
+			return err
+		}},
+		{"goto commit", srv.URL + "/slow-headers", func(ctx context.Context) error {
+			_, err := page.Goto(ctx, p, srv.URL+"/slow-headers", page.WaitCommit)
+			return err
+		}},
+		{"reload", from, func(ctx context.Context) error {
+			_, err := page.Reload(ctx, p, page.WaitCommit)
+			return err
+		}},
+	}
+	for _, st := range steps {
+		start := time.Now()
+		err := st.run(navCtx(t, time.Second))
+		took := time.Since(start)
+		t.Logf("%s: %v", st.what, err)
+		var nt *page.NavTimeoutError
+		if !errors.As(err, &nt) || nt.ErrorName() != "TimeoutError" || !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("%s: got %v (%T), want a *NavTimeoutError", st.what, err, err)
+		}
+		if !nt.Stopped || nt.Shows != from || nt.URL != st.to {
+			t.Errorf("%s: %+v, want the navigation to %s stopped on %s", st.what, *nt, st.to, from)
+		}
+		for _, w := range []string{"no response from " + st.to + " after", "still shows " + from} {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: the message lacks %q: %v", st.what, w, err)
+			}
+		}
+		if took > time.Second+stopBound {
+			t.Errorf("%s took %v with a 1 s timeout", st.what, took)
+		}
+		var now string
+		if err := p.CallJS(navCtx(t, 500*time.Millisecond), "() => location.href + ' ' + window.marker", &now); err != nil || now != from+" kept" {
+			t.Fatalf("%s: the page it was on does not answer as it was: %q, %v", st.what, now, err)
 		}
 	}
 }
