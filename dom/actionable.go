@@ -85,6 +85,10 @@ type Element struct {
 	// the last reason it was not, one of the ActionabilityError reasons.
 	AutoForced bool
 	Forced     error
+	// leaving: the action set its document navigating away. Chrome holds
+	// the page's calls back until the new one commits, and the pin goes
+	// with the old document: Release would only wait.
+	leaving bool
 }
 
 // Release unpins the element. Callers defer it; it is best-effort.
@@ -109,6 +113,9 @@ func (e *Element) forcedNote(done string) string {
 // script stuck in a loop), and a probe left behind costs less than the
 // agent's wait.
 func release(ctx context.Context, p *page.Page, el *Element) {
+	if el.leaving {
+		return
+	}
 	limit := 2 * time.Second
 	if ctx.Err() != nil {
 		limit = 250 * time.Millisecond

@@ -2,6 +2,7 @@ package dom
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -304,10 +305,13 @@ func (c clicker) click(ctx context.Context, req ClickRequest) (*ClickResult, err
 // native sends the mouse events, reads the probe, and falls back to
 // element.click() if they missed and that is allowed.
 func (c clicker) native(ctx context.Context, res *ClickResult, jsAllowed bool) (*ClickResult, error) {
+	nav := c.p.S.Listen("Page.frameStartedNavigating")
+	defer nav.Close()
 	if err := mouseClick(ctx, c.p.S, *c.el.Point, c.button, c.count); err != nil {
 		return nil, err
 	}
-	v, err := verifyProbe(ctx, c.p, c.el, c.target)
+	v, err := probeUnlessLeaving(ctx, c.p, c.el, c.target, nav)
+	c.el.leaving = v.leaving
 	switch {
 	case err != nil:
 		return nil, err
@@ -340,6 +344,8 @@ type probeVerdict struct {
 	Target     string `json:"target"`     // that element, described
 	Replaced   bool   `json:"replaced"`   // the target was replaced; the events missed it
 	Gone       bool   `json:"gone"`       // the target left the page; nothing stands for it
+	// leaving: the page started navigating away instead of answering.
+	leaving bool
 }
 
 // verifyProbe reads el's probe. A page that navigated away took the
@@ -351,6 +357,66 @@ func verifyProbe(ctx context.Context, p *page.Page, el *Element, target Target) 
 		return probeVerdict{Received: true}, nil
 	}
 	return v, err
+}
+
+// probeUnlessLeaving reads el's probe, unless the document the click
+// landed in starts leaving first (a link, a form posted): Chrome holds a
+// page's calls back from then until the new document commits, which a
+// slow server puts off past the step's time, and a navigation that began
+// with the click says the page took its events, as a document gone does.
+// nav hears the tab's navigations since just before the events.
+func probeUnlessLeaving(ctx context.Context, p *page.Page, el *Element, target Target, nav *cdp.Listener) (probeVerdict, error) {
+	pctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type answer struct {
+		v   probeVerdict
+		err error
+	}
+	probed := make(chan answer, 1)
+	go func() {
+		v, err := verifyProbe(pctx, p, el, target)
+		probed <- answer{v, err}
+	}()
+	leaving := make(chan struct{})
+	go func() {
+		if leaves(pctx, nav, p) {
+			close(leaving)
+		}
+	}()
+	select {
+	case a := <-probed:
+		return a.v, a.err
+	case <-leaving:
+		select {
+		case a := <-probed:
+			return a.v, a.err // it answered too: its word is the better one
+		default:
+		}
+		return probeVerdict{Received: true, leaving: true}, nil
+	}
+}
+
+// leaves waits, until ctx ends, for the main frame or the frame p is in to
+// start a navigation to another document.
+func leaves(ctx context.Context, nav *cdp.Listener, p *page.Page) bool {
+	frame := p.S.TargetID // the main frame's id is its tab's
+	if p.Frame != nil {
+		frame = p.Frame.ID
+	}
+	for {
+		ev, err := nav.Next(ctx)
+		if err != nil {
+			return false
+		}
+		var e struct {
+			FrameID        string `json:"frameId"`
+			NavigationType string `json:"navigationType"`
+		}
+		if json.Unmarshal(ev.Params, &e) == nil && (e.FrameID == p.S.TargetID || e.FrameID == frame) &&
+			e.NavigationType != "sameDocument" && e.NavigationType != "historySameDocument" {
+			return true
+		}
+	}
 }
 
 // js clicks with element.click() and completes res.
