@@ -73,6 +73,12 @@ type Call struct {
 	// releases the current tab.
 	lockWait time.Duration
 	unlock   func()
+	// timeout is the call's: the setup waits that long, from start, for
+	// a navigation that holds the tab back.
+	timeout time.Duration
+	// held: a step timed out while a navigation held the page back
+	// (checkAnswers); the captures do not wait on it.
+	held bool
 
 	// dialogs answers the page's JavaScript dialogs for the whole call.
 	dialogs *dialogWatch
@@ -182,6 +188,10 @@ func (c *Call) attach(ctx context.Context, alias, targetID, frame string) error 
 		c.warn("tab %s was in use by another cdpskill call; this call waited %d ms for it (the page may have changed since you last saw it)", alias, waited.Milliseconds())
 	}
 	err = c.open(ctx, alias, targetID, frame)
+	var held *heldTab
+	if errors.As(err, &held) {
+		return c.leaveHeld(ctx, alias)
+	}
 	var sick *sickTab
 	if !errors.As(err, &sick) {
 		return err
@@ -199,8 +209,45 @@ func (c *Call) attach(ctx context.Context, alias, targetID, frame string) error 
 	return nil
 }
 
+// heldTab is a tab whose page a navigation held back (Chrome sends a page
+// nothing while its main frame is between documents) for as long as the
+// call could wait: its server has not answered.
+type heldTab struct{}
+
+func (e *heldTab) Error() string { return "a navigation holds the tab's page back" }
+
+// leaveHeld ends a call whose tab a navigation begun before it held back
+// for the call's whole time. A page's own navigation is the agent's to
+// judge, not cdpskill's to guess at, and the steps were meant for the page
+// it would bring: the call fails, saying what it saw, and none of them
+// runs. The navigation is stopped, as the Stop button does, so the tab
+// shows its document as it was, with all it held, and answers the next
+// call at once; a navigation that commits meanwhile is fine too.
+func (c *Call) leaveHeld(ctx context.Context, alias string) error {
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), reviveWait)
+	defer cancel()
+	h := page.PendingNavigation(sctx, c.page)
+	msg := fmt.Sprintf("tab %s did not answer within the call's timeout (%d ms), so none of your steps ran: %s", alias, c.timeout.Milliseconds(), heldNote(h))
+	if page.StopLoading(sctx, c.page) != nil {
+		msg += fmt.Sprintf("; cdpskill could not stop that navigation: the tab shows %s until the server answers, then the new page", orUnknown(h.Shows))
+	} else {
+		if shows := page.PendingNavigation(sctx, c.page).Shows; shows != "" {
+			h.Shows = shows
+		}
+		msg += fmt.Sprintf("; cdpskill has stopped that navigation, as the Stop button does, so the tab still shows %s, as it was, with all it held (go there again with a longer timeout if you need the new page)", orUnknown(h.Shows))
+	}
+	return &Error{Type: Execution, Name: "TimeoutError", Message: msg, Err: context.DeadlineExceeded}
+}
+
+func orUnknown(url string) string {
+	if url == "" {
+		return "the page it showed"
+	}
+	return url
+}
+
 // sickTab is a tab that cannot take a session: its renderer crashed, or
-// its page did not answer within pageAnswerWait.
+// its page's main thread stayed busy for pageAnswerWait.
 type sickTab struct {
 	crashed bool
 }
@@ -239,10 +286,11 @@ func (c *Call) open(ctx context.Context, alias, targetID, frame string) error {
 	// Subscribed before Inspector.enable, which announces a crash that
 	// happened earlier before it replies.
 	crashed := sess.Listen("Inspector.targetCrashed")
-	sctx, cancel := context.WithTimeoutCause(ctx, pageAnswerWait, &sickTab{})
-	defer cancel()
-	sctx, stop := context.WithCancelCause(sctx)
+	sctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
+	answered := make(chan struct{})
+	defer close(answered)
+	go c.watchSetup(sctx, answered, stop, sess)
 	emu := c.loadEmulation()
 	c.emu = emu
 	var g errgroup.Group
@@ -292,6 +340,11 @@ func (c *Call) open(ctx context.Context, alias, targetID, frame string) error {
 		// A command of the setup heard of the crash before Inspector did.
 		stop(&sickTab{crashed: true})
 	}
+	var held *heldTab
+	if err != nil && ctx.Err() == nil && errors.As(context.Cause(sctx), &held) {
+		crashed.Close()
+		return held
+	}
 	if err != nil && ctx.Err() == nil && errors.As(context.Cause(sctx), &sick) {
 		sick.crashed = sick.crashed || len(crashed.Drain()) > 0
 		crashed.Close()
@@ -306,6 +359,66 @@ func (c *Call) open(ctx context.Context, alias, targetID, frame string) error {
 	c.restoreEmulation(sctx, emu)
 	c.restoreFrame(sctx, frame)
 	return nil
+}
+
+// watchSetup ends, with the reason as ctx's cause, the setup of sess's
+// tab when its page does not answer; answered closes when the setup is
+// done. After
+// answerProbe of silence it looks at the page's main thread: a busy one
+// (the page's script in an endless loop) gets pageAnswerWait in all, then
+// the tab is a *sickTab, which attach reloads; a page that a navigation
+// holds back (a slow server) is waited for as long as the call may take
+// (heldUntil), since the navigation may still commit, then, its main
+// thread still free, the tab is a *heldTab, which attach leaves as it is.
+func (c *Call) watchSetup(ctx context.Context, answered <-chan struct{}, stop context.CancelCauseFunc, sess *cdp.Session) {
+	start := time.Now()
+	if !quietFor(ctx, answered, answerProbe) {
+		return
+	}
+	busy, ok := mainThreadBusy(ctx, sess.Conn(), sess.TargetID)
+	if ok && !busy {
+		if !quietFor(ctx, answered, time.Until(c.heldUntil(ctx))) {
+			return
+		}
+		if busy, ok = mainThreadBusy(ctx, sess.Conn(), sess.TargetID); ok && !busy {
+			stop(&heldTab{})
+			return
+		}
+	}
+	if quietFor(ctx, answered, pageAnswerWait-time.Since(start)) {
+		stop(&sickTab{})
+	}
+}
+
+// heldUntil is how long the setup waits for a navigation that holds the
+// tab back: until the call's timeout, counted from its start, or ctx's
+// deadline (a step's: openTab, connectTab) when that comes first.
+func (c *Call) heldUntil(ctx context.Context) time.Time {
+	until := c.start.Add(c.timeout)
+	if c.timeout <= 0 {
+		until = time.Now().Add(pageAnswerWait)
+	}
+	if dl, ok := ctx.Deadline(); ok && dl.Before(until) {
+		until = dl
+	}
+	return until
+}
+
+// quietFor waits d and tells whether it passed with neither done closed
+// nor ctx ended.
+func quietFor(ctx context.Context, done <-chan struct{}, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-done:
+	case <-ctx.Done():
+	}
+	return false
 }
 
 // session is a session on targetID: over the tab's own websocket when the
@@ -363,7 +476,7 @@ func (c *Call) revive(ctx context.Context, alias string, sick *sickTab) error {
 	}
 	why := "had crashed (its renderer died)"
 	if !sick.crashed {
-		why = fmt.Sprintf("did not answer for %v (its page's JavaScript kept the main thread busy: an endless loop?)", pageAnswerWait)
+		why = fmt.Sprintf("did not answer for %v: its page's main thread stayed busy (its JavaScript in an endless loop?)", pageAnswerWait)
 	}
 	c.warn("tab %s %s; cdpskill reloaded %s before your steps: whatever the page held is gone", alias, why, cdp.RedactURL(url))
 	return nil

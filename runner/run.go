@@ -62,7 +62,7 @@ func Run(ctx context.Context, input []byte, opts Options) *Result {
 	}
 	ctx, abort := context.WithCancelCause(ctx)
 	defer abort(nil)
-	c := &Call{getenv: opts.Getenv, tabs: cdp.OpenRegistry(path), start: time.Now(), abort: abort, lockWait: req.timeout, exiting: opts.Exiting}
+	c := &Call{getenv: opts.Getenv, tabs: cdp.OpenRegistry(path), start: time.Now(), abort: abort, lockWait: req.timeout, timeout: req.timeout, exiting: opts.Exiting}
 	defer c.close()
 	// The registry is transient state: a damaged one is rebuilt from what
 	// survived, and the call goes on, told.
@@ -457,20 +457,28 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 			return nil
 		})
 	}
+	// A page a navigation holds back answers none of what reads it: each
+	// capture would only wait out its budget.
+	held := c.held
+	if held {
+		c.warn("no page context, viewportSnapshot or changes: a navigation holds the page back (see the error)")
+	}
 	// The context's evaluation doubles as the flush of the console and
 	// network events: CDP delivers in order, so once its reply is read
 	// every event the page sent before it has been read too.
 	g.Go(func() error {
 		cctx, cancel := context.WithTimeout(ctx, contextBudget)
 		defer cancel()
-		pc, err := page.GetContext(cctx, p, r.visual)
-		if err == nil {
-			c.explainViewport(pc)
-			res.Context = pc
-		} else if c.console != nil {
-			fctx, cancel := context.WithTimeout(ctx, consoleBudget)
-			_ = c.console.Flush(fctx)
-			cancel()
+		if !held {
+			pc, err := page.GetContext(cctx, p, r.visual)
+			if err == nil {
+				c.explainViewport(pc)
+				res.Context = pc
+			} else if c.console != nil {
+				fctx, cancel := context.WithTimeout(ctx, consoleBudget)
+				_ = c.console.Flush(fctx)
+				cancel()
+			}
 		}
 		if c.console != nil {
 			// Every level: the report shows errors and warnings and counts the rest.
@@ -478,7 +486,7 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 			msgs := c.withFrameConsole(cctx, since(c.console), since)
 			res.Console = capture.NewReport(c.withWorkerConsoles(cctx, msgs, since, consoleBudget))
 		}
-		rep, err := c.finishNetwork(cctx)
+		rep, err := c.finishNetwork(cctx, held)
 		if err != nil {
 			c.fileTrouble("network log", err)
 		}
@@ -487,8 +495,10 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 		}
 		return nil
 	})
-	if r.visual {
+	if r.visual && !held {
 		g.Go(func() error { scr = c.takeAfter(ctx); return nil })
+	}
+	if r.visual {
 		g.Go(func() error {
 			path := capture.AfterPath(c.alias)
 			shot, ok := c.takeEarly(ctx)

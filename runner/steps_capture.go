@@ -443,12 +443,16 @@ func (c *Call) ensureNetwork(ctx context.Context) (*networkCapture, error) {
 // tab's log and returns the failed ones for the call's result (nil when
 // none failed) and any error saving the log. finish runs it once the
 // session's events have been flushed.
-func (c *Call) finishNetwork(ctx context.Context) (*capture.NetworkReport, error) {
+func (c *Call) finishNetwork(ctx context.Context, held bool) (*capture.NetworkReport, error) {
 	nc := c.network()
 	if nc == nil {
 		return nil, nil
 	}
-	err := nc.n.Save(ctx, nc.log, true, c.page.Top())
+	top := c.page.Top()
+	if held {
+		top = nil // a page a navigation holds back answers nothing
+	}
+	err := nc.n.Save(ctx, nc.log, true, top)
 	return nc.n.Report(), err
 }
 

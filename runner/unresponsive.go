@@ -8,20 +8,30 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/page"
 )
 
 // answerProbe is how long a page whose step timed out gets to answer a
-// trivial evaluation before its main thread is taken as stuck.
+// trivial evaluation, and how long the look at its main thread, made
+// meanwhile, may take.
 const answerProbe = time.Second
 
-// checkAnswers looks behind a step that timed out: when the page itself
-// does not answer, its own JavaScript holds the main thread (an endless
-// loop in a click handler, a timer that never yields), and no step could
-// have succeeded. The call's session was attached before the script
-// started, so Runtime.terminateExecution reaches it: the script is
-// stopped, the tab answers again and the captures can describe it. A
-// page that still does not answer ends the call; the next call on the
-// tab reloads it (attach).
+// checkAnswers looks behind a step that timed out on a page that then
+// does not answer. Two things silence a page, and only one is the page's
+// fault:
+//
+//   - a navigation in flight: Chrome holds back every call to a page
+//     whose main frame is between documents, until the new one commits
+//     (a slow server, say). The old document is fine and the navigation
+//     may still commit; the tab is left as it is and the step's error
+//     says what is pending (heldNavigation).
+//   - the page's own JavaScript holding the main thread (an endless
+//     loop in a click handler, a timer that never yields), proven by
+//     mainThreadBusy. The call's session was attached before the script
+//     started, so Runtime.terminateExecution reaches it: the script is
+//     stopped, the tab answers again and the captures can describe it.
+//     A page that still does not answer ends the call, and the next call
+//     on the tab, finding its main thread busy still, reloads it (attach).
 func (c *Call) checkAnswers(ctx context.Context, err error) error {
 	if c.page == nil || c.dead.Load() || ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
 		return err
@@ -30,23 +40,75 @@ func (c *Call) checkAnswers(ctx context.Context, err error) error {
 	if s := c.page.EvalSession(); s != c.sess {
 		sessions = append(sessions, s) // an out-of-process frame has a main thread of its own
 	}
-	stuck := silent(ctx, sessions)
-	if len(stuck) == 0 {
+	verdicts := make([]verdict, len(sessions))
+	var wg sync.WaitGroup
+	for i, s := range sessions {
+		wg.Go(func() { verdicts[i] = look(ctx, s) })
+	}
+	wg.Wait()
+	var busy []*cdp.Session
+	held := false
+	for i, v := range verdicts {
+		switch v {
+		case busyThread:
+			busy = append(busy, sessions[i])
+		case heldBack:
+			held = true
+		}
+	}
+	if len(busy) == 0 {
+		if held {
+			return c.heldNavigation(ctx, err)
+		}
 		return err
 	}
-	for _, s := range stuck {
+	for _, s := range busy {
 		tctx, cancel := context.WithTimeout(ctx, answerProbe)
 		_ = s.Call(tctx, "Runtime.terminateExecution", nil, nil)
 		cancel()
 	}
 	e := &Error{Type: Execution, Name: "PageUnresponsiveError", Err: err}
-	if len(silent(ctx, stuck)) == 0 {
+	if len(silent(ctx, busy)) == 0 {
 		e.Message = fmt.Sprintf("tab %s stopped answering: the page's own JavaScript kept its main thread busy past the step's timeout (an endless loop?); cdpskill stopped that script, so the tab answers again, but the page may be half-updated: look before you act", c.alias)
 		return e
 	}
 	e.Message = fmt.Sprintf("tab %s does not answer: the page's own JavaScript keeps its main thread busy (an endless loop?) and could not be stopped; the next call on it reloads it first (or open a new tab)", c.alias)
 	c.die(e)
 	return e
+}
+
+// verdict is what look found of a page.
+type verdict int
+
+const (
+	answering  verdict = iota // it evaluates, or nothing could be told
+	heldBack                  // silent, its main thread free: a navigation holds it back
+	busyThread                // silent, its main thread taken (or not to be looked at)
+)
+
+// look asks s's page to evaluate 0 and, meanwhile, looks at its main
+// thread (mainThreadBusy), each within answerProbe.
+func look(ctx context.Context, s *cdp.Session) verdict {
+	var answered, free bool
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		pctx, cancel := context.WithTimeout(ctx, answerProbe)
+		defer cancel()
+		err := s.Call(pctx, "Runtime.evaluate", map[string]any{"expression": "0"}, nil)
+		answered = err == nil || pctx.Err() == nil // an error is an answer too
+	})
+	wg.Go(func() {
+		busy, ok := mainThreadBusy(ctx, s.Conn(), s.TargetID)
+		free = ok && !busy
+	})
+	wg.Wait()
+	switch {
+	case answered || ctx.Err() != nil:
+		return answering
+	case free:
+		return heldBack
+	}
+	return busyThread
 }
 
 // silent returns the sessions whose page does not evaluate 0 within
@@ -71,4 +133,91 @@ func silent(ctx context.Context, sessions []*cdp.Session) []*cdp.Session {
 	}
 	wg.Wait()
 	return out
+}
+
+// mainThreadBusy tells whether the main thread of targetID's page is taken
+// (its script in an endless loop, a long task), as opposed to held back by
+// a navigation. A session attached now is set up in the renderer on its
+// main thread, so a busy page answers it nothing; once set up, it is
+// answered Performance.getMetrics even while a navigation holds the page
+// back, since Chrome sends that to the renderer's IO thread, past the
+// hold. (A session attached earlier would be answered by a busy page too:
+// its IO thread interrupts the script.) ok is false when no session could
+// be attached to look.
+func mainThreadBusy(ctx context.Context, conn *cdp.Conn, targetID string) (busy, ok bool) {
+	pctx, cancel := context.WithTimeout(ctx, answerProbe)
+	defer cancel()
+	s, err := cdp.Attach(pctx, conn, targetID)
+	if err != nil {
+		return false, false
+	}
+	defer func() {
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), answerProbe)
+		_ = s.Detach(dctx)
+		cancel()
+	}()
+	err = s.Call(pctx, "Performance.getMetrics", nil, nil) // an error is an answer too
+	if err != nil && pctx.Err() != nil && ctx.Err() == nil {
+		return true, true
+	}
+	return false, ctx.Err() == nil
+}
+
+// heldNavigation words a step that timed out while a navigation held the
+// page back: what is pending, what the tab shows, and that nothing was
+// done to it; the captures will not wait on the page. A navigation timeout
+// of the step's own (goto) says all that already.
+func (c *Call) heldNavigation(ctx context.Context, err error) error {
+	c.held = true
+	var nt *page.NavTimeoutError
+	if errors.As(err, &nt) {
+		return err
+	}
+	hctx, cancel := context.WithTimeout(ctx, answerProbe)
+	defer cancel()
+	h := page.PendingNavigation(hctx, c.page)
+	if h.To == "" {
+		h.To = c.pendingDocument()
+	}
+	e := *classify(err)
+	e.Err = err
+	note := heldNote(h)
+	if h.Shows != "" {
+		note += "; the tab still shows " + h.Shows
+	}
+	e.Hint = joinHint(e.Hint, note+"; the next call waits for that navigation, within its timeout, and stops it if it is pending still")
+	return &e
+}
+
+// pendingDocument is the URL of the last document request this call saw
+// begin that has had no response: a navigation the page began.
+func (c *Call) pendingDocument() string {
+	nc := c.network()
+	if nc == nil {
+		return ""
+	}
+	reqs := nc.n.Requests()
+	for i := len(reqs) - 1; i >= 0; i-- {
+		if r := reqs[i]; r.Type == "Document" && r.Pending {
+			return r.URL
+		}
+	}
+	return ""
+}
+
+// heldNote says that a navigation holds the tab back, and where it goes
+// when that is known.
+func heldNote(h page.Held) string {
+	to := "a navigation"
+	if h.To != "" {
+		to += " to " + cdp.RedactURL(h.To)
+	}
+	return fmt.Sprintf("the tab is between documents: %s has had no response yet, and Chrome holds back every call to the page until it commits", to)
+}
+
+func joinHint(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
