@@ -154,6 +154,38 @@ func (n *Network) Save(ctx context.Context, log NetworkLog, final bool, top *pag
 	return nil
 }
 
+// InFlight returns the URLs of the tab's requests under way, long-lived
+// streams and pings left out as in Busy: this capture's that have not
+// ended, and those an earlier call left under way that neither an event
+// of this call nor, with top given, the page's timing records have ended
+// since. A request whose end no one saw and no record tells stays under
+// way: the caller waits the longer for it, never the shorter. The log is
+// left as it is; Save brings it up to date.
+func (n *Network) InFlight(ctx context.Context, log NetworkLog, top *page.Page) []string {
+	mine, _ := n.Busy(0)
+	var urls []string
+	for _, r := range mine {
+		urls = append(urls, r.URL)
+	}
+	n.mu.Lock()
+	late := maps.Clone(n.late)
+	n.mu.Unlock()
+	old, err := log.Read()
+	if err != nil {
+		return urls
+	}
+	settleLate(old, late)
+	if top != nil {
+		settleByTiming(ctx, top, old)
+	}
+	for _, r := range old {
+		if !r.Done() && !lingering[r.Type] {
+			urls = append(urls, r.URL)
+		}
+	}
+	return urls
+}
+
 // settleLate folds into the logged requests still under way the events
 // that arrived for them in this call, and reports whether any changed.
 func settleLate(logged []Request, late map[string][]lateEvent) bool {

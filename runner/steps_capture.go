@@ -414,6 +414,17 @@ func (c *Call) network() *networkCapture {
 	return nc
 }
 
+// requestsInFlight is what the page asks of the tab's requests under way
+// (page.TrackRequests): those of this call and those earlier calls left
+// under way; none known when the call captures no network.
+func (c *Call) requestsInFlight(ctx context.Context) []string {
+	nc := c.network()
+	if nc == nil || c.page == nil {
+		return nil
+	}
+	return nc.n.InFlight(ctx, nc.log, c.page.Top())
+}
+
 // startNetwork begins recording the current tab's requests. attach runs
 // it beside capture.StartConsole so that the call's requests from the
 // first step on are seen.
