@@ -34,6 +34,11 @@ type ActionRequest struct {
 	// Timeout bounds the waiting; DefaultTimeout when zero. ctx bounds it
 	// too.
 	Timeout time.Duration
+	// AgentTimeout says the agent set the wait itself (the step's
+	// timeout parameter): a target that is nowhere is waited for until
+	// Timeout. Without it, such a target fails once the page has been
+	// still for StillFor (endEarly).
+	AgentTimeout bool
 	// StableFrames, for a click, requires the element's box to stay the
 	// same across that many animation frames (SPEC 8.6). Zero checks two
 	// frames only while an animation or transition moves the element.
@@ -128,11 +133,12 @@ func release(ctx context.Context, p *page.Page, el *Element) {
 // WaitActionable resolves req.Target and retries the actionability checks
 // (SPEC 8) at 0, 50, 100, 200, 200… ms until they pass or req.Timeout
 // passes. Permanent failures (invalid selector, unknown ref, wrong element
-// type for fill) return at once. At the timeout an element that exists but
-// is not visible, covered, moving or without pointer events is auto-forced;
-// otherwise the last failure is returned: *NotFoundError,
-// *StaleElementError or *ActionabilityError. If ctx ends first the error
-// is a *TimeoutError wrapping ctx's error.
+// type for fill) return at once, and a target that is nowhere on a page
+// that has been still for StillFor fails then (endEarly). At the timeout
+// an element that exists but is not visible, covered, moving or without
+// pointer events is auto-forced; otherwise the last failure is returned:
+// *NotFoundError, *StaleElementError or *ActionabilityError. If ctx ends
+// first the error is a *TimeoutError wrapping ctx's error.
 func WaitActionable(ctx context.Context, p *page.Page, req ActionRequest) (*Element, error) {
 	start := time.Now()
 	deadline := start.Add(orDefault(req.Timeout))
@@ -140,8 +146,12 @@ func WaitActionable(ctx context.Context, p *page.Page, req ActionRequest) (*Elem
 	var last error
 	lastVerdict := waitable
 	reResolved := false
+	var stillIn time.Duration // until the page may have been still for StillFor
 	for attempt := 0; ; attempt++ {
 		wait := retryDelay(attempt)
+		if stillIn > 0 {
+			wait = min(wait, stillIn)
+		}
 		if attempt > 0 && time.Until(deadline) < wait {
 			break
 		}
@@ -176,6 +186,12 @@ func WaitActionable(ctx context.Context, p *page.Page, req ActionRequest) (*Elem
 			return nil, problem
 		}
 		last, lastVerdict = problem, verdict
+		if res.Status == "notFound" {
+			var still bool
+			if still, stillIn = endEarly(ctx, p, req, last); still {
+				break
+			}
+		}
 	}
 	req.Describe = req.Describe || reResolved
 	el, err := expire(ctx, p, req, token, last, lastVerdict, time.Since(start))

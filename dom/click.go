@@ -190,7 +190,7 @@ func clickOnce(ctx context.Context, p *page.Page, req ClickRequest, target *Targ
 		}
 		return &ClickResult{Clicked: true, Method: MethodCDP}, nil
 	}
-	ar := ActionRequest{Target: *target, Action: ActionClick, Force: req.Force, Timeout: req.Timeout, StableFrames: req.Stable, probe: !req.JSClick}
+	ar := ActionRequest{Target: *target, Action: ActionClick, Force: req.Force, Timeout: req.Timeout, AgentTimeout: req.Timeout > 0, StableFrames: req.Stable, probe: !req.JSClick}
 	if req.X != nil {
 		ar.Offset = &Point{*req.X, *req.Y}
 	}

@@ -43,6 +43,8 @@ var (
 	diagnoseJS string
 	//go:embed js/yield.js
 	yieldJS string
+	//go:embed js/still.js
+	stillJS string
 )
 
 var (
@@ -57,6 +59,7 @@ var (
 	settleFn      = bind(settleJS)
 	revealFn      = bind(revealJS)
 	diagnoseFn    = bind(diagnoseJS)
+	stillFn       = bind(stillJS)
 )
 
 // bind composes an operation with the helpers (js.Bind).

@@ -96,7 +96,7 @@ func Drag(ctx context.Context, p *page.Page, req DragRequest) (*DragResult, erro
 	if err != nil {
 		return nil, err
 	}
-	d := dragger{p: p, steps: steps, delay: req.Delay}
+	d := dragger{p: p, steps: steps, delay: req.Delay, agentTimeout: req.Timeout > 0}
 	defer d.releaseAll(ctx)
 	var src, tgt endpoint
 	plan, replaced, err := reResolving(req.Timeout, Target{}, ActionDrag, func(timeout time.Duration, _ bool) (*dragPlan, error) {
@@ -163,6 +163,8 @@ type dragger struct {
 	pinned []*Element
 	// lastReplaced is the endpoint last found replaced before the drag.
 	lastReplaced string
+	// agentTimeout: the agent set the wait itself (ActionRequest).
+	agentTimeout bool
 }
 
 // endpoint is a readied endpoint: a pinned element, or a point.
@@ -187,7 +189,7 @@ func (d *dragger) ready(ctx context.Context, ep DragEndpoint, timeout time.Durat
 	if ep.Target == "" {
 		return endpoint{spec: ep}, nil
 	}
-	el, err := WaitActionable(ctx, d.p, ActionRequest{Target: ParseTarget(ep.Target), Action: ActionDrag, Timeout: timeout})
+	el, err := WaitActionable(ctx, d.p, ActionRequest{Target: ParseTarget(ep.Target), Action: ActionDrag, Timeout: timeout, AgentTimeout: d.agentTimeout})
 	if err != nil {
 		return endpoint{}, err
 	}

@@ -13,6 +13,9 @@ type NotFoundError struct {
 	Target Target
 	Detail string        // why, when there is more to say than "no match"
 	Waited time.Duration // 0 when the failure was immediate
+	// Still is how long the page had stood still when the wait ended
+	// before its timeout (StillFor); 0 when it did not.
+	Still time.Duration
 }
 
 func (e *NotFoundError) Error() string {
@@ -28,7 +31,12 @@ func (e *NotFoundError) Error() string {
 	default:
 		fmt.Fprintf(&b, "nothing matches %s", e.Target)
 	}
-	if e.Waited > 0 {
+	switch {
+	case e.Still > 0:
+		fmt.Fprintf(&b, " (waited %s: the page had not changed for %s and had no request under way; "+
+			`give the step's parameters a "timeout" to wait longer for it)`,
+			e.Waited.Round(time.Millisecond), e.Still.Round(100*time.Millisecond))
+	case e.Waited > 0:
 		fmt.Fprintf(&b, " (waited %s)", e.Waited.Round(time.Millisecond))
 	}
 	return b.String()

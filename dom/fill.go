@@ -123,7 +123,7 @@ func fillOne(ctx context.Context, p *page.Page, req FillRequest) (*FillResult, e
 }
 
 func fillAttempt(ctx context.Context, p *page.Page, req FillRequest, target Target, timeout time.Duration, again bool) (*FillResult, error) {
-	el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionFill, Force: req.Force, Timeout: timeout, Describe: again})
+	el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionFill, Force: req.Force, Timeout: timeout, Describe: again, AgentTimeout: req.Timeout > 0})
 	if err != nil {
 		return nil, err
 	}

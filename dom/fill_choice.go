@@ -58,7 +58,7 @@ type checkedState struct {
 func setChecked(ctx context.Context, p *page.Page, req FillRequest, target Target, want bool) (*FillResult, error) {
 	// Only attached: a styled checkbox hides the input behind its label,
 	// which the click then goes to.
-	el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionSelect, Force: true, Timeout: req.Timeout})
+	el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionSelect, Force: true, Timeout: req.Timeout, AgentTimeout: req.Timeout > 0})
 	if err != nil {
 		return nil, err
 	}

@@ -67,7 +67,7 @@ func Hover(ctx context.Context, p *page.Page, req HoverRequest) (*HoverResult, e
 	target := ParseTarget(req.Target)
 	var rec *Element // the overlays seen before the first move
 	res, replaced, err := reResolving(req.Timeout, target, ActionHover, func(timeout time.Duration, again bool) (*HoverResult, error) {
-		el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionHover, Force: req.Force, Timeout: timeout, Describe: again, probe: true})
+		el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionHover, Force: req.Force, Timeout: timeout, Describe: again, AgentTimeout: req.Timeout > 0, probe: true})
 		if err != nil {
 			return nil, err
 		}

@@ -76,7 +76,7 @@ func Scroll(ctx context.Context, p *page.Page, req ScrollRequest) (*ScrollResult
 func scrollToElement(ctx context.Context, p *page.Page, req ScrollRequest) (*ScrollResult, error) {
 	target := ParseTarget(req.Target)
 	res, replaced, err := reResolving(req.Timeout, target, ActionScroll, func(timeout time.Duration, again bool) (*ScrollResult, error) {
-		el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionScroll, Force: true, Timeout: timeout, Describe: again})
+		el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionScroll, Force: true, Timeout: timeout, Describe: again, AgentTimeout: req.Timeout > 0})
 		if err != nil {
 			return nil, err
 		}

@@ -121,7 +121,7 @@ func selectIn(ctx context.Context, p *page.Page, target Target, req SelectOption
 // option is missing or disabled, until timeout.
 func selectAttempt(ctx context.Context, p *page.Page, req SelectOptionRequest, arg map[string]any, target Target, timeout time.Duration, again bool) (*SelectOptionResult, error) {
 	deadline := time.Now().Add(timeout)
-	el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionSelect, Force: true, Timeout: timeout, Describe: again})
+	el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionSelect, Force: true, Timeout: timeout, Describe: again, AgentTimeout: req.Timeout > 0})
 	if err != nil {
 		return nil, err
 	}
@@ -269,7 +269,7 @@ func SelectText(ctx context.Context, p *page.Page, req SelectTextRequest) (*Sele
 }
 
 func selectTextOnce(ctx context.Context, p *page.Page, req SelectTextRequest, target Target, timeout time.Duration, again bool) (*SelectTextResult, error) {
-	el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionSelect, Force: true, Timeout: timeout, Describe: again})
+	el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionSelect, Force: true, Timeout: timeout, Describe: again, AgentTimeout: req.Timeout > 0})
 	if err != nil {
 		return nil, err
 	}

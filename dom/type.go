@@ -104,7 +104,7 @@ type keyTarget struct {
 // before it has focus.
 func focusTarget(ctx context.Context, p *page.Page, target Target, check, action Action, force bool, timeout time.Duration, click bool) (*keyTarget, error) {
 	k, replaced, err := reResolving(timeout, target, action, func(t time.Duration, again bool) (*keyTarget, error) {
-		el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: check, Force: force, Timeout: t, Describe: again})
+		el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: check, Force: force, Timeout: t, Describe: again, AgentTimeout: timeout > 0})
 		if err != nil {
 			return nil, err
 		}

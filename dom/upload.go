@@ -117,8 +117,12 @@ func findFileInput(ctx context.Context, p *page.Page, req UploadRequest) (string
 	}
 	start := time.Now()
 	var last error
+	var stillIn time.Duration // as in WaitActionable
 	for attempt := 0; ; attempt++ {
 		wait := retryDelay(attempt)
+		if stillIn > 0 {
+			wait = min(wait, stillIn)
+		}
 		if attempt > 0 && time.Since(start)+wait > timeout {
 			break
 		}
@@ -141,6 +145,12 @@ func findFileInput(ctx context.Context, p *page.Page, req UploadRequest) (string
 			return "", problem
 		}
 		last = problem
+		if failed.Status == "notFound" {
+			var still bool
+			if still, stillIn = endEarly(ctx, p, ActionRequest{Target: target, AgentTimeout: req.Timeout > 0}, last); still {
+				break
+			}
+		}
 	}
 	var nf *NotFoundError
 	if errors.As(last, &nf) {

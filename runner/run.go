@@ -496,6 +496,14 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 		return nil
 	})
 	if r.visual && !held {
+		g.Go(func() error {
+			// The next call that misses its target learns from it how
+			// long the page has been still (issue 21).
+			wctx, cancel := context.WithTimeout(ctx, contextBudget)
+			defer cancel()
+			_ = dom.WatchStill(wctx, p)
+			return nil
+		})
 		g.Go(func() error { scr = c.takeAfter(ctx); return nil })
 	}
 	if r.visual {
