@@ -19,8 +19,10 @@ type Diagnostics struct {
 	VisibleFields []FieldHint `json:"visibleFields,omitempty"`
 	VisibleLinks  []LinkHint  `json:"visibleLinks,omitempty"`
 	VisibleErrors []string    `json:"visibleErrors,omitempty"`
-	// NearMatches are visible elements whose text is close to the search
-	// term, best first.
+	// NearMatches are visible elements whose text, name or value is
+	// close to the search term, best first for the step: what can be
+	// clicked first after a click, fields first after a fill, type or
+	// selectOption; plain text last.
 	NearMatches []ElementHint `json:"nearMatches,omitempty"`
 	// InFrame is another frame of the tab that has the element the step
 	// looked for: switch to it with the frame step, or click with
@@ -39,12 +41,17 @@ type ScrollPosition struct {
 
 // ElementHint is an element the agent could target instead. Score (0-100)
 // is set on near matches: 100 the same text, 80 text containing the term,
-// 70 text contained in it, 50 a shared word, or the text's similarity by
-// edit distance when higher (a misspelling).
+// 70 text contained in it, 50 a shared word (or one a typo away), or the
+// text's similarity by edit distance when higher (a misspelling). Role,
+// on near matches, is the element's ARIA role: a "button" or a
+// "textbox" may show the same words. A near match inside a shadow root
+// has no Selector (none reaches it from the document): its Ref, or a
+// snapshot's, targets it.
 type ElementHint struct {
 	Text     string `json:"text"`
-	Selector string `json:"selector"`
+	Selector string `json:"selector,omitempty"`
 	Ref      string `json:"ref,omitempty"`
+	Role     string `json:"role,omitempty"`
 	Score    int    `json:"score,omitempty"`
 }
 
@@ -67,8 +74,8 @@ type LinkHint struct {
 // FailureContext reads the failure context in one evaluation. searchTerm
 // is what the failed step looked for (see Searched); "" skips the near
 // matches. fields is for a step that wanted a field to type into: the
-// visible fields are listed instead of the buttons, and near matches are
-// fields. Callers bound ctx tightly: this is a courtesy after a failure,
+// visible fields are listed instead of the buttons, and near matches
+// rank fields first. Callers bound ctx tightly: this is a courtesy after a failure,
 // and a dead page fails it.
 func FailureContext(ctx context.Context, p *page.Page, searchTerm string, fields bool) (*Diagnostics, error) {
 	var fc Diagnostics

@@ -62,7 +62,7 @@ func TestFailureContextScores(t *testing.T) {
 		{"please ship it", "#ship-role", 70},  // the element's text is inside the term
 		{"Send message now", "#send", 75},     // ... or more by edit distance
 		{"remove the cart", "#short-add", 50}, // a shared word
-		{"Add to crat", "#short-add", 82},     // a misspelling: 2 edits in 11
+		{"Add to crat", "#short-add", 91},     // a misspelling: two letters swapped, one edit in 11
 		{"#email", "#email", 100},             // a selector's id
 		{".email-address", "#email", 100},     // a selector's words against a placeholder
 		{"documentation", "#docs", 100},       // a link, case-insensitive
@@ -132,5 +132,64 @@ func TestFailureContextForFields(t *testing.T) {
 	want := []string{"Enter an email address like ada@example.com", "Upload failed: the file is too large"}
 	if strings.Join(fc.VisibleErrors, "|") != "Email: "+want[0]+"|"+want[1] {
 		t.Errorf("errors %q", fc.VisibleErrors)
+	}
+}
+
+// Near matches are ranked for the action (issue 21): after a click, what
+// can be clicked comes before fields and plain text, though the textbox
+// "Item" shares more words with "Submit item" than the button "Save
+// item" does; after a fill, fields come first, though a button matches
+// better.
+func TestNearMatchesRankedForTheAction(t *testing.T) {
+	p := openFixture(t, "near.html")
+	cases := []struct {
+		term   string
+		fields bool
+		first  string
+		after  string // a match that must come later
+	}{
+		{"Submit item", false, "#save", "#item"},
+		{"Save itme", true, "#item", "#save"},
+	}
+	for _, c := range cases {
+		fc, err := dom.FailureContext(testCtx(t), p, c.term, c.fields)
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := map[string]int{}
+		for i, m := range fc.NearMatches {
+			at[m.Selector] = i
+		}
+		if i, ok := at[c.after]; len(fc.NearMatches) == 0 || fc.NearMatches[0].Selector != c.first || !ok || i == 0 {
+			t.Errorf("%q (fields %v): near matches %+v, want %s first and %s after it", c.term, c.fields, fc.NearMatches, c.first, c.after)
+		}
+	}
+	fc, err := dom.FailureContext(testCtx(t), p, "Submit item", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := fc.NearMatches[0]; m.Role != "button" || m.Text != "Save item" {
+		t.Errorf("first near match %+v, want the button \"Save item\"", m)
+	}
+}
+
+// A text search that finds nothing offers whatever on screen is close:
+// a field's value (a rename typed but not saved), a button inside a web
+// component's shadow root (no selector reaches it: none is offered), the
+// label of a to-do item that still has its old name.
+func TestNearMatchesFindTextWhereverItShows(t *testing.T) {
+	p := openFixture(t, "near.html")
+	for _, c := range []struct{ term, text, selector string }{
+		{"Call mom tonight", "Call mom tonight", "#edit2"},
+		{"Archive all", "Archive done", ""},
+		{"Fix bike brakes", "Fix bike", "#l1"},
+	} {
+		fc, err := dom.FailureContext(testCtx(t), p, c.term, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(fc.NearMatches) == 0 || fc.NearMatches[0].Text != c.text || fc.NearMatches[0].Selector != c.selector {
+			t.Errorf("%q: near matches %+v, want %q (%q) first", c.term, fc.NearMatches, c.text, c.selector)
+		}
 	}
 }
