@@ -186,6 +186,7 @@ func WaitActionable(ctx context.Context, p *page.Page, req ActionRequest) (*Elem
 			return nil, problem
 		}
 		last, lastVerdict = problem, verdict
+		stillIn = 0
 		if res.Status == "notFound" {
 			var still bool
 			if still, stillIn = endEarly(ctx, p, req, last); still {

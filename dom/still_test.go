@@ -42,7 +42,8 @@ func TestNothingOnAStillPageFailsFast(t *testing.T) {
 		}
 		limit := fastFail
 		if i > 0 {
-			limit = 300 * time.Millisecond // the page's stillness is known by now
+			// The page's stillness is known by now: no second to wait out.
+			limit = dom.StillFor * 3 / 4
 		}
 		if took > limit {
 			t.Errorf("%s took %v, want under %v", m.name, took, limit)

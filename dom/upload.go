@@ -145,6 +145,7 @@ func findFileInput(ctx context.Context, p *page.Page, req UploadRequest) (string
 			return "", problem
 		}
 		last = problem
+		stillIn = 0
 		if failed.Status == "notFound" {
 			var still bool
 			if still, stillIn = endEarly(ctx, p, ActionRequest{Target: target, AgentTimeout: req.Timeout > 0}, last); still {
