@@ -187,7 +187,9 @@ func WaitActionable(ctx context.Context, p *page.Page, req ActionRequest) (*Elem
 		}
 		last, lastVerdict = problem, verdict
 		stillIn = 0
-		if res.Status == "notFound" {
+		// A ref whose element is gone is a miss too: on a still page its
+		// row will not come back by waiting.
+		if res.Status == "notFound" || res.Status == "stale" {
 			var still bool
 			if still, stillIn = endEarly(ctx, p, req, last); still {
 				break
