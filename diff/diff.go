@@ -717,14 +717,6 @@ func textOf(n *Node) any {
 	return n.Text
 }
 
-// label names a line in a summary: its ref, else its role.
-func (n *Node) label() string {
-	if n.Ref != "" {
-		return n.Ref
-	}
-	return n.Role
-}
-
 // String is a short description for debugging and test failures.
 func (d *Diff) String() string {
 	var b strings.Builder

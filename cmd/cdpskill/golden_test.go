@@ -20,6 +20,9 @@ var (
 	// still is how long a search waited and the page stood still before
 	// it gave up (dom.NotFoundError): the machine's, not the code's.
 	still = regexp.MustCompile(`waited [0-9.]+m?s: the page had not changed for [0-9.ms]+ `)
+	// logged counts the page's log messages, which a document restored
+	// from the back/forward cache does not log again: Chrome's choice.
+	loggedCount = regexp.MustCompile(`"logged":\d+`)
 )
 
 // normalize replaces what differs between runs: ports, temp dirs, ids.
@@ -33,6 +36,7 @@ func normalize(c *cli, tab string, out []byte) string {
 	s = hexID.ReplaceAllString(s, "<targetId>")
 	s = elapsed.ReplaceAllString(s, `"elapsed":0`)
 	s = still.ReplaceAllString(s, "waited 1s: the page had not changed for 1s ")
+	s = loggedCount.ReplaceAllString(s, `"logged":"$$N"`)
 	var pretty bytes.Buffer
 	if json.Indent(&pretty, []byte(s), "", "  ") != nil {
 		return s

@@ -4,11 +4,11 @@
 // visibility, ARIA role, accessible name — plus the handle store that pins
 // a resolved element between the calls of one action.
 //
-// Go composes each operation as op(helpers(R, cssSelectors(),
-// ariaPlaces(R)), args) with R = ariaRoles(), so this factory runs on every call and keeps nothing in the page
-// except the handle store and, after a ref is re-resolved, the updated
-// entry of window.__ariaRefs. R is inpage/roles.js, S
-// inpage/selectors.js, P inpage/places.js.
+// Go composes each operation as op(helpers(R, S, P), args), so this
+// factory runs on every call and keeps nothing in the page except the
+// handle store and, after a ref is re-resolved, the updated entry of
+// window.__ariaRefs. R is inpage/roles.js, S inpage/selectors.js, P
+// inpage/places.js.
 function (R, S, P) {
   const HANDLES = Symbol.for('cdpskill.handles');
 
@@ -310,10 +310,7 @@ function (R, S, P) {
   // a guess is no answer: null, as for none. skip is an element known not
   // to be it.
   function reResolve(meta, skip) {
-    const framed = !!(meta.frame && meta.frame.length);
-    const inShadow = !!(meta.shadowPath && meta.shadowPath.length);
-    const doc = framed ? followFramePath(meta.frame) : document;
-    const root = doc && (inShadow ? followShadowPath(doc, meta.shadowPath) : doc);
+    const { doc, root, framed, inShadow } = rootOf(meta);
     const roots = root ? [root] : [];
     if (inShadow) roots.push(...shadowRoots(doc || document));
     if (framed) {
@@ -368,19 +365,25 @@ function (R, S, P) {
     return s;
   }
 
-  // standingNow lists what stands where a gone ref's element was: the
-  // elements of its kind with its name (elsewhere on the page) or a name
-  // that holds it or that it holds, then those in the container its row
-  // was in (the list: the parent of the
-  // last place its selector counts, li:nth-of-type(2)), or failing that
-  // the nearest that still holds elements of its kind; at most five
-  // visible ones, each described with its ref and selector. where is
-  // that container's role.
-  function standingNow(meta) {
+  // rootOf is the document a ref's frame path leads to and the root its
+  // shadow host path leads to there (null when either is gone).
+  function rootOf(meta) {
     const framed = !!(meta.frame && meta.frame.length);
     const inShadow = !!(meta.shadowPath && meta.shadowPath.length);
     const doc = framed ? followFramePath(meta.frame) : document;
     const root = doc && (inShadow ? followShadowPath(doc, meta.shadowPath) : doc);
+    return { doc, root, framed, inShadow };
+  }
+
+  // standingNow lists what stands where a gone ref's element was, at most
+  // five visible elements of its kind, each described with its ref and
+  // selector: those with its name, or a name that holds it or that it
+  // holds (a renamed button), then those in the container its row was in
+  // (the list: the parent of the last place its selector counts, as in
+  // li:nth-of-type(2)), or else the nearest that still holds any. where
+  // is that container's role.
+  function standingNow(meta) {
+    const { root } = rootOf(meta);
     if (!root) return { now: [], where: '' };
     const kind = (el) => snapRole(el) === meta.role && (!meta.type || el.type === meta.type) && !hiddenReason(el);
     const picked = [];
