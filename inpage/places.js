@@ -11,6 +11,7 @@ function ariaPlaces(R) {
   const HINT_MAX = 50; // a place is a hint, not a name: cut shorter
   const PLACE_UP = 6; // how far an element looks for its place's text
   const PLACE_SCAN = 400; // elements read, at most, for one first text
+  const LETTER = /\p{L}/u;
   // Where an element's own place ends.
   const ITEMS = new Set(['li', 'tr', 'dt', 'dd', 'article', 'section', 'fieldset', 'form',
     'dialog', 'table', 'ul', 'ol', 'nav', 'aside', 'main', 'header', 'footer']);
@@ -27,21 +28,27 @@ function ariaPlaces(R) {
   }
 
   // placeText is the place of el among its ancestors up to body.
+  // Its words only: a count or a score beside a control ("Apples 3", a
+  // vote's "12") changes as it is used, and a ref must know its element
+  // after its own click.
   function placeText(el) {
     const ups = [];
     for (let a = parentOf(el); a && ups.length < PLACE_UP; a = parentOf(a)) {
       if (a.localName === 'body' || a.localName === 'html') break;
       ups.push(a);
     }
-    return nearText(el, ups);
+    return nearText(el, ups, true);
   }
 
   // nearText is the name or first text of the nearest of ups (el's
-  // ancestors, nearest first) that has one, up to el's row or item.
-  function nearText(el, ups) {
+  // ancestors, nearest first) that has one, up to el's row or item; with
+  // words, of its words (tokens with a letter) only.
+  function nearText(el, ups, words) {
     for (let i = 0; i < ups.length && i < PLACE_UP; i++) {
       const a = ups[i];
-      const t = hint(R.norm(R.authoredName(a, a.localName)) || firstText(a, el));
+      let t = R.norm(R.authoredName(a, a.localName)) || firstText(a, el);
+      if (words) t = t.split(' ').filter((w) => LETTER.test(w)).join(' ');
+      t = hint(t);
       if (t) return t;
       if (ITEMS.has(a.localName) || ITEM_ROLES.has(a.getAttribute('role'))) break;
     }

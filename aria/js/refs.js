@@ -3,7 +3,7 @@
 //
 //   __ariaRefs      Map ref -> Element
 //   __ariaRefMeta   Map ref -> {selector, role, name, tag, type?, place?,
-//                                shadowPath?, frame?}
+//                                alike?, shadowPath?, frame?}
 //   __ariaRefOf     WeakMap Element -> ref
 //   __ariaSnapshotId, __ariaElementId   the counters behind s{N}e{M}
 //   __ariaDocFloor  the element counter this document started from
@@ -16,9 +16,9 @@
 // A meta is the element as the agent knows it, for re-resolution to find
 // that element again and no other: its role, name (or, without one, its
 // text), tag and input type, and — when the name alone does not tell it
-// from others (empty, or shared with another ref of the same snapshot) —
-// its place (P.placeText: the row it sits in, "Call mom"), '' when it has
-// none; place is absent for an element its name tells apart.
+// from others (empty, or shared with another ref of the same snapshot:
+// alike) — its place (P.placeText: the row it sits in, "Call mom"), ''
+// when it has none; place is absent for an element its name tells apart.
 //
 // opts: {snapshotFloor, elementFloor, bump, fresh}: bump starts a new
 // snapshot number (agent-facing snapshots); internal ones hand out refs
@@ -64,18 +64,19 @@ function ariaRefs(opts, P) {
   // recorded. A caller that cannot tell (a search sees a few elements, not
   // the page) leaves alike undefined, and what the last snapshot found holds.
   //
-  // An element whose place changed under it (a framework that patches
-  // rows by position put another to-do's title beside this checkbox) is
-  // another element to the agent: it gets a new ref, and the old one
-  // keeps what it named, so that using it finds that element or fails.
+  // An element refilled under it (a framework that patches rows by
+  // position put another to-do beside this checkbox, or another item's
+  // name in this link) is another element to the agent: it gets a new
+  // ref, and the old one keeps what it named, so that using it finds
+  // that element or fails.
   function refFor(el, role, name, scope, alike) {
     let ref = of.get(el);
     const cur = ref && map.get(ref);
     const prev = ref && cur === el ? meta.get(ref) : undefined;
     const placed = !!prev && prev.place !== undefined;
-    if (alike === undefined) alike = placed;
+    if (alike === undefined) alike = !!prev && !!prev.alike;
     const place = alike || placed || !name ? P.placeText(el) : undefined;
-    if (!ref || (cur !== el && cur !== undefined) || (placed && place !== prev.place)) {
+    if (!ref || (cur !== el && cur !== undefined) || (placed && place !== prev.place) || (prev && refilled(prev, role, name))) {
       ref = 's' + snapId + 'e' + (++w.__ariaElementId);
       of.set(el, ref);
     }
@@ -83,11 +84,25 @@ function ariaRefs(opts, P) {
     const m = { selector: selectorFor(el), role, name, tag: el.localName };
     if (el.localName === 'input') m.type = el.type;
     if (place !== undefined) m.place = place;
+    if (alike) m.alike = true;
     if (scope && scope.hosts.length) m.shadowPath = pathOf(scope, 'hosts');
     if (scope && scope.frames.length) m.frame = pathOf(scope, 'frames');
     meta.set(ref, m);
     return ref;
   }
+
+  // refilled says whether an element that had prev's name now bears the
+  // name another ref of its role was given: an item's content moved into
+  // it. A name of its own (Follow, then Following) is a rename.
+  function refilled(prev, role, name) {
+    if (prev.name === name) return false;
+    if (!names) {
+      names = new Set();
+      for (const m of meta.values()) if (m && m.name) names.add(m.role + '\0' + m.name.toLowerCase());
+    }
+    return !!name && names.has(role + '\0' + name.toLowerCase());
+  }
+  let names = null; // role and name of every ref, read once
 
   // pathOf is the selectors of a scope's shadow hosts or frame elements,
   // outermost first, computed once per scope.

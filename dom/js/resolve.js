@@ -281,12 +281,40 @@ function (R, S, P) {
 
   // isSame says whether el is the element meta describes, in the agent's
   // eyes (aria/js/refs.js): the same role, name, tag and input type, and
-  // when the name did not tell it apart, the same place (its row).
+  // when the name did not tell it apart, the same place (its row). The
+  // cheap checks go first: a ref to a clickable div weighs every div.
   function isSame(el, meta) {
     if (meta.tag && el.localName !== meta.tag) return false;
     if (meta.type && el.type !== meta.type) return false;
-    if (snapRole(el) !== meta.role || !nameMatcher(meta.name)(nameOf(el))) return false;
-    return meta.place === undefined || P.placeText(el) === meta.place;
+    if (snapRole(el) !== meta.role) return false;
+    if (meta.role === 'generic' && !mayRead(el, meta.name)) return false;
+    if (meta.place !== undefined && P.placeText(el) !== meta.place) return false;
+    return nameMatcher(meta.name)(nameOf(el));
+  }
+
+  // mayRead is false when el's text cannot hold name: a generic element
+  // is named by its text (or its aria-label or title), which its
+  // textContent holds.
+  function mayRead(el, name) {
+    const want = norm(name).replace(/\u2026$/, '').toLowerCase();
+    if (!want || el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.hasAttribute('title')) return true;
+    return norm(el.textContent).toLowerCase().includes(want);
+  }
+
+  // inPlace says whether a ref's element, still in the page, is still
+  // the one the ref named: in the same row, and not refilled with a look-
+  // alike's content by a framework that reuses elements by position (it
+  // now bears the name another ref of its role was given; a name of its
+  // own, Follow then Following, is the same element renamed).
+  function inPlace(el, ref, meta, metas) {
+    if (!meta) return true;
+    if (meta.place !== undefined && P.placeText(el) !== meta.place) return false;
+    const now = nameOf(el);
+    if (nameMatcher(meta.name)(now) || !norm(now)) return true;
+    for (const [r, m] of metas) {
+      if (r !== ref && m && m.role === meta.role && nameMatcher(m.name)(now)) return false;
+    }
+    return true;
   }
 
   // candidatesIn lists the elements under root that may be meta's: its
@@ -304,12 +332,13 @@ function (R, S, P) {
   // one that is the same element in the agent's eyes (isSame), in the
   // document its frame path leads to and under its shadow host path; then
   // in every shadow root of that document if the ref came from one; then
-  // in every same-origin frame if it came from a frame. Where several
-  // qualify, the one at the stored selector wins; an element whose name
-  // told it apart but now does not (two "Save" buttons) is a guess, and
-  // a guess is no answer: null, as for none. skip is an element known not
-  // to be it.
+  // in every same-origin frame if it came from a frame. A guess is no
+  // answer (null, as for none): a look-alike with no place to know it by,
+  // or an element whose name told it apart but now does not (two "Save"
+  // buttons). Identical rows are one to the agent: the one at the stored
+  // selector, else the first. skip is an element known not to be it.
   function reResolve(meta, skip) {
+    if (meta.alike && !meta.place) return null;
     const { doc, root, framed, inShadow } = rootOf(meta);
     const roots = root ? [root] : [];
     if (inShadow) roots.push(...shadowRoots(doc || document));
@@ -322,10 +351,10 @@ function (R, S, P) {
       const same = candidatesIn(r, meta).filter((el) => el !== skip && isSame(el, meta));
       if (!same.length) continue;
       if (same.length === 1) return same[0];
+      if (meta.place === undefined) return null;
       let at = null;
       try { at = meta.selector ? r.querySelector(meta.selector) : null; } catch (e) { /* recorded by another page version */ }
-      if (at && same.includes(at)) return at;
-      return meta.place === undefined ? null : same[0];
+      return at && same.includes(at) ? at : same[0];
     }
     return null;
   }
@@ -411,15 +440,38 @@ function (R, S, P) {
       where = role(box) || '';
       break;
     }
-    const refOf = window.__ariaRefOf instanceof WeakMap ? window.__ariaRefOf : null;
     const now = picked.map((el) => {
       const hint = { text: describeEl(el), selector: S.selectorFor(el) };
-      const ref = refOf && refOf.get(el);
-      if (ref && window.__ariaRefs instanceof Map && window.__ariaRefs.get(ref) === el) hint.ref = ref;
+      const ref = refNow(el);
+      if (ref) hint.ref = ref;
       return hint;
     });
     return { now, where };
   }
+
+  // refNow is the ref an element that stands where a gone one was goes
+  // by, for the agent to act on at once: its own while that still names
+  // it, else a new one under the current snapshot number, kept as
+  // aria/js/refs.js keeps refs (an element of a frame or a shadow root,
+  // whose path that needs, gets none).
+  function refNow(el) {
+    const w = window;
+    const refs = w.__ariaRefs, metas = w.__ariaRefMeta, of = w.__ariaRefOf;
+    if (!(refs instanceof Map) || !(metas instanceof Map) || !(of instanceof WeakMap)) return '';
+    let ref = of.get(el);
+    if (ref && refs.get(ref) === el && inPlace(el, ref, metas.get(ref), metas)) return ref;
+    if (el.getRootNode() !== document || typeof w.__ariaElementId !== 'number') return '';
+    ref = 's' + (w.__ariaSnapshotId | 0) + 'e' + (++w.__ariaElementId);
+    refs.set(ref, el);
+    of.set(el, ref);
+    let name = norm(nameOf(el));
+    if (name.length > NAME_MAX) name = name.slice(0, NAME_MAX) + '\u2026';
+    const meta = { selector: S.selectorFor(el), role: snapRole(el), name, tag: el.localName, place: P.placeText(el), alike: true };
+    if (el.localName === 'input') meta.type = el.type;
+    metas.set(ref, meta);
+    return ref;
+  }
+  const NAME_MAX = 150; // as aria/js/walk.js cuts names
 
   // stale is the failure of a ref whose element is gone: what it was and
   // what stands there now.
@@ -456,9 +508,7 @@ function (R, S, P) {
     const el = refs && refs.get(ref);
     const meta = metas && metas.get(ref);
     if (!el && !meta) return unknownRef(ref, !!(refs || metas));
-    if (el && el.isConnected && (!meta || meta.place === undefined || P.placeText(el) === meta.place)) {
-      return { el, reResolved: false };
-    }
+    if (el && el.isConnected && inPlace(el, ref, meta, metas)) return { el, reResolved: false };
     if (!meta) return fail('stale', '', { role: '', name: '' });
     const found = reResolve(meta, el && el.isConnected ? el : null);
     if (!found) return stale(meta);
@@ -586,5 +636,5 @@ function (R, S, P) {
   }
 
   return { handles, resolve, hiddenReason, role, accessibleName, ownText, deepActiveElement, describe, describeEl, label,
-    styleOf, norm, selectorFor: S.selectorFor };
+    styleOf, norm, selectorFor: S.selectorFor, placeOf: P.placeText };
 }
