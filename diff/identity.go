@@ -8,6 +8,9 @@ import "slices"
 // reads "Call mom"). A filtered list then reads as items removed and
 // added, a sorted one as items moved, never as items renamed in place.
 
+// listed roles are the items of lists, which a framework may refill.
+var listed = map[string]bool{"listitem": true, "row": true, "option": true, "treeitem": true, "article": true}
+
 // kidsOf lists each line's children, in order.
 func kidsOf(nodes []Node) [][]int {
 	kids := make([][]int, len(nodes))
@@ -46,16 +49,18 @@ func labelsOf(nodes []Node) []string {
 	return out
 }
 
-// unreuse takes their identity from the elements a framework refilled
-// in place: one element (one ref or uid on both sides) that now reads as
+// unreuse takes their identity from the items a framework refilled in
+// place: a list's item (one ref or uid on both sides) that now reads as
 // another of its look-alikes read before, or whose old label another of
 // them reads as now, or that reads otherwise in a list that lost or
-// gained look-alikes — a list rendered without keys puts the second
-// to-do's row into the first <li> when the first leaves. Such an element
-// is not the one it was to the agent, nor is anything below it; each gets
-// an alias, so that it pairs by what it shows. A label that changed in a
-// list that kept its members is a rename. after is copied when any is
-// found.
+// gained items or where others read otherwise too — a list rendered
+// without keys puts the second to-do's row into the first <li> when the
+// first leaves, and every row's content moves when a filter or a sort
+// reorders it. Such an item is not the one it was to the agent, nor is
+// anything below it; each gets an alias, so that it pairs by what it
+// shows. One item that reads otherwise in a list that kept its members
+// is a rename; a status line, a cell or a heading that reads otherwise is
+// its text changing. after is copied when any is found.
 func unreuse(before, after []Node, bLab, aLab []string, known map[string]int) []Node {
 	bPlace := placesOf(before, func(p int) string { return before[p].id() })
 	aPlace := placesOf(after, func(p int) string { return after[p].id() })
@@ -87,14 +92,21 @@ func unreuse(before, after []Node, bLab, aLab []string, known map[string]int) []
 			churned[bPlace[i]+"/"+before[i].Role] = true
 		}
 	}
-	var refilled []int
+	var relabelled []int
+	many := map[string]int{} // relabelled items per place
 	for a := range after {
 		b, ok := known[after[a].id()]
-		if !ok || after[a].id() == "" || bLab[b] == aLab[a] || bPlace[b] != aPlace[a] {
+		if !ok || after[a].id() == "" || !listed[after[a].Role] || bLab[b] == aLab[a] || bPlace[b] != aPlace[a] {
 			continue
 		}
+		relabelled = append(relabelled, a)
+		many[aPlace[a]+"/"+after[a].Role]++
+	}
+	var refilled []int
+	for _, a := range relabelled {
+		b := known[after[a].id()]
 		k := aPlace[a] + "/" + after[a].Role
-		if churned[k] || (aLab[a] != "" && bRead[k][aLab[a]]) || (bLab[b] != "" && aRead[k][bLab[b]]) {
+		if churned[k] || many[k] > 1 || (aLab[a] != "" && bRead[k][aLab[a]]) || (bLab[b] != "" && aRead[k][bLab[b]]) {
 			refilled = append(refilled, a)
 		}
 	}

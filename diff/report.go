@@ -13,8 +13,12 @@ type Changes struct {
 	Summary string   `json:"summary"`
 	Added   []string `json:"added,omitempty"`
 	Removed []string `json:"removed,omitempty"`
-	Moved   []string `json:"moved,omitempty"`
-	Changed []Change `json:"changed,omitempty"`
+	// InView and OutOfView replace Added and Removed after a scroll: most
+	// of what it brings or takes away is still on the page.
+	InView    []string `json:"inView,omitempty"`
+	OutOfView []string `json:"outOfView,omitempty"`
+	Moved     []string `json:"moved,omitempty"`
+	Changed   []Change `json:"changed,omitempty"`
 }
 
 // summaryIDs is how many refs or roles a summary names per part.
@@ -39,11 +43,15 @@ func (d *Diff) Report(action string, limit int) *Changes {
 	parts = append(parts, counted(d.Added, added), counted(d.Removed, removed), counted(d.Moved, "moved"))
 	parts = append(parts, changeParts(d.Changed)...)
 	c := &Changes{Summary: strings.Join(slices.DeleteFunc(parts, func(s string) bool { return s == "" }), ". ") + "."}
+	came, went := &c.Added, &c.Removed
+	if d.scrolled {
+		came, went = &c.InView, &c.OutOfView
+	}
 	for _, n := range capped(d.Added, limit) {
-		c.Added = append(c.Added, n.Line)
+		*came = append(*came, n.Line)
 	}
 	for _, n := range capped(d.Removed, limit) {
-		c.Removed = append(c.Removed, n.Line)
+		*went = append(*went, n.Line)
 	}
 	for _, n := range capped(d.Moved, limit) {
 		c.Moved = append(c.Moved, n.movedLine())

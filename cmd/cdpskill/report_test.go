@@ -86,7 +86,7 @@ func TestChangesOfEachKind(t *testing.T) {
 			[]string{`"field":"value","from":"555 0101","ref":"`, `"to":"+1 (555) 0101"`}},
 		{"nothing changes", `{"hover":"#title"}`, "", nil},
 		{"scroll", `{"scroll":"#details"}`, "Scrolled. 2 in view (s0e12, heading \"Details\"). 16 out of view (",
-			[]string{`"heading \"Details\" [level=2]"`, `"removed":["heading \"Shopping list (3)\" [level=1]"`}},
+			[]string{`"heading \"Details\" [level=2]"`, `"outOfView":["heading \"Shopping list (3)\" [level=1]"`}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
