@@ -115,3 +115,32 @@ func TestContextRules(t *testing.T) {
 		})
 	}
 }
+
+// A crowded sidebar beside the app is one line of the lean view; a
+// layout merely named "sidebar" that holds the app is not left out, nor
+// is a landmark that holds main.
+func TestLeanLeavesOutOnlyWhatIsBeside(t *testing.T) {
+	links := strings.Repeat(`<li><a href="/p">Page</a></li>`, 25)
+	cases := []struct{ name, html, has, hasNot string }{
+		{"a sidebar beside the app",
+			`<nav aria-label="Docs"><ul>` + links + `</ul></nav><div><h1>App</h1><button>Save</button></div>`,
+			`# left out: navigation "Docs" (25 links: snapshot {root:"body > nav"})`, `link "Page"`},
+		{"a layout named sidebar around everything",
+			`<div class="sidebar-layout"><nav aria-label="Docs"><ul>` + links + `</ul></nav><div><h1>App</h1><button>Save</button></div></div><a href="#top">Top</a>`,
+			`button "Save"`, `# left out: sidebar`},
+		{"a landmark that holds main",
+			`<aside><main><h1>App</h1><ul>` + links + `</ul><button>Save</button></main></aside><a href="#top">Top</a>`,
+			`button "Save"`, `# left out`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := open(t, "refs.html")
+			eval(t, p, "document.body.innerHTML = "+strconv.Quote(c.html))
+			lean := takeReport(t, p, aria.ReportOptions{Viewport: true}).Lean
+			if !strings.Contains(lean, c.has) || strings.Contains(lean, c.hasNot) {
+				t.Errorf("want %s and no %s in:\n%s", c.has, c.hasNot, lean)
+			}
+		})
+	}
+}

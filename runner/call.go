@@ -192,6 +192,10 @@ func (c *Call) attach(ctx context.Context, alias, targetID, frame string) error 
 	if errors.As(err, &held) {
 		return c.leaveHeld(ctx, alias)
 	}
+	var muted *mutedTab
+	if errors.As(err, &muted) {
+		return muted.failure(alias)
+	}
 	var sick *sickTab
 	if !errors.As(err, &sick) {
 		return err
@@ -346,6 +350,11 @@ func (c *Call) open(ctx context.Context, alias, targetID, frame string) error {
 		crashed.Close()
 		return held
 	}
+	var muted *mutedTab
+	if err != nil && ctx.Err() == nil && errors.As(context.Cause(sctx), &muted) {
+		crashed.Close()
+		return muted
+	}
 	if err != nil && ctx.Err() == nil && errors.As(context.Cause(sctx), &sick) {
 		sick.crashed = sick.crashed || len(crashed.Drain()) > 0
 		crashed.Close()
@@ -364,31 +373,54 @@ func (c *Call) open(ctx context.Context, alias, targetID, frame string) error {
 
 // watchSetup ends, with the reason as ctx's cause, the setup of sess's
 // tab when its page does not answer; answered closes when the setup is
-// done. After
-// answerProbe of silence it looks at the page's main thread: a busy one
-// (the page's script in an endless loop) gets pageAnswerWait in all, then
-// the tab is a *sickTab, which attach reloads; a page that a navigation
-// holds back (a slow server) is waited for as long as the call may take
-// (heldUntil), since the navigation may still commit, then, its main
-// thread still free, the tab is a *heldTab, which attach leaves as it is.
+// done. After answerProbe of silence it looks at the page's main thread:
+// a page that a navigation holds back (a slow server) is waited for as
+// long as the call may take (heldUntil), since the navigation may still
+// commit, then, its main thread still free, the tab is a *heldTab, which
+// attach leaves as it is; a busy one (the page's script in an endless
+// loop) gets pageAnswerWait in all and is looked at again: busy both
+// times, the tab is a *sickTab, which attach reloads. A page cdpskill
+// could not look at is a *mutedTab: nothing is done to it on a guess.
 func (c *Call) watchSetup(ctx context.Context, answered <-chan struct{}, stop context.CancelCauseFunc, sess *cdp.Session) {
 	start := time.Now()
 	if !quietFor(ctx, answered, answerProbe) {
 		return
 	}
-	busy, ok := mainThreadBusy(ctx, sess.Conn(), sess.TargetID)
+	look := func() (busy, ok bool) { return mainThreadBusy(ctx, sess.Conn(), sess.TargetID) }
+	busy, ok := look()
 	if ok && !busy {
 		if !quietFor(ctx, answered, time.Until(c.heldUntil(ctx))) {
 			return
 		}
-		if busy, ok = mainThreadBusy(ctx, sess.Conn(), sess.TargetID); ok && !busy {
+		if busy, ok = look(); ok && !busy {
 			stop(&heldTab{})
 			return
 		}
 	}
-	if quietFor(ctx, answered, pageAnswerWait-time.Since(start)) {
-		stop(&sickTab{})
+	if !quietFor(ctx, answered, pageAnswerWait-time.Since(start)) {
+		return
 	}
+	switch busy, ok = look(); {
+	case ok && busy:
+		stop(&sickTab{})
+	case ok:
+		stop(&heldTab{})
+	default:
+		stop(&mutedTab{})
+	}
+}
+
+// mutedTab is a tab whose page did not answer and whose main thread no
+// session could look at in time (a browser too loaded to attach one).
+type mutedTab struct{}
+
+func (e *mutedTab) Error() string { return "the tab's page did not answer" }
+
+// failure is the call's error for a muted tab: what was seen, and that
+// nothing was done to the tab.
+func (e *mutedTab) failure(alias string) *Error {
+	return &Error{Type: Execution, Name: "TimeoutError", Err: e,
+		Message: fmt.Sprintf("tab %s did not answer within %d ms and cdpskill could not look at its page (the browser attached no session in time), so none of your steps ran and nothing was done to the tab; try again, or close it (closeTab) and open a new tab", alias, pageAnswerWait.Milliseconds())}
 }
 
 // heldUntil is how long the setup waits for a navigation that holds the

@@ -72,7 +72,7 @@ func (c *Call) checkAnswers(ctx context.Context, err error) error {
 		e.Message = fmt.Sprintf("tab %s stopped answering: the page's own JavaScript kept its main thread busy past the step's timeout (an endless loop?); cdpskill stopped that script, so the tab answers again, but the page may be half-updated: look before you act", c.alias)
 		return e
 	}
-	e.Message = fmt.Sprintf("tab %s does not answer: the page's own JavaScript keeps its main thread busy (an endless loop?) and could not be stopped; the next call on it reloads it first (or open a new tab)", c.alias)
+	e.Message = fmt.Sprintf("tab %s does not answer: the page's own JavaScript keeps its main thread busy (an endless loop?) and could not be stopped; the next call on it reloads it first if it is still busy (or open a new tab)", c.alias)
 	c.die(e)
 	return e
 }
@@ -83,13 +83,13 @@ type verdict int
 const (
 	answering  verdict = iota // it evaluates, or nothing could be told
 	heldBack                  // silent, its main thread free: a navigation holds it back
-	busyThread                // silent, its main thread taken (or not to be looked at)
+	busyThread                // silent, its main thread taken
 )
 
 // look asks s's page to evaluate 0 and, meanwhile, looks at its main
 // thread (mainThreadBusy), each within answerProbe.
 func look(ctx context.Context, s *cdp.Session) verdict {
-	var answered, free bool
+	var answered, busy, ok bool
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		pctx, cancel := context.WithTimeout(ctx, answerProbe)
@@ -97,18 +97,15 @@ func look(ctx context.Context, s *cdp.Session) verdict {
 		err := s.Call(pctx, "Runtime.evaluate", map[string]any{"expression": "0"}, nil)
 		answered = err == nil || pctx.Err() == nil // an error is an answer too
 	})
-	wg.Go(func() {
-		busy, ok := mainThreadBusy(ctx, s.Conn(), s.TargetID)
-		free = ok && !busy
-	})
+	wg.Go(func() { busy, ok = mainThreadBusy(ctx, s.Conn(), s.TargetID) })
 	wg.Wait()
 	switch {
-	case answered || ctx.Err() != nil:
-		return answering
-	case free:
-		return heldBack
+	case answered || ctx.Err() != nil || !ok:
+		return answering // or nothing could be told: the step's own error stands
+	case busy:
+		return busyThread
 	}
-	return busyThread
+	return heldBack
 }
 
 // silent returns the sessions whose page does not evaluate 0 within
@@ -143,11 +140,13 @@ func silent(ctx context.Context, sessions []*cdp.Session) []*cdp.Session {
 // back, since Chrome sends that to the renderer's IO thread, past the
 // hold. (A session attached earlier would be answered by a busy page too:
 // its IO thread interrupts the script.) ok is false when no session could
-// be attached to look.
+// be attached to look. The attach and the question each get answerProbe:
+// a browser slow to attach on a loaded machine must not read as a busy
+// page.
 func mainThreadBusy(ctx context.Context, conn *cdp.Conn, targetID string) (busy, ok bool) {
-	pctx, cancel := context.WithTimeout(ctx, answerProbe)
-	defer cancel()
-	s, err := cdp.Attach(pctx, conn, targetID)
+	actx, cancel := context.WithTimeout(ctx, answerProbe)
+	s, err := cdp.Attach(actx, conn, targetID)
+	cancel()
 	if err != nil {
 		return false, false
 	}
@@ -156,6 +155,8 @@ func mainThreadBusy(ctx context.Context, conn *cdp.Conn, targetID string) (busy,
 		_ = s.Detach(dctx)
 		cancel()
 	}()
+	pctx, cancel := context.WithTimeout(ctx, answerProbe)
+	defer cancel()
 	err = s.Call(pctx, "Performance.getMetrics", nil, nil) // an error is an answer too
 	if err != nil && pctx.Err() != nil && ctx.Err() == nil {
 		return true, true

@@ -179,18 +179,32 @@ function ariaScope(R, cut) {
   }
 
   // outerMark is the outermost landmark of a LEFT role, or sidebar by
-  // its name, that holds el, if any.
+  // its name, that holds el, if any; never one that holds the page's main
+  // (a "sidebar-layout" may be the whole page).
   function outerMark(el) {
     let found = null;
     for (let a = el.parentElement; a && a.localName !== 'body'; a = a.parentElement) {
-      if (LEFT.has(R.roleOf(a)) || isSidebar(a)) found = a;
+      if (isMark(a)) found = a;
     }
     return found;
   }
 
+  const marked = new Map(); // element -> isMark, for one call
+  function isMark(a) {
+    let m = marked.get(a);
+    if (m === undefined) {
+      m = (LEFT.has(R.roleOf(a)) || isSidebar(a)) && !a.querySelector('main,[role=main]');
+      marked.set(a, m);
+    }
+    return m;
+  }
+
+  // isSidebar: named a sidebar, and not a layout around other landmarks.
   function isSidebar(el) {
     const cls = typeof el.className === 'string' ? el.className : '';
-    return (SIDEBAR.test(el.id) || cls.split(/\s+/).some(c => SIDEBAR.test(c))) && !R.isInteractive(el, el.localName, R.roleOf(el), false);
+    return (SIDEBAR.test(el.id) || cls.split(/\s+/).some(c => SIDEBAR.test(c))) &&
+      !R.isInteractive(el, el.localName, R.roleOf(el), false) &&
+      !el.querySelector('nav,aside,header,footer,search,[role=navigation],[role=complementary],[role=banner],[role=contentinfo],[role=search]');
   }
 
   return { appRoot, crowded };
