@@ -41,6 +41,7 @@ type Request struct {
 
 	id        string
 	loader    string  // the document it belongs to (CDP's loaderId)
+	frame     string  // the frame it was made for
 	seq       int     // the order it began in, from 1
 	startMono float64 // Chrome's monotonic seconds, for the durations
 	memory    bool    // Chrome said the memory cache served it
@@ -176,17 +177,42 @@ func (n *Network) Busy(mark int) (unfinished []Request, began bool) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.pump()
+	left := n.leftBehind(mark)
 	for i := len(n.reqs) - 1; i >= 0 && n.reqs[i].seq > mark; i-- {
 		r := n.reqs[i]
 		if lingering[r.Type] {
 			continue
 		}
 		began = true
-		if !r.Done() {
+		if !r.Done() && !left(r) {
 			unfinished = append(unfinished, *r)
 		}
 	}
 	return unfinished, began
+}
+
+// leftBehind says whether a request since mark belongs to a document its
+// frame has since left: one that began after it was answered. Chrome
+// tells such a request's end to no one (a fetch answered just before its
+// page went elsewhere), and nothing waits for it. n.mu is held.
+func (n *Network) leftBehind(mark int) func(*Request) bool {
+	type doc struct {
+		seq    int
+		loader string
+	}
+	newest := map[string]doc{} // frame -> its latest answered document
+	for i := len(n.reqs) - 1; i >= 0 && n.reqs[i].seq > mark; i-- {
+		r := n.reqs[i]
+		if r.Type == "Document" && !r.Pending && r.frame != "" {
+			if _, ok := newest[r.frame]; !ok {
+				newest[r.frame] = doc{r.seq, r.loader}
+			}
+		}
+	}
+	return func(r *Request) bool {
+		d, ok := newest[r.frame]
+		return ok && r.Type != "Document" && r.seq < d.seq && r.loader != d.loader
+	}
 }
 
 // WaitEvent waits for the next network event, or for ctx to end.
@@ -225,6 +251,7 @@ type netResponse struct {
 type netEvent struct {
 	RequestID string  `json:"requestId"`
 	LoaderID  string  `json:"loaderId"`
+	FrameID   string  `json:"frameId"`
 	Timestamp float64 `json:"timestamp"` // monotonic seconds
 	WallTime  float64 `json:"wallTime"`  // seconds since the epoch
 	Type      string  `json:"type"`
@@ -306,7 +333,7 @@ func (n *Network) begin(e *netEvent) {
 	n.seq++
 	r := &Request{
 		URL: e.Request.URL, Method: e.Request.Method, Type: e.Type, Pending: true, seq: n.seq,
-		Start: int64(math.Round(e.WallTime * 1000)), id: e.RequestID, loader: e.LoaderID, startMono: e.Timestamp,
+		Start: int64(math.Round(e.WallTime * 1000)), id: e.RequestID, loader: e.LoaderID, frame: e.FrameID, startMono: e.Timestamp,
 	}
 	n.byID[e.RequestID] = r
 	n.reqs = append(n.reqs, r)

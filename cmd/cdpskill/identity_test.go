@@ -202,3 +202,18 @@ func TestFillUntickedRowThatLeft(t *testing.T) {
 		t.Errorf("done = %q, want Buy milk unticked", got)
 	}
 }
+
+// A request answered just before its page went elsewhere is over: the
+// click that left does not wait for it, nor warn that it still loads.
+func TestRequestOfALeftPageIsNotLoading(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/leave.html")
+	res, code, took := c.timedRun(fmt.Sprintf(`{"tab":%q,"steps":[{"click":"#checkout"}]}`, tab))
+	steps := stepOutputs(t, res)
+	if code != 0 || steps[0]["warning"] != nil || res["navigated"] != true {
+		t.Errorf("exit %d: %s", code, jsonText(res))
+	}
+	if took > 1500*time.Millisecond {
+		t.Errorf("the click took %v: it waited on a request of the page it left", took)
+	}
+}
