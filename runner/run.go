@@ -201,6 +201,10 @@ func (c *Call) recordFailure(ctx context.Context, ps plannedStep, sr *StepResult
 			return
 		}
 		sr.Context = emptyToNil(d)
+		if hint := exactElsewhere(err, d); hint != "" {
+			sr.Error += hint
+			res.Errors[len(res.Errors)-1].Error += hint
+		}
 		if f := d.InFrame; f != nil {
 			hint := fmt.Sprintf("; it is in frame %s: switch with {\"frame\":{\"frameId\":%q}}", frameLabel(f), f.ID)
 			if accepts(ps.params, "searchFrames") {
@@ -210,6 +214,33 @@ func (c *Call) recordFailure(ctx context.Context, ps plannedStep, sr *StepResult
 			res.Errors[len(res.Errors)-1].Error += hint
 		}
 	}
+}
+
+// exactElsewhere is the hint for a search by text or selector that
+// missed although an element reads exactly so: a heading or a paragraph
+// a click by text does not take as clickable, or words given as a
+// selector. It names the way to reach that element.
+func exactElsewhere(err error, d *dom.Diagnostics) string {
+	var nf *dom.NotFoundError
+	if !errors.As(err, &nf) || len(d.NearMatches) == 0 || (nf.Target.Text == "" && nf.Target.Selector == "") {
+		return ""
+	}
+	m := d.NearMatches[0]
+	if m.Score < 100 {
+		return ""
+	}
+	how := fmt.Sprintf("{\"selector\":%q}", m.Selector)
+	if m.Ref != "" {
+		how = fmt.Sprintf("%q", m.Ref)
+	}
+	what := "an element"
+	if m.Role != "" {
+		what = "a " + m.Role
+	}
+	if nf.Target.Selector != "" {
+		return fmt.Sprintf("; %s reads %q: to click it by its text, give {\"text\":%q}, or its ref %s", what, m.Text, m.Text, how)
+	}
+	return fmt.Sprintf("; %s reads %q but is not something a click by text takes: target it with %s", what, m.Text, how)
 }
 
 // accepts says whether a step whose decoded params are params takes the
