@@ -373,12 +373,7 @@ func ownText(before, after []Node, removed, added []int, known map[string]int, t
 // twinKeys are what twins share: depth, and the lines of the element and
 // of everything below it, refs taken out (a hash of them).
 func twinKeys(nodes []Node) []string {
-	kids := make([][]int, len(nodes))
-	for i := range nodes {
-		if p := nodes[i].Parent; p >= 0 {
-			kids[p] = append(kids[p], i)
-		}
-	}
+	kids := kidsOf(nodes)
 	sums := make([]uint64, len(nodes))
 	keys := make([]string, len(nodes))
 	for i := len(nodes) - 1; i >= 0; i-- { // children come after their parent
