@@ -41,16 +41,33 @@ function ariaPlaces(R) {
   }
 
   // nearText is the name or first text of the nearest of ups (el's
-  // ancestors, nearest first) that has one, up to el's row or item; with
-  // words, of its words (tokens with a letter) only.
+  // ancestors, nearest first) that has one, up to el's row or item, and
+  // failing text of its own, the name of its first other button or link
+  // (a row that says what it is only there: a checkbox beside a button
+  // "Buy milk"); with words, of its words (tokens with a letter) only.
   function nearText(el, ups, words) {
+    const only = (s) => (words ? wordsOf(s) : s);
     for (let i = 0; i < ups.length && i < PLACE_UP; i++) {
       const a = ups[i];
-      let t = R.norm(R.authoredName(a, a.localName)) || firstText(a, el);
-      if (words) t = t.split(' ').filter((w) => LETTER.test(w)).join(' ');
+      let t = only(R.norm(R.authoredName(a, a.localName)) || firstText(a, el)) || only(R.norm(controlName(a, el)));
       t = hint(t);
       if (t) return t;
       if (ITEMS.has(a.localName) || ITEM_ROLES.has(a.getAttribute('role'))) break;
+    }
+    return '';
+  }
+
+  function wordsOf(s) {
+    return s.split(' ').filter((w) => LETTER.test(w)).join(' ');
+  }
+
+  // controlName is the name of the first button or link in a that is not
+  // el and does not hold it.
+  function controlName(a, el) {
+    for (const c of a.querySelectorAll('button,a[href],[role=button],[role=link]')) {
+      if (c === el || c.contains(el)) continue;
+      const name = R.accessibleName(c);
+      if (name) return name;
     }
     return '';
   }

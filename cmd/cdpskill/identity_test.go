@@ -139,28 +139,31 @@ func TestListChangesFollowTheRows(t *testing.T) {
 }
 
 // Rows that are hard to know again are never guessed at: a nameless
-// checkbox whose row shows no text of its own fails as stale rather than
-// tick a look-alike; a link a framework refilled with another item's
-// name is not that item's link; and a stepper whose row shows a count
-// that its own click changes is still its row's stepper.
+// checkbox whose row says what it is only on its button fails as stale
+// rather than tick a look-alike, re-rendered or refilled by position; a
+// link a framework refilled with another item's name is not that item's
+// link; and a stepper whose row shows a count that its own click changes
+// is still its row's stepper.
 func TestRowsHardToKnowAgain(t *testing.T) {
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/rows.html")
 	yaml := c.call(t, tab, `{"snapshot":{"detail":"interactive"}}`)[0]["yaml"].(string)
 	boxes := ariaRefRE.FindAllStringSubmatch(yaml, -1)
-	var box, alpha, apples string
+	var box, red, alpha, apples string
 	for _, line := range strings.Split(yaml, "\n") {
 		switch m := ariaRefRE.FindStringSubmatch(line); {
 		case m == nil:
 		case strings.Contains(line, "- checkbox") && box == "":
 			box = m[1]
+		case strings.Contains(line, "- checkbox") && strings.Contains(line, `in "red"`):
+			red = m[1]
 		case strings.Contains(line, `link "Alpha"`):
 			alpha = m[1]
 		case strings.Contains(line, `button "+"`) && apples == "":
 			apples = m[1]
 		}
 	}
-	if box == "" || alpha == "" || apples == "" || len(boxes) == 0 {
+	if box == "" || red == "" || alpha == "" || apples == "" || len(boxes) == 0 {
 		t.Fatalf("refs not found in:\n%s", yaml)
 	}
 	logOf := func() any { return c.value(t, tab, "document.getElementById('log').textContent") }
@@ -169,6 +172,13 @@ func TestRowsHardToKnowAgain(t *testing.T) {
 	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":%q},{"click":%q}]}`, tab, box, box))
 	if code != 1 || !strings.Contains(jsonText(res), "StaleElementError") || logOf() != "ticked Buy milk;" {
 		t.Errorf("the same nameless box twice: exit %d, log %q: %s", code, logOf(), jsonText(res["errors"]))
+	}
+
+	// The first tag's box now sits in green's row: red's ref does not
+	// drop green.
+	res, code = c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":%q},{"click":%q}]}`, tab, red, red))
+	if got := logOf().(string); strings.Contains(got, "dropped green") || !strings.Contains(got, "dropped red") {
+		t.Errorf("red's box twice: exit %d, log %q: %s", code, got, jsonText(res["errors"]))
 	}
 
 	// The first link's element now shows Bravo: Alpha's ref does not
