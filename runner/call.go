@@ -48,6 +48,9 @@ type Call struct {
 	// or an element in it.
 	before       *aria.Report
 	beforeFailed bool
+	// scripts: the batch runs the agent's code (script steps), so the
+	// screen before carries the page's fingerprint, for the summary.
+	scripts bool
 	// landed: a step loaded another document, so the next action's screen
 	// is taken afresh (rebased) and the changes span only what followed.
 	landed, rebased bool
@@ -188,13 +191,11 @@ func (c *Call) attach(ctx context.Context, alias, targetID, frame string) error 
 		c.warn("tab %s was in use by another cdpskill call; this call waited %d ms for it (the page may have changed since you last saw it)", alias, waited.Milliseconds())
 	}
 	err = c.open(ctx, alias, targetID, frame)
-	var held *heldTab
-	if errors.As(err, &held) {
+	switch e := err.(type) {
+	case *heldTab:
 		return c.leaveHeld(ctx, alias)
-	}
-	var muted *mutedTab
-	if errors.As(err, &muted) {
-		return muted.failure(alias)
+	case *mutedTab:
+		return e.failure(alias)
 	}
 	var sick *sickTab
 	if !errors.As(err, &sick) {
@@ -345,15 +346,12 @@ func (c *Call) open(ctx context.Context, alias, targetID, frame string) error {
 		// A command of the setup heard of the crash before Inspector did.
 		stop(&sickTab{crashed: true})
 	}
-	var held *heldTab
-	if err != nil && ctx.Err() == nil && errors.As(context.Cause(sctx), &held) {
-		crashed.Close()
-		return held
-	}
-	var muted *mutedTab
-	if err != nil && ctx.Err() == nil && errors.As(context.Cause(sctx), &muted) {
-		crashed.Close()
-		return muted
+	if err != nil && ctx.Err() == nil {
+		switch cause := context.Cause(sctx).(type) {
+		case *heldTab, *mutedTab: // attach says what it saw; nothing is done to the tab
+			crashed.Close()
+			return cause
+		}
 	}
 	if err != nil && ctx.Err() == nil && errors.As(context.Cause(sctx), &sick) {
 		sick.crashed = sick.crashed || len(crashed.Drain()) > 0

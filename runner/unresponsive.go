@@ -91,12 +91,7 @@ const (
 func look(ctx context.Context, s *cdp.Session) verdict {
 	var answered, busy, ok bool
 	var wg sync.WaitGroup
-	wg.Go(func() {
-		pctx, cancel := context.WithTimeout(ctx, answerProbe)
-		defer cancel()
-		err := s.Call(pctx, "Runtime.evaluate", map[string]any{"expression": "0"}, nil)
-		answered = err == nil || pctx.Err() == nil // an error is an answer too
-	})
+	wg.Go(func() { answered = len(silent(ctx, []*cdp.Session{s})) == 0 })
 	wg.Go(func() { busy, ok = mainThreadBusy(ctx, s.Conn(), s.TargetID) })
 	wg.Wait()
 	switch {

@@ -636,5 +636,6 @@ function (R, S, P) {
   }
 
   return { handles, resolve, hiddenReason, role, accessibleName, ownText, deepActiveElement, describe, describeEl, label,
-    styleOf, norm, selectorFor: S.selectorFor, placeOf: P.placeText };
+    styleOf, norm, selectorFor: S.selectorFor, placeOf: P.placeText,
+    clickables: CLICKABLE_TIERS.join(', '), fields: FIELDS };
 }

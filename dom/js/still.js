@@ -87,21 +87,15 @@ function (h, a) {
         if (!scope) return false;
       }
       // resolve's clickable tiers (SPEC 6.4), by the texts it reads.
-      const CLICKABLE = 'button, input[type=button], input[type=submit], input[type=reset], a[href], ' +
-        '[role=button], [role=link], [role=option], [role=tab], [role=menuitem], [role=menuitemcheckbox], ' +
-        '[role=menuitemradio], [role=checkbox], [role=radio], [role=switch], [role=treeitem], [role=gridcell], ' +
-        '[onclick], [tabindex], label, summary';
-      for (const el of scope.querySelectorAll(CLICKABLE)) {
+      for (const el of scope.querySelectorAll(h.clickables)) {
         if (has(h.accessibleName(el)) || (el.localName !== 'input' && has(h.ownText(el)))) return true;
       }
       return false;
     }
     if (t.kind === 'label') {
       // resolve's fields, by their labels, aria-labels and placeholders.
-      const FIELDS = 'input:not([type=hidden]), textarea, select, [contenteditable]:not([contenteditable=false]), ' +
-        '[role=checkbox], [role=switch], [role=radio]';
       for (const l of document.querySelectorAll('label')) if (l.control && has(h.ownText(l))) return true;
-      for (const f of document.querySelectorAll(FIELDS)) {
+      for (const f of document.querySelectorAll(h.fields)) {
         if (has(f.getAttribute('aria-label')) || has(f.getAttribute('placeholder'))) return true;
       }
     }
