@@ -13,6 +13,8 @@ type ReportOptions struct {
 	// Viewport asks for what is on screen, Full for the whole page.
 	Viewport bool `json:"viewport,omitempty"`
 	Full     bool `json:"full,omitempty"`
+	// Print asks for the page's fingerprint beside the viewport.
+	Print bool `json:"print,omitempty"`
 	// SnapshotFloor and ElementFloor are the tab's ref counters (see
 	// Options).
 	SnapshotFloor int `json:"snapshotFloor,omitempty"`
@@ -36,7 +38,8 @@ type Report struct {
 	Doc float64 `json:"doc"`
 	// Scroll is the window's scroll position, [x, y].
 	Scroll [2]int `json:"scroll"`
-	// Print is the page's fingerprint (Fingerprint) with the viewport.
+	// Print is the page's fingerprint (Fingerprint) with the viewport,
+	// when asked for.
 	Print        string `json:"print"`
 	LastSnapshot int    `json:"lastSnapshot"`
 	LastElement  int    `json:"lastElement"`

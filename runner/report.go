@@ -82,6 +82,7 @@ func (r *ran) action() string {
 // takeBefore snapshots the screen before a batch that acts on the tab;
 // the diff needs it, nothing else does. A failure only costs the diff.
 func (c *Call) takeBefore(ctx context.Context, req *request) {
+	c.scripts = slices.ContainsFunc(req.steps, func(ps plannedStep) bool { return ps.def.has(script) })
 	if !diffable(req) {
 		return
 	}
@@ -139,7 +140,7 @@ func (c *Call) snapBefore(ctx context.Context) {
 	bctx, cancel := context.WithTimeout(ctx, beforeBudget)
 	defer cancel()
 	s, e := c.refFloors()
-	r, err := aria.TakeReport(bctx, c.page, aria.ReportOptions{Viewport: true, SnapshotFloor: s, ElementFloor: e})
+	r, err := aria.TakeReport(bctx, c.page, aria.ReportOptions{Viewport: true, Print: c.scripts, SnapshotFloor: s, ElementFloor: e})
 	c.before, c.beforeFailed = r, err != nil
 }
 

@@ -9,14 +9,14 @@
 // leaves out a landmark crowded with controls beside the app (a docs
 // sidebar's links, scope.js crowded), which would repeat in every result.
 //
-// opts: {viewport, full, snapshotFloor, elementFloor}
+// opts: {viewport, full, print, snapshotFloor, elementFloor}
 // returns {viewport?, lean?, print?, full?, doc, scroll, lastSnapshot,
 //          lastElement}
 // where doc tells this document from the next one the frame loads, and
 // scroll is the window's [x, y]. The viewport view marks the elements
-// without refs with [uid=N], which only the diff reads; print is the
-// page's fingerprint beside it (fingerprint.js), so that the runner can
-// tell which steps changed the page.
+// without refs with [uid=N], which only the diff reads; print, when asked
+// for, is the page's fingerprint beside it (fingerprint.js), so that the
+// runner can tell which steps changed the page.
 function report(lib, opts) {
   'use strict';
   opts = opts || {};
@@ -41,7 +41,7 @@ function report(lib, opts) {
     const lines = out.render(lean);
     if (crowd.note) lines.unshift(crowd.note);
     res.lean = lines.join('\n');
-    res.print = lib.hash().current();
+    if (opts.print) res.print = lib.hash().current();
   }
   if (opts.full) {
     const FW = lib.walk(R, S, {});
