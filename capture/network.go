@@ -8,6 +8,7 @@ import (
 	"math"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
 )
@@ -83,6 +84,9 @@ type Network struct {
 	// an earlier call's, still under way when it ended. Save hands them
 	// to the log's entries.
 	late map[string][]lateEvent
+	// ended is when an event last said a request ended: its answer may
+	// still be rendering.
+	ended time.Time
 }
 
 // lateEvent is one event of a request begun before the capture.
@@ -232,6 +236,9 @@ func copyRequests(rs []*Request) []Request {
 func (n *Network) pump() {
 	for _, ev := range n.l.Drain() {
 		n.apply(ev.Method, ev.Params)
+		if (ev.Method == evFinished || ev.Method == evFailed) && ev.At.After(n.ended) {
+			n.ended = ev.At
+		}
 	}
 }
 

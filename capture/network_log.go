@@ -155,13 +155,14 @@ func (n *Network) Save(ctx context.Context, log NetworkLog, final bool, top *pag
 }
 
 // InFlight returns the URLs of the tab's requests under way, long-lived
-// streams and pings left out as in Busy: this capture's that have not
-// ended, and those an earlier call left under way that neither an event
-// of this call nor, with top given, the page's timing records have ended
-// since. A request whose end no one saw and no record tells stays under
-// way: the caller waits the longer for it, never the shorter. The log is
-// left as it is; Save brings it up to date.
-func (n *Network) InFlight(ctx context.Context, log NetworkLog, top *page.Page) []string {
+// streams and pings left out as in Busy, and when this capture last saw
+// a request end. Under way are this capture's that have not ended, and
+// those an earlier call left under way that neither an event of this
+// call nor, with top given, the page's timing records have ended since.
+// A request whose end no one saw and no record tells stays under way:
+// the caller waits the longer for it, never the shorter. The log is left
+// as it is; Save brings it up to date.
+func (n *Network) InFlight(ctx context.Context, log NetworkLog, top *page.Page) page.Traffic {
 	mine, _ := n.Busy(0)
 	var urls []string
 	for _, r := range mine {
@@ -169,10 +170,11 @@ func (n *Network) InFlight(ctx context.Context, log NetworkLog, top *page.Page) 
 	}
 	n.mu.Lock()
 	late := maps.Clone(n.late)
+	ended := n.ended
 	n.mu.Unlock()
 	old, err := log.Read()
 	if err != nil {
-		return urls
+		return page.Traffic{InFlight: urls, LastEnd: ended}
 	}
 	settleLate(old, late)
 	if top != nil {
@@ -183,7 +185,7 @@ func (n *Network) InFlight(ctx context.Context, log NetworkLog, top *page.Page) 
 			urls = append(urls, r.URL)
 		}
 	}
-	return urls
+	return page.Traffic{InFlight: urls, LastEnd: ended}
 }
 
 // settleLate folds into the logged requests still under way the events

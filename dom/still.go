@@ -38,16 +38,22 @@ func endEarly(ctx context.Context, p *page.Page, req ActionRequest, last error) 
 	if err := p.CallJS(ctx, stillFn(), &r, map[string]any{"target": req.Target.arg()}); err != nil {
 		return false, 0
 	}
+	if r.Candidate || r.Busy != "" {
+		return false, 0
+	}
 	quiet := time.Duration(r.Quiet * float64(time.Millisecond))
-	switch {
-	case r.Candidate || r.Busy != "":
-		return false, 0
-	case quiet < StillFor:
+	if quiet < StillFor {
 		return false, StillFor - quiet
-	case len(p.RequestsInFlight(ctx)) > 0:
-		// Still, but an answer is on its way that may render the target:
-		// a slow API.
+	}
+	// Still, but an answer on its way may render the target (a slow API),
+	// and one that has just come may not have rendered yet: the page's
+	// timing records hold a fetch only once the page has read its body.
+	t := p.Traffic(ctx)
+	if len(t.InFlight) > 0 {
 		return false, 0
+	}
+	if since := time.Since(t.LastEnd); since < StillFor {
+		return false, StillFor - since
 	}
 	var nf *NotFoundError
 	if errors.As(last, &nf) {

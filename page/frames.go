@@ -56,9 +56,9 @@ type frames struct {
 	top      *cdp.Session
 	oopifs   map[string]*cdp.Session // target (= frame) id → session
 	contexts map[string]*contexts    // session id → its contexts
-	// inFlight is TrackRequests' answer; it lives here because every
+	// traffic is TrackRequests' function; it lives here because every
 	// Page of the tab (Top, Main) shares this state.
-	inFlight func(context.Context) []string
+	traffic func(context.Context) Traffic
 }
 
 func newFrames(top *cdp.Session) *frames {

@@ -285,7 +285,7 @@ func (c *Call) open(ctx context.Context, alias, targetID, frame string) error {
 		return &Error{Type: Connection, Message: fmt.Sprintf("cannot attach to tab %s: %v", alias, err), Err: err}
 	}
 	c.sess, c.alias, c.page = sess, alias, page.New(sess)
-	c.page.TrackRequests(c.requestsInFlight)
+	c.page.TrackRequests(c.traffic)
 	// What the call knew of its earlier tab says nothing of this one.
 	c.startURL, c.startDoc, c.before, c.beforeFailed, c.arrived = "", 0, nil, false, true
 	c.landed, c.rebased = false, false

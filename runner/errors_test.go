@@ -35,6 +35,7 @@ func TestExactElsewhere(t *testing.T) {
 	}{
 		{&dom.NotFoundError{Target: dom.Target{Selector: "All"}}, exact, `; a link reads "All": to click it by its text, give {"text":"All"}, or its ref "s1e4"`},
 		{&dom.NotFoundError{Target: dom.Target{Text: "todos"}}, heading, `; a heading reads "todos" but is not something a click by text takes: target it with {"selector":"h1"}`},
+		{&dom.NotFoundError{Target: dom.Target{Text: "All"}}, exact, `; a link reading "All" came as the wait ended: run the step again, or target it with "s1e4"`},
 		{&dom.NotFoundError{Target: dom.Target{Selector: "All"}}, close, ""},
 		{&dom.NotFoundError{Target: dom.Target{Label: "All"}}, exact, ""},
 	}

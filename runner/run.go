@@ -237,10 +237,22 @@ func exactElsewhere(err error, d *dom.Diagnostics) string {
 	if m.Role != "" {
 		what = "a " + m.Role
 	}
-	if nf.Target.Selector != "" {
+	switch {
+	case nf.Target.Selector != "":
 		return fmt.Sprintf("; %s reads %q: to click it by its text, give {\"text\":%q}, or its ref %s", what, m.Text, m.Text, how)
+	case clickedByText[m.Role]:
+		// The search would take it now: it came as the wait ended.
+		return fmt.Sprintf("; %s reading %q came as the wait ended: run the step again, or target it with %s", what, m.Text, how)
 	}
 	return fmt.Sprintf("; %s reads %q but is not something a click by text takes: target it with %s", what, m.Text, how)
+}
+
+// clickedByText are the roles of the elements a click by text takes
+// (resolve.js's CLICKABLE_TIERS, but for the catch-all last tier).
+var clickedByText = map[string]bool{
+	"button": true, "link": true, "checkbox": true, "radio": true, "switch": true, "tab": true,
+	"option": true, "menuitem": true, "menuitemcheckbox": true, "menuitemradio": true,
+	"treeitem": true, "gridcell": true,
 }
 
 // accepts says whether a step whose decoded params are params takes the

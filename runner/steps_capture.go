@@ -414,13 +414,14 @@ func (c *Call) network() *networkCapture {
 	return nc
 }
 
-// requestsInFlight is what the page asks of the tab's requests under way
-// (page.TrackRequests): those of this call and those earlier calls left
-// under way; none known when the call captures no network.
-func (c *Call) requestsInFlight(ctx context.Context) []string {
+// traffic is what the page asks of the tab's requests (page.TrackRequests):
+// those under way, of this call and those earlier calls left under way,
+// and when one last ended; nothing known when the call captures no
+// network.
+func (c *Call) traffic(ctx context.Context) page.Traffic {
 	nc := c.network()
 	if nc == nil || c.page == nil {
-		return nil
+		return page.Traffic{}
 	}
 	return nc.n.InFlight(ctx, nc.log, c.page.Top())
 }
