@@ -117,6 +117,24 @@ func TestTypeIntoFocused(t *testing.T) {
 	}
 }
 
+// An editor in a frame whose body is the field (design mode, as older
+// rich-text editors have it) has focus: the keys land there, with no
+// warning.
+func TestTypeIntoAFramedEditor(t *testing.T) {
+	p := openFixture(t, "input-keys.html")
+	run(t, p, `(() => {
+		const f = document.createElement('iframe');
+		f.srcdoc = '<body contenteditable="true"><p>Hi </p></body>';
+		document.body.append(f);
+		return new Promise((ok) => { f.onload = () => { f.contentDocument.body.focus(); ok(); }; });
+	})()`)
+	res := typeText(t, p, dom.TypeRequest{Text: "there"})
+	got := eval[string](t, p, "document.querySelector('iframe').contentDocument.body.textContent")
+	if res.Warning != "" || !strings.Contains(got, "there") {
+		t.Errorf("result = %+v, editor reads %q", *res, got)
+	}
+}
+
 // A ref finds the field like a selector does.
 func TestTypeByRef(t *testing.T) {
 	p := openFixture(t, "input-keys.html")

@@ -4,11 +4,7 @@
 // instead of landing wherever a click put the caret. With no token it only
 // reports what has focus, so that keys sent to nothing can be flagged.
 function (h, args) {
-  if (!args.token) {
-    const a = h.deepActiveElement();
-    const none = !a || a === a.ownerDocument.body || a === a.ownerDocument.documentElement;
-    return { focused: !none };
-  }
+  if (!args.token) return { focused: !!h.focusedElement() };
   const entry = h.handles().get(args.token);
   const el = entry && entry.el;
   if (!el || !el.isConnected) return { detached: true };

@@ -565,12 +565,20 @@ function (R, S, P) {
     }
   }
 
-  function focused() {
+  // focusedElement is what has keyboard focus, null when nothing does:
+  // a document's body counts only when it is the field itself (an
+  // editor's frame in design mode, or a contenteditable body).
+  function focusedElement() {
     const a = deepActiveElement();
-    if (!a || a === a.ownerDocument.body || a === a.ownerDocument.documentElement) {
-      return fail('notFound', 'no element has focus');
-    }
-    return { el: a, reResolved: false };
+    if (!a) return null;
+    const doc = a.ownerDocument;
+    if ((a === doc.body || a === doc.documentElement) && !a.isContentEditable && doc.designMode !== 'on') return null;
+    return a;
+  }
+
+  function focused() {
+    const a = focusedElement();
+    return a ? { el: a, reResolved: false } : fail('notFound', 'no element has focus');
   }
 
   // resolve turns a target {kind, value, values, within, exact} into
@@ -635,7 +643,7 @@ function (R, S, P) {
     return out;
   }
 
-  return { handles, resolve, hiddenReason, role, accessibleName, ownText, deepActiveElement, describe, describeEl, label,
+  return { handles, resolve, hiddenReason, role, accessibleName, ownText, deepActiveElement, focusedElement, describe, describeEl, label,
     styleOf, norm, selectorFor: S.selectorFor, placeOf: P.placeText,
     clickables: CLICKABLE_TIERS.join(', '), fields: FIELDS };
 }
