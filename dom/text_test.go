@@ -128,3 +128,21 @@ func TestClickSelectorsFailures(t *testing.T) {
 		t.Errorf("two targets: err = %v", err)
 	}
 }
+
+// Of elements that match alike, the one a person can reach is acted on:
+// the twin no banner covers; with a modal <dialog> open, the dialog's
+// button and field, not the inert ones under it.
+func TestTwinsThePersonReaches(t *testing.T) {
+	p := openFixture(t, "twins.html")
+	click(t, p, dom.ClickRequest{Text: "Accept"})
+	run(t, p, "document.getElementById('dlg').showModal()")
+	click(t, p, dom.ClickRequest{Text: "OK"})
+	if got := pageEvents(t, p); !slices.Equal(got, []string{"open", "dialog-ok"}) {
+		t.Errorf("events = %v, want the uncovered Accept, then the dialog's OK", got)
+	}
+	run(t, p, "document.getElementById('dlg').showModal()")
+	fill(t, p, dom.FillRequest{Label: "Name", Value: "Ada"})
+	if v := fieldValue(t, p, "dialog-name"); v != "Ada" {
+		t.Errorf("dialog field = %q, page field = %q: want the dialog's filled", v, fieldValue(t, p, "page-name"))
+	}
+}

@@ -57,3 +57,26 @@ func TestSettleScrollOfAClosedListIsNone(t *testing.T) {
 		}
 	}
 }
+
+// The settle waits for the transition an action starts (a drawer sliding
+// away, removed when it ends), but not for a spinner that ran before it
+// and never ends, nor for a fade longer than a second.
+func TestSettleWaitsForTheActionsAnimations(t *testing.T) {
+	for _, tc := range []struct {
+		act, gone string
+	}{{"closeDrawer()", "!document.getElementById('drawer')"}, {"fade()", "true"}} {
+		p, _ := evalPage(t, "settle-animate.html")
+		ctx := pagetest.Ctx(t)
+		if err := page.ArmSettle(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		pagetest.Eval[float64](t, p, tc.act)
+		q, err := page.AwaitQuiet(ctx, p, 33*time.Millisecond, 2*time.Second, page.AfterFrame)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !q.Settled || !pagetest.Eval[bool](t, p, tc.gone) {
+			t.Errorf("%s: settled %v, and what it ends is not done yet", tc.act, q.Settled)
+		}
+	}
+}

@@ -179,19 +179,74 @@ function (R, S, P) {
       if (!texts.has(el)) texts.set(el, textsOf(el));
       return texts.get(el);
     };
+    const modal = topModal();
     for (let pass = 0; pass < passes.length; pass++) {
       for (const tier of tiers) {
-        let best = null, bestLen = Infinity;
+        let best = [], bestLen = Infinity;
         for (const el of tier) {
           const hit = textsFor(el).find((t) => t && passes[pass](t));
           if (hit === undefined || hiddenReason(el)) continue;
-          if (pass === 0) return { el, reResolved: false };
-          if (hit.length < bestLen) { best = el; bestLen = hit.length; }
+          const len = pass === 0 ? 0 : hit.length;
+          if (len < bestLen) [best, bestLen] = [[], len];
+          if (len === bestLen) best.push(el);
         }
-        if (best) return { el: best, reResolved: false };
+        if (best.length) return { el: reachable(best, modal), reResolved: false };
       }
     }
     return fail('notFound', '');
+  }
+
+  // ---- several matches: the one a person reaches ------------------------
+
+  // topModal is the modal dialog open over the page, or null: a <dialog>
+  // shown with showModal(), else the last shown element marked
+  // aria-modal (a library portals its newest dialog last).
+  function topModal() {
+    const open = document.querySelectorAll('dialog[open], [aria-modal="true"]');
+    for (let i = open.length - 1; i >= 0; i--) {
+      const d = open[i];
+      if ((d.localName !== 'dialog' || d.matches(':modal')) && !hiddenReason(d)) return d;
+    }
+    return null;
+  }
+
+  // reachable picks, of elements that match alike, the first a person can
+  // reach: inside the open modal dialog (what is under it is inert to
+  // them), else one no other element covers. Covered ones come last, not
+  // never: the actionability wait then says what covers it.
+  function reachable(list, modal) {
+    if (list.length < 2) return list[0];
+    const score = (el) => {
+      if (modal) return within(modal, el) ? 2 : 0;
+      return uncovered(el) ? 1 : 0;
+    };
+    let best = list[0], top = score(best);
+    for (let i = 1; i < list.length && top < 2; i++) {
+      const v = score(list[i]);
+      if (v > top) [best, top] = [list[i], v];
+    }
+    return best;
+  }
+
+  function within(outer, el) {
+    for (let n = el; n; n = flatParent(n)) if (n === outer) return true;
+    return false;
+  }
+
+  // uncovered says whether the point at el's centre reaches el; one out
+  // of view cannot be told from one covered, and counts as reached.
+  function uncovered(el) {
+    const r = el.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    const view = el.ownerDocument.defaultView;
+    if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) return true;
+    let at = el.ownerDocument.elementFromPoint(x, y);
+    while (at && at.shadowRoot) {
+      const inner = at.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === at) break;
+      at = inner;
+    }
+    return !!at && (within(el, at) || (at.localName === 'label' && at.control === el));
   }
 
   // ---- refs (SPEC 6.3) ---------------------------------------------------------
@@ -542,10 +597,13 @@ function (R, S, P) {
     const lower = want.toLowerCase();
     const passes = [(t) => t === want];
     if (!exact) passes.push((t) => t.toLowerCase().includes(lower));
+    const modal = topModal();
     for (const pass of passes) {
+      const found = [];
       for (const [t, el, lab] of labelCandidates()) {
-        if (el && t && pass(t) && (!hiddenReason(el) || shownByLabel(el, lab))) return { el, reResolved: false };
+        if (el && t && pass(t) && (!hiddenReason(el) || shownByLabel(el, lab)) && !found.includes(el)) found.push(el);
       }
+      if (found.length) return { el: reachable(found, modal), reResolved: false };
     }
     return fail('notFound', '');
   }

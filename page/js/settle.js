@@ -9,6 +9,9 @@
  * under a symbol the page does not enumerate, so a new document starts
  * without one.
  *
+ * Animations and transitions the action began count as changes until
+ * they end (see animating).
+ *
  * a: {op: "arm"} starts watching afresh;
  *    {op: "now"} answers the document's clock (performance.now());
  *    {op: "quiet", window, max, fresh, rendered} waits until the DOM has
@@ -45,9 +48,11 @@ function settle(a) {
       fold(st.observer.takeRecords());
       const now = performance.now();
       const quietFor = now - Math.max(st.last, from);
-      if (quietFor >= a.window && document.readyState !== 'loading') return done(true);
+      const moving = animating();
+      if (moving > 0) st.seen = now; // the page's picture is changing still
+      if (quietFor >= a.window && !moving && document.readyState !== 'loading') return done(true);
       if (now - start >= a.max) return done(false);
-      setTimeout(tick, Math.max(1, Math.min(a.window - quietFor, a.max - (now - start))));
+      setTimeout(tick, Math.max(1, Math.min(Math.max(a.window - quietFor, moving), a.max - (now - start))));
     };
     if (a.fresh || newDocument) return tick();
     // Whether the action moved anything is known once the page has
@@ -60,7 +65,7 @@ function settle(a) {
       looked = true;
       clearTimeout(bound);
       fold(st.observer.takeRecords());
-      if (st.count === 0) done(true);
+      if (st.count === 0 && !animating()) done(true);
       else tick();
     };
     if (a.rendered) return look();
@@ -69,7 +74,7 @@ function settle(a) {
   });
 
   function install() {
-    const s = { count: 0, last: 0, seen: 0, scrolled: new Set(), observer: null, onScroll: null, ids: new WeakMap(), nextID: 0 };
+    const s = { count: 0, last: 0, seen: 0, armedAt: 0, scrolled: new Set(), observer: null, onScroll: null, ids: new WeakMap(), nextID: 0 };
     s.observer = new MutationObserver((records) => fold(records));
     s.onScroll = (e) => {
       s.scrolled.add(e.target);
@@ -84,9 +89,30 @@ function settle(a) {
     st.last = 0;
     st.seen = 0;
     st.scrolled = new Set();
+    st.armedAt = document.timeline.currentTime || 0;
     st.observer.observe(document, { subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true });
     // Scroll events do not bubble; a capturing listener hears every one.
     document.addEventListener('scroll', st.onScroll, { capture: true, passive: true });
+  }
+
+  // animating is how many ms are left of the animations and transitions
+  // begun since arm (a dialog fading in or out, a drawer sliding away),
+  // 0 when none runs: the state a page sets when one ends, and what it
+  // shows meanwhile, are the action's effect. One that was running
+  // before (a spinner), never ends, or has more than MOVING ms to go is
+  // the page's own business.
+  function animating() {
+    const MOVING = 1000;
+    let left = 0;
+    for (const an of document.getAnimations()) {
+      try {
+        if (an.playState !== 'running' || (an.startTime !== null && an.startTime < st.armedAt)) continue;
+        const t = an.effect && an.effect.getComputedTiming();
+        const rest = t ? (t.endTime - (t.localTime || 0)) / Math.abs(an.playbackRate || 1) : Infinity;
+        if (rest > 0 && rest <= MOVING) left = Math.max(left, rest);
+      } catch (e) { /* one the page made odd is not the action's */ }
+    }
+    return left;
   }
 
   function scrolled() {
