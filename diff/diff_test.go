@@ -2,7 +2,9 @@ package diff
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -181,6 +183,22 @@ func TestReportLimit(t *testing.T) {
 	c := Compare(Parse(b.String()), Parse(a.String()), Options{Scrolled: true}).Report("Scrolled", 10)
 	if len(c.InView) != 10 || len(c.Added) != 0 || !strings.HasPrefix(c.Summary, "Scrolled. 15 in view (s1ea, s1eb, s1ec, s1ed, s1ee, …).") {
 		t.Errorf("got %d in view, %d added, summary %q", len(c.InView), len(c.Added), c.Summary)
+	}
+}
+
+// A capped list keeps the telling lines, in page order: the alert and
+// the items' text before the bare list and listitem lines they sit in.
+func TestReportKeepsTellingLines(t *testing.T) {
+	var a strings.Builder
+	a.WriteString("- list\n")
+	for i := range 6 {
+		fmt.Fprintf(&a, "  - listitem:\n    - text: \"Item %d\"\n", i)
+	}
+	a.WriteString("- alert: \"Saved\"\n")
+	c := Compare(Parse(""), Parse(a.String()), Options{}).Report("Clicked", 7)
+	want := []string{`text: "Item 0"`, `text: "Item 1"`, `text: "Item 2"`, `text: "Item 3"`, `text: "Item 4"`, `text: "Item 5"`, `alert: "Saved"`}
+	if !slices.Equal(c.Added, want) {
+		t.Errorf("added %q, want %q", c.Added, want)
 	}
 }
 

@@ -47,10 +47,10 @@ func (d *Diff) Report(action string, limit int) *Changes {
 	if d.scrolled {
 		came, went = &c.InView, &c.OutOfView
 	}
-	for _, n := range capped(d.Added, limit) {
+	for _, n := range telling(d.Added, limit) {
 		*came = append(*came, n.Line)
 	}
-	for _, n := range capped(d.Removed, limit) {
+	for _, n := range telling(d.Removed, limit) {
 		*went = append(*went, n.Line)
 	}
 	for _, n := range capped(d.Moved, limit) {
@@ -59,6 +59,40 @@ func (d *Diff) Report(action string, limit int) *Changes {
 	c.Changed = capped(d.Changed, limit)
 	return c
 }
+
+// telling is the lines a capped list of elements shows: all when they
+// fit, else the most telling in page order: alerts and live messages,
+// then text and named elements, then bare structure (a `list` or
+// `listitem` line that reads only through the lines under it).
+func telling(nodes []Node, limit int) []Node {
+	if limit <= 0 || len(nodes) <= limit {
+		return nodes
+	}
+	rank := func(n *Node) int {
+		switch {
+		case notices[n.Role]:
+			return 0
+		case n.Name != "" || n.HasText || n.Role == "text":
+			return 1
+		}
+		return 2
+	}
+	order := make([]int, len(nodes))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return rank(&nodes[a]) - rank(&nodes[b]) })
+	order = order[:limit]
+	slices.Sort(order)
+	out := make([]Node, limit)
+	for i, j := range order {
+		out[i] = nodes[j]
+	}
+	return out
+}
+
+// notices are the roles of the messages a page shows the user.
+var notices = map[string]bool{"alert": true, "alertdialog": true, "status": true, "log": true}
 
 func capped[T any](s []T, limit int) []T {
 	if limit > 0 && len(s) > limit {
