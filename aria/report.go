@@ -15,6 +15,9 @@ type ReportOptions struct {
 	Full     bool `json:"full,omitempty"`
 	// Print asks for the page's fingerprint beside the viewport.
 	Print bool `json:"print,omitempty"`
+	// Elsewhere, the name of the call (page.ArmSettle), asks beside the
+	// viewport for what the call's actions put on the page out of view.
+	Elsewhere string `json:"elsewhere,omitempty"`
 	// SnapshotFloor and ElementFloor are the tab's ref counters (see
 	// Options).
 	SnapshotFloor int `json:"snapshotFloor,omitempty"`
@@ -40,9 +43,12 @@ type Report struct {
 	Scroll [2]int `json:"scroll"`
 	// Print is the page's fingerprint (Fingerprint) with the viewport,
 	// when asked for.
-	Print        string `json:"print"`
-	LastSnapshot int    `json:"lastSnapshot"`
-	LastElement  int    `json:"lastElement"`
+	Print string `json:"print"`
+	// Elsewhere are the lines of what the call's actions put on the page
+	// out of view, when asked for: `region "Response" (below): "201 …"`.
+	Elsewhere    []string `json:"elsewhere"`
+	LastSnapshot int      `json:"lastSnapshot"`
+	LastElement  int      `json:"lastElement"`
 }
 
 // TakeReport snapshots the screen, the whole page or both, in one

@@ -2,11 +2,13 @@ package aria_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/cdpskill/cdpskill/aria"
+	"github.com/cdpskill/cdpskill/internal/pagetest"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -43,5 +45,33 @@ func TestReportViews(t *testing.T) {
 	}
 	if s := snap(t, p, aria.Options{}); s.SnapshotID != "s1" {
 		t.Errorf("the first agent snapshot after reports is %s, want s1", s.SnapshotID)
+	}
+}
+
+// What a call's actions put on the page out of view is said with where it
+// is and what it reads; what they put on screen is the diff's, and a
+// call not named gets nothing.
+func TestReportSaysWhatChangedOutOfView(t *testing.T) {
+	p := open(t, "report.html")
+	ctx := pagetest.Ctx(t)
+	if err := page.ArmSettle(ctx, p, "call-1"); err != nil {
+		t.Fatal(err)
+	}
+	pagetest.Eval[any](t, p, `(() => {
+		const s = document.createElement('section');
+		s.setAttribute('aria-label', 'Results');
+		s.textContent = 'Saved as #7';
+		document.querySelector('main').append(s);
+		document.querySelector('h1').append(' (1 saved)');
+	})()`)
+	if _, err := page.AwaitQuiet(ctx, p, 33*time.Millisecond, time.Second, page.AfterFrame); err != nil {
+		t.Fatal(err)
+	}
+	r := takeReport(t, p, aria.ReportOptions{Viewport: true, Elsewhere: "call-1"})
+	if want := []string{`region "Results" (below): "Saved as #7"`}; !slices.Equal(r.Elsewhere, want) {
+		t.Errorf("elsewhere %q, want %q", r.Elsewhere, want)
+	}
+	if r := takeReport(t, p, aria.ReportOptions{Viewport: true, Elsewhere: "call-2"}); len(r.Elsewhere) != 0 {
+		t.Errorf("another call's report says %q", r.Elsewhere)
 	}
 }

@@ -19,6 +19,9 @@ type Changes struct {
 	OutOfView []string `json:"outOfView,omitempty"`
 	Moved     []string `json:"moved,omitempty"`
 	Changed   []Change `json:"changed,omitempty"`
+	// Elsewhere is what the call put on the page out of view, which the
+	// screens compared cannot show: `region "Response" (below): "201 …"`.
+	Elsewhere []string `json:"elsewhere,omitempty"`
 }
 
 // summaryIDs is how many refs or roles a summary names per part.
@@ -93,6 +96,36 @@ func telling(nodes []Node, limit int) []Node {
 
 // notices are the roles of the messages a page shows the user.
 var notices = map[string]bool{"alert": true, "alertdialog": true, "status": true, "log": true}
+
+// WithElsewhere adds to c (nil: nothing changed on screen) what the call
+// put on the page out of view, lines as aria.Report has them
+// (`region "Response" (below): "201 …"`), and says so in the summary:
+// "2 out of view: below (region "Response", main "Items")".
+func (c *Changes) WithElsewhere(action string, lines []string) *Changes {
+	if len(lines) == 0 {
+		return c
+	}
+	if c == nil {
+		c = &Changes{Summary: action + "."}
+	}
+	var sides []string
+	regions := map[string][]string{}
+	for _, l := range lines {
+		head, _, _ := strings.Cut(l, "): ")
+		region, side, _ := strings.Cut(head, " (")
+		if _, ok := regions[side]; !ok {
+			sides = append(sides, side)
+		}
+		regions[side] = append(regions[side], region)
+	}
+	parts := make([]string, len(sides))
+	for i, side := range sides {
+		parts[i] = side + " (" + strings.Join(regions[side], ", ") + ")"
+	}
+	c.Summary += fmt.Sprintf(" %d out of view: %s.", len(lines), strings.Join(parts, "; "))
+	c.Elsewhere = lines
+	return c
+}
 
 func capped[T any](s []T, limit int) []T {
 	if limit > 0 && len(s) > limit {

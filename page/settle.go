@@ -35,9 +35,11 @@ func SettleClock(ctx context.Context, p *Page) (float64, error) {
 }
 
 // ArmSettle starts counting the DOM changes and scrolls of the current
-// frame's document, before an action; AwaitQuiet stops it.
-func ArmSettle(ctx context.Context, p *Page) error {
-	return p.CallJS(ctx, settleJS, nil, map[string]any{"op": "arm"})
+// frame's document, before an action; AwaitQuiet stops it. call names
+// the call the action is part of: what its actions add to the page is
+// gathered for its report (see js/settle.js).
+func ArmSettle(ctx context.Context, p *Page, call string) error {
+	return p.CallJS(ctx, settleJS, nil, map[string]any{"op": "arm", "call": call})
 }
 
 // QuietStart says where AwaitQuiet's wait starts.

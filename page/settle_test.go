@@ -22,7 +22,7 @@ func TestSettleIgnoresRedrawsThatChangeNothing(t *testing.T) {
 			p, _ := evalPage(t, "settle-clock.html")
 			ctx := pagetest.Ctx(t)
 			pagetest.Eval[float64](t, p, "start('"+tc.clock+"')")
-			if err := page.ArmSettle(ctx, p); err != nil {
+			if err := page.ArmSettle(ctx, p, "test"); err != nil {
 				t.Fatal(err)
 			}
 			q, err := page.AwaitQuiet(ctx, p, 50*time.Millisecond, time.Second, page.Fresh)
@@ -44,7 +44,7 @@ func TestSettleScrollOfAClosedListIsNone(t *testing.T) {
 	for _, close := range []bool{false, true} {
 		p, _ := evalPage(t, "settle-scroll.html")
 		ctx := pagetest.Ctx(t)
-		if err := page.ArmSettle(ctx, p); err != nil {
+		if err := page.ArmSettle(ctx, p, "test"); err != nil {
 			t.Fatal(err)
 		}
 		pagetest.Eval[float64](t, p, fmt.Sprintf("pick(%v)", close))
@@ -67,7 +67,7 @@ func TestSettleWaitsForTheActionsAnimations(t *testing.T) {
 	}{{"closeDrawer()", "!document.getElementById('drawer')"}, {"fade()", "true"}} {
 		p, _ := evalPage(t, "settle-animate.html")
 		ctx := pagetest.Ctx(t)
-		if err := page.ArmSettle(ctx, p); err != nil {
+		if err := page.ArmSettle(ctx, p, "test"); err != nil {
 			t.Fatal(err)
 		}
 		pagetest.Eval[float64](t, p, tc.act)

@@ -172,7 +172,7 @@ func (c *Call) takeAfter(ctx context.Context) *screen {
 	actx, cancel := context.WithTimeout(ctx, afterBudget)
 	defer cancel()
 	s, e := c.refFloors()
-	opts := aria.ReportOptions{Viewport: true, SnapshotFloor: s, ElementFloor: e}
+	opts := aria.ReportOptions{Viewport: true, Elsewhere: c.name(), SnapshotFloor: s, ElementFloor: e}
 	now, err := aria.TakeReport(actx, c.page, opts)
 	if err != nil {
 		why := err.Error()
@@ -183,7 +183,7 @@ func (c *Call) takeAfter(ctx context.Context) *screen {
 		return nil
 	}
 	out := &screen{now: now}
-	opts.Viewport, opts.Full = false, true
+	opts.Viewport, opts.Full, opts.Elsewhere = false, true, ""
 	if full, err := aria.TakeReport(actx, c.page, opts); err == nil {
 		now.LastSnapshot, now.LastElement = full.LastSnapshot, full.LastElement
 		out.fullPath = c.writeArtifact(capture.TabFile(c.alias, ".after.yaml"), []byte(full.Full+"\n"))
@@ -209,7 +209,7 @@ func (c *Call) report(res *Result, r *ran, s *screen) {
 	case b != nil && b.Doc == s.now.Doc:
 		d := diff.Compare(diff.Parse(b.Viewport), diff.Parse(s.now.Viewport),
 			diff.Options{Scrolled: c.scrolled || b.Scroll != s.now.Scroll})
-		res.Changes = d.Report(r.action(), changeListLimit)
+		res.Changes = d.Report(r.action(), changeListLimit).WithElsewhere(r.action(), s.now.Elsewhere)
 	case b != nil:
 		res.Changes = notCompared(r, "the steps ended in another document (another frame, or a frame that loaded a new page)")
 	case c.beforeFailed:

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -30,6 +31,10 @@ type settleMark struct {
 	frame *page.Frame
 }
 
+// name tells this call from the others on the tab, for what its
+// settles gather (page.ArmSettle).
+func (c *Call) name() string { return strconv.FormatInt(c.start.UnixNano(), 36) }
+
 // settles: actions on a tab, whose effects a later look must not miss.
 func settles(s *step) bool { return s.has(needsTab) && s.has(visual) }
 
@@ -40,7 +45,7 @@ func (c *Call) armSettle(ctx context.Context, s *step) settleMark {
 	if nc := c.network(); nc != nil {
 		m.net = nc.n.Mark()
 	}
-	m.armed = page.ArmSettle(ctx, c.page) == nil
+	m.armed = page.ArmSettle(ctx, c.page, c.name()) == nil
 	m.frame = c.page.Frame
 	return m
 }

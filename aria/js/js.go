@@ -2,8 +2,8 @@
 // per file, and composes the page calls from them.
 //
 // Modules are factories (inpage's roles.js and places.js, and states.js, refs.js,
-// walk.js, render.js, hash.js; context.js and scope.js only where they are
-// used); entry points (snapshot.js, search.js, query.js, report.js,
+// walk.js, render.js, hash.js; context.js, scope.js and elsewhere.js only
+// where they are used); entry points (snapshot.js, search.js, query.js, report.js,
 // fingerprint.js) take a lib object of those factories as their first
 // argument; onscreen.js takes none, since it answers what snapshot.js left.
 package js
@@ -29,6 +29,8 @@ var (
 	context string
 	//go:embed scope.js
 	scope string
+	//go:embed elsewhere.js
+	elsewhere string
 
 	//go:embed snapshot.js
 	snapshot string
@@ -51,6 +53,7 @@ var all = []inpage.Module{
 var (
 	contexts = inpage.Module{Name: "context", Src: context}
 	scopes   = inpage.Module{Name: "scope", Src: scope}
+	away     = inpage.Module{Name: "elsewhere", Src: elsewhere}
 )
 
 // The page calls of package aria.
@@ -61,7 +64,7 @@ var (
 	Search = inpage.Lazy(func() string { return inpage.Compose(search, all...) })
 	Query  = inpage.Lazy(func() string { return inpage.Compose(query, all...) })
 	Report = inpage.Lazy(func() string {
-		return inpage.Compose(report, append(all[:len(all):len(all)], contexts, scopes)...)
+		return inpage.Compose(report, append(all[:len(all):len(all)], contexts, scopes, away)...)
 	})
 	Fingerprint = inpage.Lazy(func() string { return inpage.Compose(fingerprint, inpage.Module{Name: "hash", Src: hash}) })
 	// OnScreen takes no library: what it answers was made by Snapshot.

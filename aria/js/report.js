@@ -9,14 +9,16 @@
 // leaves out a landmark crowded with controls beside the app (a docs
 // sidebar's links, scope.js crowded), which would repeat in every result.
 //
-// opts: {viewport, full, print, snapshotFloor, elementFloor}
-// returns {viewport?, lean?, print?, full?, doc, scroll, lastSnapshot,
-//          lastElement}
+// opts: {viewport, full, print, elsewhere, snapshotFloor, elementFloor}
+// returns {viewport?, lean?, print?, elsewhere?, full?, doc, scroll,
+//          lastSnapshot, lastElement}
 // where doc tells this document from the next one the frame loads, and
 // scroll is the window's [x, y]. The viewport view marks the elements
 // without refs with [uid=N], which only the diff reads; print, when asked
 // for, is the page's fingerprint beside it (fingerprint.js), so that the
-// runner can tell which steps changed the page.
+// runner can tell which steps changed the page; elsewhere, given the
+// call's name, is what its actions put on the page out of view
+// (elsewhere.js).
 function report(lib, opts) {
   'use strict';
   opts = opts || {};
@@ -42,6 +44,7 @@ function report(lib, opts) {
     if (crowd.note) lines.unshift(crowd.note);
     res.lean = lines.join('\n');
     if (opts.print) res.print = lib.hash().current();
+    if (opts.elsewhere) res.elsewhere = lib.elsewhere(R, P).lines(opts.elsewhere);
   }
   if (opts.full) {
     const FW = lib.walk(R, S, {});

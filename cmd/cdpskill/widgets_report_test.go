@@ -41,3 +41,20 @@ func TestAnimatedDialogOverATwin(t *testing.T) {
 		t.Errorf("the page holds %v projects, want 0", n)
 	}
 }
+
+// An API console prints its live response far below the button that
+// sent the request: the click's result says where and what it printed,
+// though nothing on screen changed.
+func TestAChangeOutOfViewShows(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/widgets/console.html")
+	res := c.act(t, tab, `{"click":{"text":"Execute"}}`)
+	ch := changesOf(res)
+	away := jsonText(ch["elsewhere"])
+	if !strings.Contains(away, `region \"Server response\" (below)`) || !strings.Contains(away, `Code 201`) || !strings.Contains(away, `\\\"id\\\":7`) {
+		t.Errorf("elsewhere %s, want the response section below with its code and body", away)
+	}
+	if sum, _ := ch["summary"].(string); !strings.Contains(sum, `out of view: below (main "Items API", region "Server response")`) {
+		t.Errorf("summary %q", sum)
+	}
+}

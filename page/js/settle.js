@@ -1,7 +1,8 @@
 /**
  * The DOM half of the settle after an action (SPEC 17.4): a
  * MutationObserver and a scroll listener armed before the action, and a
- * wait for a quiet window after it, at whose end they stop. Only changes
+ * wait for a quiet window after it; they stop LINGER ms after the last
+ * wait, or at the next arm. Only changes
  * an agent could see count: not style attributes (a script animation
  * rewrites them every frame), not an attribute set to the value it had,
  * and not a batch of nodes replaced by identical ones in the same places
@@ -12,7 +13,12 @@
  * Animations and transitions the action began count as changes until
  * they end (see animating).
  *
- * a: {op: "arm"} starts watching afresh;
+ * The nodes the actions of one call add or whose text they change are
+ * gathered in the state's `touched` (a Set, bounded), for the report to
+ * say what changed out of view (aria/js/elsewhere.js); `call` names the
+ * call they belong to.
+ *
+ * a: {op: "arm", call} starts watching afresh;
  *    {op: "now"} answers the document's clock (performance.now());
  *    {op: "quiet", window, max, fresh, rendered} waits until the DOM has
  *    not changed for window ms (counted from the last change, or from now
@@ -28,20 +34,31 @@
  */
 function settle(a) {
   const KEY = Symbol.for('cdpskill.settle');
+  const LINGER = 10000; // ms the watch stays after a wait
   const start = performance.now();
   if (a.op === 'now') return start;
   let st = document[KEY];
   const newDocument = !st;
   if (!st) st = install();
   fold(st.observer.takeRecords());
+  if (a.op === 'arm' && a.call !== st.call) {
+    st.call = a.call;
+    st.touched = new Set();
+  }
   if (a.op === 'arm' || newDocument) watch();
+  else listen();
   if (a.op === 'arm') return { moved: false, settled: true };
   const from = a.fresh || newDocument ? start : 0;
 
   return new Promise((resolve) => {
     const done = (settled) => {
       fold(st.observer.takeRecords());
-      unwatch();
+      // A page's answer may land between two waits of one action (after
+      // its request ends, before the next wait) and after the last one,
+      // before the report: the watch stays a while for the report to
+      // see it (touched), and seen to say it came.
+      clearTimeout(st.stop);
+      st.stop = setTimeout(unwatch, LINGER);
       resolve({ moved: st.count > 0 || newDocument, settled, newDocument, scrolled: scrolled(), seen: st.seen });
     };
     const tick = () => {
@@ -74,7 +91,7 @@ function settle(a) {
   });
 
   function install() {
-    const s = { count: 0, last: 0, seen: 0, armedAt: 0, scrolled: new Set(), observer: null, onScroll: null, ids: new WeakMap(), nextID: 0 };
+    const s = { count: 0, last: 0, seen: 0, armedAt: 0, call: '', touched: new Set(), scrolled: new Set(), observer: null, onScroll: null, ids: new WeakMap(), nextID: 0 };
     s.observer = new MutationObserver((records) => fold(records));
     s.onScroll = (e) => {
       s.scrolled.add(e.target);
@@ -90,6 +107,12 @@ function settle(a) {
     st.seen = 0;
     st.scrolled = new Set();
     st.armedAt = document.timeline.currentTime || 0;
+    listen();
+  }
+
+  // listen observes the document again; observing it twice is harmless.
+  function listen() {
+    clearTimeout(st.stop);
     st.observer.observe(document, { subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true });
     // Scroll events do not bubble; a capturing listener hears every one.
     document.addEventListener('scroll', st.onScroll, { capture: true, passive: true });
@@ -138,11 +161,19 @@ function settle(a) {
       if (r.type === 'childList') {
         removed += place(r, r.removedNodes);
         added += place(r, r.addedNodes);
+        for (const n of r.addedNodes) touch(n);
+      } else if (r.type === 'characterData') {
+        touch(r.target);
+        changed();
       } else if (r.type !== 'attributes' || (r.attributeName !== 'style' && r.oldValue !== r.target.getAttribute(r.attributeName))) {
         changed();
       }
     }
     if (removed !== added) changed();
+  }
+
+  function touch(n) {
+    if (st.touched.size < 300) st.touched.add(n);
   }
 
   function changed() {
