@@ -79,6 +79,11 @@ type Element struct {
 	Focused bool
 	// InputType is the type of an <input> ("text", "date"…), else "".
 	InputType string
+	// Editor, for a fill, is the kind of editor whose input the element
+	// is (inpage/editors.js): "editcontext", "proxy" (a textarea hidden
+	// behind the rendered lines), "rich" (a contenteditable), else "".
+	// Point and Clickable are then about the editor's view.
+	Editor string
 	Found
 	// MatchedIndex is which of Target.Selectors matched, else -1.
 	MatchedIndex int
@@ -304,6 +309,7 @@ type checkResult struct {
 	Clickable  bool          `json:"clickable"`
 	Focused    bool          `json:"focused"`
 	InputType  string        `json:"inputType"`
+	Editor     string        `json:"editor"`
 	Index      *int          `json:"index"`
 	ViaLabel   bool          `json:"viaLabel"`
 	Selector   string        `json:"selector"` // the invalid one, of several
@@ -325,7 +331,7 @@ func (r *checkResult) element(token string) *Element {
 	if r.Index != nil {
 		idx = *r.Index
 	}
-	return &Element{token: token, Point: r.Point, Clickable: r.Clickable, Focused: r.Focused, InputType: r.InputType,
+	return &Element{token: token, Point: r.Point, Clickable: r.Clickable, Focused: r.Focused, InputType: r.InputType, Editor: r.Editor,
 		Found: Found{ReResolved: r.ReResolved, Target: r.Target}, MatchedIndex: idx, ViaLabel: r.ViaLabel}
 }
 

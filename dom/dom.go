@@ -33,6 +33,8 @@ var (
 	fillFinishJS string
 	//go:embed js/fill_react.js
 	fillReactJS string
+	//go:embed js/fill_editor.js
+	fillEditorJS string
 	//go:embed js/checked.js
 	checkedJS string
 	//go:embed js/settle.js
@@ -55,6 +57,7 @@ var (
 	fillPrepareFn = bind(fillPrepareJS)
 	fillFinishFn  = bind(fillFinishJS)
 	fillReactFn   = bind(fillReactJS)
+	fillEditorFn  = bind(fillEditorJS)
 	checkedFn     = bind(checkedJS)
 	settleFn      = bind(settleJS)
 	revealFn      = bind(revealJS)

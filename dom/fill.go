@@ -166,6 +166,9 @@ func (f filler) fail(reason error) error {
 }
 
 func (f filler) insert(ctx context.Context, res *FillResult) (*FillResult, error) {
+	if f.el.Editor == editorEditContext || f.el.Editor == editorProxy {
+		return f.editor(ctx, res)
+	}
 	// A covered or forced field is focused from script instead: a click
 	// would land on whatever is on top of it.
 	if !f.el.Focused && f.el.Clickable && !f.el.AutoForced && f.el.Point != nil {
@@ -296,7 +299,8 @@ func (f filler) verify(res *FillResult, before string, landed, now *string, rend
 // no-break space as a space: a contenteditable keeps a trailing or
 // doubled space as U+00A0 so that it shows, which is no change the page
 // made. When rendered, runs of spaces count as one, as innerText shows
-// them.
+// them, and so do runs of line breaks: innerText puts a blank line
+// between two paragraphs, where the value had one line break.
 func sameText(a, b string, rendered bool) bool {
 	if a == b {
 		return true
@@ -304,11 +308,15 @@ func sameText(a, b string, rendered bool) bool {
 	a, b = strings.ReplaceAll(a, "\u00a0", " "), strings.ReplaceAll(b, "\u00a0", " ")
 	if rendered {
 		a, b = spaceRuns.ReplaceAllString(a, " "), spaceRuns.ReplaceAllString(b, " ")
+		a, b = breakRuns.ReplaceAllString(a, "\n"), breakRuns.ReplaceAllString(b, "\n")
 	}
 	return a == b
 }
 
-var spaceRuns = regexp.MustCompile(` {2,}`)
+var (
+	spaceRuns = regexp.MustCompile(` {2,}`)
+	breakRuns = regexp.MustCompile(`\n[ \n]*\n`)
+)
 
 // errReplaced: the target left the page before the action reached it, so
 // the action can be tried again on whatever stands for it now.

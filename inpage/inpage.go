@@ -12,10 +12,14 @@ import (
 )
 
 var (
-	// Roles is function ariaRoles(): the roles and accessible names of
-	// elements, with no other dependency.
 	//go:embed roles.js
-	Roles string
+	roles string
+	//go:embed editors.js
+	editors string
+	// Roles is function ariaRoles(): the roles and accessible names of
+	// elements, with no other dependency; its editor field is
+	// ariaEditors(R), the code editors and custom text inputs.
+	Roles = "function () { const R = (" + strings.TrimSpace(roles) + ")(); R.editor = (" + strings.TrimSpace(editors) + ")(R); return R; }"
 	// Places is function ariaPlaces(R): where an element sits, in words
 	// (the text of its row), for contexts and refs.
 	//go:embed places.js

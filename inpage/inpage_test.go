@@ -9,7 +9,7 @@ import (
 // Every file is one function expression, so that Compose can paste it
 // between parentheses.
 func TestOneFunctionPerFile(t *testing.T) {
-	if files := jsfiles.CheckShape(t, 3, 450); len(files) != 4 {
+	if files := jsfiles.CheckShape(t, 3, 450); len(files) != 5 {
 		t.Fatalf("found %d .js files", len(files))
 	}
 }

@@ -95,7 +95,8 @@ function ariaRoles() {
       case 'textarea': return 'textbox';
       case 'tr': return 'row';
     }
-    return isEditingHost(el) ? 'textbox' : null;
+    // An EditContext element takes text as a contenteditable does.
+    return isEditingHost(el) || el.editContext ? 'textbox' : null;
   }
 
   function inputRole(el) {

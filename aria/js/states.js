@@ -74,7 +74,7 @@ function ariaStates(R) {
       if (!VALUED.has(role)) return undefined;
       return el.type === 'password' ? '\u2022'.repeat(el.value.length) : el.value;
     }
-    if (tag === 'textarea') return el.value;
+    if (tag === 'textarea') return R.editor.kindOf(el) === 'proxy' ? editorValue(el) : el.value;
     if (tag === 'select') {
       if (role !== 'combobox') return undefined;
       const o = el.selectedOptions[0];
@@ -85,8 +85,15 @@ function ariaStates(R) {
     if (!VALUED.has(role)) return undefined;
     const vt = el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow');
     if (vt !== null) return vt;
-    if (role === 'textbox' || role === 'searchbox') return R.norm(el.textContent);
+    if (role === 'textbox' || role === 'searchbox') return R.editor.kindOf(el) ? editorValue(el) : R.norm(el.textContent);
     return undefined;
+  }
+
+  // editorValue is what a code editor or rich text box shows, line by
+  // line (R.editor.shown), its first 300 characters.
+  function editorValue(el) {
+    const v = R.editor.shown(el);
+    return v.length > 300 ? v.slice(0, 300) + '\u2026' : v;
   }
 
   // shortURL drops the origin of the page the agent is on (the top

@@ -66,6 +66,15 @@ function ariaWalk(R, S, cfg) {
     return { root: doc, hosts: [], frames: [], parent: null, offX: originX, offY: originY };
   }
 
+  // editorViews maps, per document, each code editor's view to the
+  // hidden textarea that takes its keys (R.editor.views).
+  const viewsByDoc = new Map();
+  function editorViews(doc) {
+    let v = viewsByDoc.get(doc);
+    if (!v) viewsByDoc.set(doc, v = R.editor.views(doc));
+    return v;
+  }
+
   // ---- elements -------------------------------------------------------
 
   // visit appends to out the nodes el contributes: one node when el has a
@@ -74,6 +83,10 @@ function ariaWalk(R, S, cfg) {
   function visit(el, depth, domDepth, parentCursor, out) {
     const tag = el.localName;
     if (R.SKIP.has(tag)) return;
+    // A code editor's view shows as the textbox that takes its keys, with
+    // the editor's text as its value, instead of its lines and numbers.
+    const proxy = editorViews(el.ownerDocument).get(el);
+    if (proxy) return visit(proxy, depth, domDepth + 1, parentCursor, out);
     if (tag === 'br') return addText(out, ' ', el);
     if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')) return;
     if (tag === 'input' && el.type === 'hidden') return;
@@ -122,6 +135,7 @@ function ariaWalk(R, S, cfg) {
     if (!leaf) walkChildren(el, depth + 1, domDepth, cursor, node.children, shown, skip);
     tidy(node.children);
     if (!name && role) name = fallbackName(el, tag, role, node);
+    if (!name && tag === 'textarea') name = R.editor.nameOf(el);
     node.name = cut(R.norm(name));
     const only = node.children.length === 1 ? node.children[0] : null;
     if (only && only.text === node.name) node.children = [];

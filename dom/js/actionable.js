@@ -13,7 +13,13 @@ async function (h, req) {
   // A visually hidden checkbox or radio is clicked through its label, as a
   // user would (SPEC 19.16): the label toggles it.
   const proxy = req.action === 'click' ? visibleLabelOf(found.el) : null;
-  const el = proxy || found.el;
+  // A code editor or rich text box takes its text in an element of its
+  // own (an EditContext, a hidden textarea behind the rendered lines):
+  // naming the editor, or the page's textarea it hides, fills that. What
+  // a person sees, aims at and clicks is the editor's view.
+  const input = req.action === 'fill' ? h.editor.inputOf(found.el) : null;
+  const el = proxy || input || found.el;
+  const shown = (input && h.editor.viewOf(input)) || el;
   const reply = (status, extra) => Object.assign({
     status, reResolved: found.reResolved, index: found.index, viaLabel: !!proxy,
   }, extra);
@@ -28,11 +34,11 @@ async function (h, req) {
     if (why) return reply('notEditable', why);
   }
   if (!req.force) {
-    const hidden = h.hiddenReason(el);
+    const hidden = h.hiddenReason(shown);
     if (hidden) return reply('notVisible', { detail: hidden });
   }
 
-  scrollIntoViewIfNeeded(el);
+  scrollIntoViewIfNeeded(shown);
   if (!req.force && req.action === 'click') {
     // Stability costs animation frames, so it is checked when asked for,
     // or when an animation is moving the element (SPEC 8.6).
@@ -47,10 +53,10 @@ async function (h, req) {
     if (pe) return reply('pointerEventsNone', { on: h.label(pe) });
   }
 
-  const pt = actionPoint(el, req.offset);
+  const pt = actionPoint(shown, req.offset);
   let hit = null;
   if (pt && !req.force) {
-    hit = interceptor(el, pt);
+    hit = interceptor(shown, pt);
     if (hit && req.action === 'click') return reply('covered', { by: h.describe(hit) });
   }
 
@@ -60,6 +66,7 @@ async function (h, req) {
     clickable: !!pt && !hit,
     focused: h.deepActiveElement() === el,
     inputType: el.tagName === 'INPUT' ? el.type : '',
+    editor: input ? h.editor.kindOf(input) : '',
   }));
 
   // ---- checks --------------------------------------------------------------
@@ -103,7 +110,7 @@ async function (h, req) {
       }
       if (type === 'file') return { reason: 'a file input takes files: use upload', permanent: true };
       if (!TEXT_TYPES.includes(type)) return { reason: 'an input of type "' + type + '" does not accept text', permanent: true };
-    } else if (tag !== 'TEXTAREA' && !el.isContentEditable) {
+    } else if (tag !== 'TEXTAREA' && !el.isContentEditable && !el.editContext) {
       const role = el.getAttribute('role');
       if (role === 'checkbox' || role === 'switch' || role === 'radio' || role === 'menuitemcheckbox') {
         return { reason: 'a ' + role + ' takes true or false, not text', permanent: true, kind: 'check' };

@@ -576,7 +576,7 @@ function (R, S, P) {
   }
 
   const FIELDS = 'input:not([type=hidden]), textarea, select, [contenteditable]:not([contenteditable=false]), ' +
-    '[role=checkbox], [role=switch], [role=radio]';
+    '[role=checkbox], [role=switch], [role=radio], [role=textbox]';
 
   // labelCandidates yields [text, control] pairs in SPEC 6.4 priority order.
   // A <label>'s pair carries the label too: a styled checkbox hides its
@@ -601,7 +601,8 @@ function (R, S, P) {
     for (const pass of passes) {
       const found = [];
       for (const [t, el, lab] of labelCandidates()) {
-        if (el && t && pass(t) && (!hiddenReason(el) || shownByLabel(el, lab)) && !found.includes(el)) found.push(el);
+        if (el && t && pass(t) && (!hiddenReason(el) || shownByLabel(el, lab) || (el.localName === 'textarea' && R.editor.inputOf(el))) &&
+          !found.includes(el)) found.push(el);
       }
       if (found.length) return { el: reachable(found, modal), reResolved: false };
     }
@@ -702,6 +703,7 @@ function (R, S, P) {
   }
 
   return { handles, resolve, hiddenReason, role, accessibleName, ownText, deepActiveElement, focusedElement, describe, describeEl, label,
+    editor: R.editor,
     styleOf, norm, selectorFor: S.selectorFor, placeOf: P.placeText,
     clickables: CLICKABLE_TIERS.join(', '), fields: FIELDS };
 }

@@ -15,7 +15,7 @@ function pageContext(S) {
   ]);
 
   function isEditable(el) {
-    if (el.isContentEditable) return true;
+    if (el.isContentEditable || el.editContext) return true;
     // :disabled also covers controls inside a disabled <fieldset>.
     if (el.matches(':disabled') || el.readOnly) return false;
     if (el.getAttribute('aria-disabled') === 'true' || el.getAttribute('aria-readonly') === 'true') return false;

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// evalOn is a pageFunction's value on tab.
+func evalOn(t *testing.T, c *cli, tab, expr string) any {
+	t.Helper()
+	return c.call(t, tab, fmt.Sprintf(`{"pageFunction":%q}`, expr))[0]["value"]
+}
+
+// changedTo is the value changes says ref now has, or nil.
+func changedTo(res map[string]any, ref string) any {
+	changed, _ := changesOf(res)["changed"].([]any)
+	for _, c := range changed {
+		if m, _ := c.(map[string]any); m["ref"] == ref && m["field"] == "value" {
+			return m["to"]
+		}
+	}
+	return nil
+}
+
+// The three editors real apps are built from, each filled by its label in
+// the first call an agent sends: an EditContext editor (named by the
+// heading above it), a CodeMirror 5 style editor that hides the page's
+// labelled textarea and takes keys in a 1px one behind its rendered
+// lines, and a Lexical style rich text box. Each shows the value, line
+// for line, in the editor, in the snapshot and in changes.
+func TestWidgetEditorsFillByLabel(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/widgets/editors.html")
+	cases := []struct {
+		label, value, doc string
+	}{
+		{"Query", "SELECT id\nFROM users;", "queryDoc()"},
+		{"Script", "let total = 1;\nreturn total;", "scriptDoc()"}, // replaces "let total = 0;"
+		{"Release notes", "Faster search\nFixed login", "notesDoc()"},
+	}
+	for _, tc := range cases {
+		res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"fill":{"label":%q,"value":%q}}]}`, tab, tc.label, tc.value))
+		if code != 0 {
+			t.Fatalf("fill %q: exit %d: %v", tc.label, code, res)
+		}
+		step := stepOutputs(t, res)[0]
+		if out := outputOf(t, res, 0); out["filled"] != true || out["value"] != nil || step["warning"] != nil {
+			t.Errorf("fill %q: %v", tc.label, step)
+		}
+		if got := evalOn(t, c, tab, tc.doc); got != tc.value {
+			t.Errorf("fill %q: the editor holds %q, want %q", tc.label, got, tc.value)
+		}
+		snap, _ := res["viewportSnapshot"].(string)
+		line := fmt.Sprintf("textbox %q", tc.label)
+		ref := refOn(t, snap, line)
+		if want := fmt.Sprintf("%s [ref=%s]: %s", line, ref, jsonText(tc.value)); !strings.Contains(snap, want) {
+			t.Errorf("fill %q: the snapshot does not show %s:\n%s", tc.label, want, snap)
+		}
+		if got := changedTo(res, ref); got != tc.value {
+			t.Errorf("fill %q: changes %v", tc.label, jsonText(changesOf(res)))
+		}
+	}
+	// The editor's lines and their numbers are its textbox's value, not
+	// text beside it; the page's own textarea it hid was left alone.
+	snap, _ := c.call(t, tab, `{"snapshot":true}`)[0]["yaml"].(string)
+	if strings.Contains(snap, `text: "1"`) || strings.Count(snap, "return total;") != 1 {
+		t.Errorf("the editor's lines show beside its textbox:\n%s", snap)
+	}
+	if got := evalOn(t, c, tab, "document.getElementById('script-src').value"); got != "let total = 0;" {
+		t.Errorf("the hidden textarea was filled: %q", got)
+	}
+}
+
+// A ref from the snapshot, or the visible editor's selector, names the
+// editor for fill and type too. Typed keys go through the editor's own
+// handling (a bracket closes itself, typing its closer steps over it);
+// a fill the editor reformats is filled, with what it shows and a
+// warning saying what it did.
+func TestWidgetEditorsRefTypeAndReformat(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/widgets/editors.html")
+	snap, _ := c.call(t, tab, `{"snapshot":true}`)[0]["yaml"].(string)
+	query := refOn(t, snap, `textbox "Query"`)
+	c.call(t, tab, fmt.Sprintf(`{"fill":{"ref":%q,"value":"SELECT 1;"}},{"fill":{"ref":%q,"value":"SELECT max(a)"}}`, query, query))
+	if got := evalOn(t, c, tab, "queryDoc()"); got != "SELECT max(a)" {
+		t.Errorf("refilled by ref, the query holds %q", got)
+	}
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"type":{"ref":%q,"text":" FROM f(x)"}}]}`, tab, query))
+	if code != 0 {
+		t.Fatalf("type: exit %d: %v", code, res)
+	}
+	if got := evalOn(t, c, tab, "queryDoc()"); got != "SELECT max(a) FROM f(x)" {
+		t.Errorf("typed, the query holds %q", got)
+	}
+	if got := changedTo(res, query); got != "SELECT max(a) FROM f(x)" {
+		t.Errorf("type changes: %v", jsonText(changesOf(res)))
+	}
+
+	res, code = c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"fill":{"selector":"#script-editor","value":"if (ok) {\nrun();\n}"}}]}`, tab))
+	if code != 0 {
+		t.Fatalf("fill the view: exit %d: %v", code, res)
+	}
+	step := stepOutputs(t, res)[0]
+	out := outputOf(t, res, 0)
+	if out["filled"] != true || out["value"] != "if (ok) {\n  run();\n}" || !strings.Contains(fmt.Sprint(step["warning"]), "indented") {
+		t.Errorf("a fill the editor re-indented: %v", step)
+	}
+	if got := evalOn(t, c, tab, "scriptDoc()"); got != "if (ok) {\n  run();\n}" {
+		t.Errorf("the script holds %q", got)
+	}
+}

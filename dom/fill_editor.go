@@ -1,0 +1,178 @@
+package dom
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/cdpskill/cdpskill/cdp"
+)
+
+// The editors whose text is not where their keys go (Element.Editor):
+// fill types into them as a person does and judges the fill by what they
+// show. A contenteditable ("rich") is filled as any field is.
+const (
+	editorEditContext = "editcontext"
+	editorProxy       = "proxy"
+)
+
+// editorReply is js/fill_editor.js's reply.
+type editorReply struct {
+	Navigated bool    `json:"navigated"`
+	Detached  bool    `json:"detached"`
+	Focused   bool    `json:"focused"`
+	Mac       bool    `json:"mac"`
+	Before    string  `json:"before"`
+	Shown     *string `json:"shown"`
+}
+
+func (f filler) editorCall(ctx context.Context, phase string) (*editorReply, error) {
+	var r editorReply
+	err := f.p.CallJS(ctx, fillEditorFn(), &r, map[string]any{"token": f.el.token, "phase": phase, "clear": f.clear})
+	if cdp.IsContextDestroyed(err) {
+		return &editorReply{Navigated: true}, nil
+	}
+	return &r, err
+}
+
+// editor fills a code editor as a person would: a click into its view
+// (which focuses the input behind it), Control+A to select what it holds
+// (Control+End to append), then the value as one insertText, as a paste
+// goes in: editors close brackets and indent for keys typed one by one,
+// not for inserted text. An EditContext whose page left its selection
+// elsewhere is given it directly. The fill is judged by the text the
+// editor then shows, once it stopped changing.
+func (f filler) editor(ctx context.Context, res *FillResult) (*FillResult, error) {
+	res.Method = MethodInsertText
+	if !f.el.Focused && f.el.Clickable && !f.el.AutoForced && f.el.Point != nil {
+		if err := mouseClick(ctx, f.p.S, *f.el.Point, "left", 1); err != nil {
+			return nil, err
+		}
+	}
+	prep, err := f.editorCall(ctx, "focus")
+	switch {
+	case err != nil:
+		return nil, err
+	case prep.Navigated:
+		res.Filled = true
+		return res, nil
+	case prep.Detached:
+		return nil, errReplaced
+	case !prep.Focused:
+		return nil, f.fail(&NotEditableError{Reason: "it cannot take focus"})
+	}
+	if prep.Before != "" {
+		keys := "Control+a"
+		switch {
+		case prep.Mac && f.clear:
+			keys = "Meta+a"
+		case prep.Mac:
+			keys = "Meta+ArrowDown"
+		case !f.clear:
+			keys = "Control+End"
+		}
+		k, err := ParseKeystroke(keys)
+		if err != nil {
+			return nil, err
+		}
+		if err := k.Press(ctx, f.p.S); err != nil {
+			return nil, err
+		}
+		if _, err := f.editorCall(ctx, "select"); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case f.value != "":
+		err = insertText(ctx, f.p.S, strings.ReplaceAll(f.value, "\r\n", "\n"))
+	case prep.Before != "" && f.clear:
+		err = pressBackspace(ctx, f.p.S)
+	}
+	if err != nil {
+		return nil, err
+	}
+	after, err := f.editorCall(ctx, "read")
+	switch {
+	case err != nil:
+		return nil, err
+	case after.Navigated:
+		res.Filled = true
+		return res, nil
+	case after.Detached || after.Shown == nil:
+		// The editor was replaced under the text; its content is unknown.
+		return nil, f.fail(&DetachedError{})
+	}
+	return f.verifyEditor(res, prep.Before, *after.Shown)
+}
+
+// verifyEditor judges an editor's fill by what it shows: the value, the
+// value with what the editor adds as it goes (closing brackets,
+// indentation: reported, with the text it shows), or not the value (the
+// old text left beside it, or nothing taken: an error).
+func (f filler) verifyEditor(res *FillResult, before, shown string) (*FillResult, error) {
+	want := f.value
+	if !f.clear {
+		want = before + f.value
+	}
+	w, s, b := codeText(want), codeText(shown), codeText(before)
+	switch {
+	case s == w:
+	case s == b:
+		return nil, f.fail(&NotEditableError{Reason: fmt.Sprintf("the editor took no text: it shows %s after the fill", strconv.Quote(shown))})
+	case f.clear && b != "" && strings.Contains(s, b) && strings.Contains(s, codeText(f.value)):
+		return nil, f.fail(&NotEditableError{Reason: fmt.Sprintf("the editor kept its text beside the value (Control+A did not select it): it shows %s", strconv.Quote(shown))})
+	default:
+		res.Value = &shown
+		switch added, ok := addedByEditor(w, s); {
+		case ok && strings.TrimSpace(added) == "":
+			res.Warning = joinNotes(res.Warning, "the editor indented the value's lines as it does for typing (value is what it shows)")
+		case ok:
+			res.Warning = joinNotes(res.Warning, fmt.Sprintf("the editor added %s to the value as it does for typing (value is what it shows)", strconv.Quote(added)))
+		default:
+			res.Warning = joinNotes(res.Warning, fmt.Sprintf("the editor shows %s, not %s", strconv.Quote(shown), strconv.Quote(want)))
+		}
+	}
+	res.Appended = !f.clear && before != ""
+	res.Filled = true
+	return res, nil
+}
+
+// codeText is an editor's text as compared: line endings as \n, no
+// trailing spaces on a line, no blank lines at the end.
+func codeText(s string) string {
+	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " \t")
+	}
+	return strings.TrimRight(strings.Join(lines, "\n"), "\n")
+}
+
+// addedByEditor reports what shown holds beyond want when want is all in
+// it, in order, and the rest is what editors add by themselves: closing
+// brackets and quotes, and whitespace (the whitespace shown only when
+// that is all).
+func addedByEditor(want, shown string) (string, bool) {
+	w := []rune(want)
+	var extra []rune
+	i := 0
+	for _, r := range shown {
+		if i < len(w) && r == w[i] {
+			i++
+			continue
+		}
+		extra = append(extra, r)
+	}
+	if i < len(w) {
+		return "", false
+	}
+	for _, r := range extra {
+		if !strings.ContainsRune(")]}\"'`> \t\n", r) {
+			return "", false
+		}
+	}
+	if s := strings.Join(strings.Fields(string(extra)), ""); s != "" {
+		return s, true
+	}
+	return string(extra), true
+}
