@@ -319,3 +319,15 @@ func TestListsFollowTheirRows(t *testing.T) {
 		})
 	}
 }
+
+// A card dropped into another list of the board is moved, not unchanged:
+// it is under another element that was there before too.
+func TestMovedToAnotherList(t *testing.T) {
+	before := "- list \"To do\" [uid=1]:\n  - listitem [ref=s1e1]: \"Write docs\"\n  - listitem [ref=s1e2]: \"Review PR\"\n- list \"Done\" [uid=2]:\n  - listitem [ref=s1e3]: \"Ship it\""
+	after := "- list \"To do\" [uid=1]:\n  - listitem [ref=s1e2]: \"Review PR\"\n- list \"Done\" [uid=2]:\n  - listitem [ref=s1e1]: \"Write docs\"\n  - listitem [ref=s1e3]: \"Ship it\""
+	got := asJSON(Compare(Parse(before), Parse(after), Options{}).Report("Dragged", 10))
+	want := `{"summary":"Dragged. 1 moved (s1e1).","moved":["listitem [ref=s1e1]: \"Write docs\""]}`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

@@ -130,13 +130,15 @@ func unreuse(before, after []Node, bLab, aLab []string, known map[string]int) []
 	return after
 }
 
-// moved lists the elements that changed places among their siblings: of
-// the children of one element, paired on both sides (pairs maps each
-// later line to its earlier one), those outside the longest run that kept
-// its order. A child of a moved element moved with it and is not listed.
+// moved lists the elements that changed places: those now under another
+// element that was there before too (a card dropped into another list),
+// and, of the children of one element, paired on both sides (pairs maps
+// each later line to its earlier one), those outside the longest run that
+// kept its order. A child of a moved element moved with it and is not
+// listed.
 func moved(before, after []Node, pairs map[int]int) []int {
 	groups := map[int][]int{} // after parent -> its paired children, in order
-	var order []int
+	var order, out []int
 	for a := range after {
 		b, ok := pairs[a]
 		if !ok {
@@ -151,14 +153,18 @@ func moved(before, after []Node, pairs map[int]int) []int {
 			}
 		}
 		if before[b].Parent != bp {
-			continue // it changed parents: added and removed, or nested anew
+			// Under another element of both snapshots, it moved there;
+			// under a new one, it was nested anew.
+			if p >= 0 && before[b].Parent >= 0 {
+				out = append(out, a)
+			}
+			continue
 		}
 		if _, seen := groups[p]; !seen {
 			order = append(order, p)
 		}
 		groups[p] = append(groups[p], a)
 	}
-	var out []int
 	for _, p := range order {
 		kids := groups[p]
 		if len(kids) < 2 {

@@ -148,6 +148,8 @@ function ariaRoles() {
     const ti = el.getAttribute('tabindex');
     if (ti !== null && parseInt(ti, 10) >= 0) return true;
     if (isEditingHost(el)) return true;
+    // A draggable card or row is something a person takes hold of.
+    if (el.getAttribute('draggable') === 'true') return true;
     return pointerOrigin || hasClickHandler(el);
   }
 

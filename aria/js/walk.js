@@ -107,7 +107,9 @@ function ariaWalk(R, S, cfg) {
     const cursor = style.cursor;
     let role = shown ? R.roleOf(el, tag) : null;
     if (role && FLATTEN.has(role)) role = null;
-    const active = shown && R.isInteractive(el, tag, role, cursor === 'pointer' && parentCursor !== 'pointer');
+    // A grab cursor marks what a drag-and-drop list lets a person take.
+    const hand = cursor === 'pointer' || cursor === 'grab';
+    const active = shown && R.isInteractive(el, tag, role, hand && parentCursor !== cursor);
     if (role === 'iframe' && (cfg.includeFrames || tag === 'frame')) {
       if (depth < maxDepth) visitFrame(el, depth, domDepth, out);
       return;
