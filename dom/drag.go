@@ -86,11 +86,14 @@ type DragResult struct {
 
 // Drag moves from source to target. Range inputs as the source are set
 // from the target's x position along their track (auto only). Otherwise
-// mouse presses at the source, moves in Steps moves and releases at the
-// target, which works for mouse-driven libraries and, in Chrome, native
-// HTML5 drag and drop; html5 dispatches the DnD events in the page; auto
-// tries the mouse, watching the page, and falls back to html5 when the
-// mouse changed nothing.
+// mouse presses at the source, moves in Steps paced moves and releases at
+// the target, which works for mouse- and pointer-driven libraries and, in
+// Chrome, native HTML5 drag and drop; html5 dispatches the DnD events in
+// the page; auto tries the mouse, watching the page, and falls back to
+// html5 when the mouse changed nothing. The page is watched throughout:
+// once it has answered the drop, a source element that did not move
+// makes the drag not Dragged, with a warning saying where it is and where
+// the drop landed.
 func Drag(ctx context.Context, p *page.Page, req DragRequest) (*DragResult, error) {
 	method, steps, err := dragInput(req)
 	if err != nil {
@@ -121,17 +124,33 @@ func Drag(ctx context.Context, p *page.Page, req DragRequest) (*DragResult, erro
 	}
 	res := &DragResult{Dragged: true, Source: rounded(plan.Source.plus(plan.off)), Target: rounded(plan.Target.plus(plan.off)), Warning: endpointNotes(src, tgt),
 		ReResolved: replaced || src.reResolved() || tgt.reResolved()}
-	switch {
-	case plan.Value != nil:
+	if plan.Value != nil {
 		res.Method, res.Value = MethodSetValue, *plan.Value
 		return res, nil
-	case method == DragHTML5:
-		return d.html5(ctx, res, src, tgt, plan)
-	case method == DragMouse:
-		res.Method, res.Steps = DragMouse, steps
-		return res, d.mouse(ctx, plan)
 	}
-	return d.auto(ctx, res, src, tgt, plan)
+	w, err := d.startWatch(ctx, src, tgt)
+	if err != nil {
+		return nil, err
+	}
+	defer release(ctx, p, &Element{token: w.token})
+	switch method {
+	case DragHTML5:
+		res, err = d.html5(ctx, res, src, tgt, plan)
+	case DragMouse:
+		res.Method, res.Steps = DragMouse, steps
+		err = d.mouse(ctx, plan, w)
+	default:
+		res, err = d.auto(ctx, res, src, tgt, plan, w)
+	}
+	if err != nil {
+		return nil, err
+	}
+	r, err := w.stop(ctx)
+	if err != nil {
+		return nil, err
+	}
+	judge(res, r, src.el != nil)
+	return res, nil
 }
 
 // dragInput validates the request and fills in defaults.
@@ -265,10 +284,24 @@ func rounded(pt Point) Point {
 	return Point{math.Round(pt.X*10) / 10, math.Round(pt.Y*10) / 10}
 }
 
-// mouse presses the left button at the source, moves to the target in
-// d.steps moves with the button held, and releases it there. If a move
-// fails the button is released anyway, so the tab is not left mid-drag.
-func (d *dragger) mouse(ctx context.Context, plan *dragPlan) (err error) {
+// dragPace is the pause between two moves when the agent gave none: a
+// frame, as a person's hand moves, so the page sees each move.
+const dragPace = 16 * time.Millisecond
+
+// acceptWait bounds the wait at the target, with the button held, for an
+// HTML5 drop target to accept the drag (cancel its dragover).
+const acceptWait = 500 * time.Millisecond
+
+// mouse presses the left button at the source and moves to the target in
+// d.steps moves with the button held, paced like a hand: the first move
+// is a small one (a pointer library arms its drag, Chrome starts an HTML5
+// one), the others go along the line to the target, a frame apart. When
+// an HTML5 drag started, the pointer stays at the target, nudged a pixel
+// at a time, until the target accepts it (acceptWait); the page's
+// animations (rows sliding out of the way) finish before the release. If
+// a move fails the button is released anyway, so the tab is not left
+// mid-drag.
+func (d *dragger) mouse(ctx context.Context, plan *dragPlan, w *watch) (err error) {
 	from, to := plan.Source.plus(plan.off), plan.Target.plus(plan.off)
 	s := d.p.S
 	if err := mouseMove(ctx, d.p, from, "none", 0); err != nil {
@@ -288,21 +321,69 @@ func (d *dragger) mouse(ctx context.Context, plan *dragPlan) (err error) {
 		up := mouseEvent{Type: "mouseReleased", X: last.X, Y: last.Y, Button: "left", ClickCount: 1}
 		_ = s.Call(rctx, "Input.dispatchMouseEvent", up, nil)
 	}()
+	delay := d.delay
+	if delay <= 0 {
+		delay = dragPace
+	}
 	for i := 1; i <= d.steps; i++ {
-		if i > 1 {
-			if err := sleep(ctx, d.delay); err != nil {
-				return err
-			}
+		if err := sleep(ctx, delay); err != nil {
+			return err
 		}
-		f := float64(i) / float64(d.steps)
-		pt := Point{from.X + (to.X-from.X)*f, from.Y + (to.Y-from.Y)*f}
+		pt := pathPoint(from, to, i, d.steps)
 		if err := mouseMove(ctx, d.p, pt, "left", 1); err != nil {
 			return err
 		}
 		last = pt
 	}
+	if w != nil {
+		if err := d.awaitAccept(ctx, w, to); err != nil {
+			return err
+		}
+		if err := w.call(ctx, "hold", nil); err != nil {
+			return err
+		}
+	}
 	up := mouseEvent{Type: "mouseReleased", X: to.X, Y: to.Y, Button: "left", ClickCount: 1}
 	return s.Call(ctx, "Input.dispatchMouseEvent", up, nil)
+}
+
+// pathPoint is move i of n from from to to: the first a step of 2 px
+// (less on a short way), the rest along the line, the last at to.
+func pathPoint(from, to Point, i, n int) Point {
+	dx, dy := to.X-from.X, to.Y-from.Y
+	dist := math.Hypot(dx, dy)
+	if n < 3 || dist < 10 {
+		f := float64(i) / float64(n)
+		return Point{from.X + dx*f, from.Y + dy*f}
+	}
+	if i == 1 {
+		return Point{from.X + dx/dist*2, from.Y + dy/dist*2}
+	}
+	f := float64(i-1) / float64(n-1)
+	return Point{from.X + dx*f, from.Y + dy*f}
+}
+
+// awaitAccept keeps the pointer at the target of an HTML5 drag, a pixel
+// this way and that, until the target's dragover is cancelled (it will
+// take the drop) or acceptWait passes.
+func (d *dragger) awaitAccept(ctx context.Context, w *watch, to Point) error {
+	deadline := time.Now().Add(acceptWait)
+	for i := 0; ; i++ {
+		var r watchReply
+		if err := w.call(ctx, "over", &r); err != nil {
+			return err
+		}
+		if !r.DragStart || r.Accepted || time.Now().After(deadline) {
+			return nil
+		}
+		if err := sleep(ctx, 40*time.Millisecond); err != nil {
+			return err
+		}
+		nudge := Point{to.X + float64(1-2*(i%2)), to.Y}
+		if err := mouseMove(ctx, d.p, nudge, "left", 1); err != nil {
+			return err
+		}
+	}
 }
 
 // html5Reply is js/input-drag-html5.js's reply.
@@ -332,39 +413,92 @@ func (d *dragger) html5(ctx context.Context, res *DragResult, src, tgt endpoint,
 	return res, nil
 }
 
-// dragWatch is js/input-drag-watch.js's reply.
-type dragWatch struct {
-	Mutations int  `json:"mutations"`
-	DragStart bool `json:"dragstart"`
-	Drop      bool `json:"drop"`
+// watch is js/input-drag-watch.js's record of one drag in the page.
+type watch struct {
+	d     *dragger
+	token string
+	args  map[string]any
+}
+
+// watchReply is js/input-drag-watch.js's reply: what the page did, and
+// for a source element, whether it moved (Judged: it was found after the
+// drop) and where it is (Place), and where the drop landed.
+type watchReply struct {
+	Mutations int    `json:"mutations"`
+	DragStart bool   `json:"dragstart"`
+	Drop      bool   `json:"drop"`
+	Accepted  bool   `json:"accepted"`
+	Judged    bool   `json:"judged"`
+	Moved     bool   `json:"moved"`
+	Place     string `json:"place"`
+	Landed    string `json:"landed"`
+}
+
+// startWatch starts watching the page for a drag from src to tgt.
+func (d *dragger) startWatch(ctx context.Context, src, tgt endpoint) (*watch, error) {
+	w := &watch{d: d, token: page.Token(), args: map[string]any{}}
+	if src.el != nil {
+		w.args["source"] = src.el.token
+	}
+	if tgt.el != nil {
+		w.args["target"] = tgt.el.token
+	}
+	if err := w.call(ctx, "start", nil); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+func (w *watch) call(ctx context.Context, phase string, out any) error {
+	arg := map[string]any{"phase": phase, "token": w.token}
+	for k, v := range w.args {
+		arg[k] = v
+	}
+	return w.d.p.CallJS(ctx, inputDragWatchFn(), out, arg)
+}
+
+// stop ends the watch once the page has answered the drop.
+func (w *watch) stop(ctx context.Context) (*watchReply, error) {
+	var r watchReply
+	err := w.call(ctx, "stop", &r)
+	return &r, err
 }
 
 // auto drags with the mouse while watching the page. Native drag events
 // or any DOM change mean the mouse worked; otherwise HTML5 events follow.
-func (d *dragger) auto(ctx context.Context, res *DragResult, src, tgt endpoint, plan *dragPlan) (*DragResult, error) {
-	watch := &Element{token: page.Token()}
-	if err := d.p.CallJS(ctx, inputDragWatchFn(), nil, map[string]any{"phase": "start", "token": watch.token}); err != nil {
+func (d *dragger) auto(ctx context.Context, res *DragResult, src, tgt endpoint, plan *dragPlan, w *watch) (*DragResult, error) {
+	if err := d.mouse(ctx, plan, w); err != nil {
 		return nil, err
 	}
-	if err := d.mouse(ctx, plan); err != nil {
-		release(ctx, d.p, watch)
-		return nil, err
-	}
-	var w dragWatch
-	if err := d.p.CallJS(ctx, inputDragWatchFn(), &w, map[string]any{"phase": "stop", "token": watch.token}); err != nil {
-		release(ctx, d.p, watch)
+	var r watchReply
+	if err := w.call(ctx, "over", &r); err != nil {
 		return nil, err
 	}
 	res.Method, res.Steps = DragMouse, d.steps
-	switch {
-	case w.DragStart && !w.Drop:
-		res.Warning = "the drag started but the target did not accept the drop (no dragover handler called preventDefault)"
-		return res, nil
-	case w.DragStart, w.Mutations > 0:
+	if r.DragStart || r.Mutations > 0 {
 		return res, nil
 	}
 	res.Steps, res.MouseAttempted = 0, true
 	return d.html5(ctx, res, src, tgt, plan)
+}
+
+// judge says what the drag did, from the page's answer: a source element
+// was dragged only if it moved (changed lists or places, or left the
+// page); otherwise the warning says where it still is and where the drop
+// landed. A drag between points is taken as done.
+func judge(res *DragResult, r *watchReply, hadSource bool) {
+	if res.Method != DragHTML5 && r.DragStart && !r.Drop {
+		res.Warning = joinNote(res.Warning, "the drag started but the target did not accept the drop (no dragover handler called preventDefault)")
+	}
+	if !hadSource || !r.Judged || r.Moved {
+		return
+	}
+	res.Dragged = false
+	note := "the source did not move: it is still " + r.Place
+	if r.Landed != "" {
+		note += "; the drop landed on " + r.Landed
+	}
+	res.Warning = joinNote(res.Warning, note)
 }
 
 // joinNote appends a note to a warning.

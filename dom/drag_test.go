@@ -124,13 +124,18 @@ func TestDragAutoFallsBackToHTML5(t *testing.T) {
 }
 
 // A target without a dragover handler refuses the drop, and the result
-// says so, by either method.
+// says so, by either method: the card did not move, so it was not
+// dragged, and the warning says where the drop landed.
 func TestDragRefusedDropWarns(t *testing.T) {
 	for _, method := range []string{dom.DragAuto, dom.DragHTML5} {
 		t.Run(method, func(t *testing.T) {
 			p := openFixture(t, "input-drag.html")
-			res := drag(t, p, dom.DragRequest{Source: at("#card2"), Target: at("#plain"), Method: method})
-			if !strings.Contains(res.Warning, "did not accept the drop") {
+			res, err := dom.Drag(testCtx(t), p, dom.DragRequest{Source: at("#card2"), Target: at("#plain"), Method: method})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Dragged || !strings.Contains(res.Warning, "did not accept the drop") ||
+				!strings.Contains(res.Warning, `the source did not move: it is still where it was; the drop landed on generic "Plain"`) {
 				t.Errorf("result = %+v", *res)
 			}
 			if got := eval[string](t, p, "inZone()"); got != "" {

@@ -110,3 +110,100 @@ func TestWidgetEditorsRefTypeAndReformat(t *testing.T) {
 		t.Errorf("the script holds %q", got)
 	}
 }
+
+// dragOn runs one drag on tab and returns its step and the result.
+func dragOn(t *testing.T, c *cli, tab, drag string) (map[string]any, map[string]any) {
+	t.Helper()
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"drag":%s}]}`, tab, drag))
+	if code != 0 {
+		t.Fatalf("drag %s: exit %d: %v", drag, code, res)
+	}
+	return stepOutputs(t, res)[0], res
+}
+
+// movedLine is changes' moved line for ref, or "".
+func movedLine(res map[string]any, ref string) string {
+	moved, _ := changesOf(res)["moved"].([]any)
+	for _, m := range moved {
+		if s, _ := m.(string); strings.Contains(s, "[ref="+ref+"]") {
+			return s
+		}
+	}
+	return ""
+}
+
+// On an HTML5 drag-and-drop board, the cards have refs, and a drag from
+// one card onto a card of another list, the first call an agent sends,
+// puts it there (before the card under the pointer): dragged, and changes
+// shows the card moved. method html5 does the same with synthetic events.
+func TestWidgetBoardDragBetweenLists(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/widgets/board.html")
+	snap, _ := c.call(t, tab, `{"snapshot":true}`)[0]["yaml"].(string)
+	docs, ship := refOn(t, snap, `"Write docs"`), refOn(t, snap, `"Ship it"`)
+	step, res := dragOn(t, c, tab, fmt.Sprintf(`{"source":%q,"target":%q}`, docs, ship))
+	if out := step["output"].(map[string]any); out["dragged"] != true || out["method"] != "mouse" || step["warning"] != nil {
+		t.Errorf("drag: %v", step)
+	}
+	if got := evalOn(t, c, tab, "board()"); got != "todo:Fix login bug|Review PR done:Write docs|Ship it|Set up CI archive:Old idea" {
+		t.Errorf("board = %v", got)
+	}
+	if line := movedLine(res, docs); !strings.Contains(line, `"Write docs"`) {
+		t.Errorf("changes do not show the card moved: %v", jsonText(changesOf(res)))
+	}
+
+	review, ci := refOn(t, snap, `"Review PR"`), refOn(t, snap, `"Set up CI"`)
+	step, res = dragOn(t, c, tab, fmt.Sprintf(`{"source":%q,"target":%q,"method":"html5"}`, review, ci))
+	if out := step["output"].(map[string]any); out["dragged"] != true || out["method"] != "html5" || step["warning"] != nil {
+		t.Errorf("html5 drag: %v", step)
+	}
+	if got := evalOn(t, c, tab, "board()"); got != "todo:Fix login bug done:Write docs|Ship it|Review PR|Set up CI archive:Old idea" {
+		t.Errorf("board after the html5 drag = %v", got)
+	}
+	if movedLine(res, review) == "" {
+		t.Errorf("changes after the html5 drag: %v", jsonText(changesOf(res)))
+	}
+}
+
+// A drop the page refuses (a locked column that does not cancel
+// dragover) moves nothing: the drag is not dragged, and the warning says
+// where the card still is and where the drop landed.
+func TestWidgetBoardRefusedDrop(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/widgets/board.html")
+	snap, _ := c.call(t, tab, `{"snapshot":true}`)[0]["yaml"].(string)
+	step, res := dragOn(t, c, tab, fmt.Sprintf(`{"source":%q,"target":%q}`, refOn(t, snap, `"Fix login bug"`), refOn(t, snap, `"Old idea"`)))
+	w, _ := step["warning"].(string)
+	if out := step["output"].(map[string]any); out["dragged"] != false ||
+		!strings.Contains(w, `did not accept the drop`) ||
+		!strings.Contains(w, `the source did not move: it is still item 2 of 3 in "To do"; the drop landed on listitem "Old idea" in "Archive (locked)"`) {
+		t.Errorf("refused drop: %v", step)
+	}
+	if got := evalOn(t, c, tab, "board()"); got != "todo:Write docs|Fix login bug|Review PR done:Ship it|Set up CI archive:Old idea" {
+		t.Errorf("board = %v", got)
+	}
+	if movedLine(res, refOn(t, snap, `"Fix login bug"`)) != "" {
+		t.Errorf("changes say it moved: %v", jsonText(changesOf(res)))
+	}
+}
+
+// A pointer-driven sortable (a 5 px activation threshold, rows sliding
+// aside with a 150 ms transition, the list reordered after the dragged
+// row glides into its slot) is reordered by a drag by refs, and the
+// result waits for that to report it: dragged, and moved in changes.
+func TestWidgetPointerSortableDrag(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/widgets/board.html")
+	snap, _ := c.call(t, tab, `{"snapshot":true}`)[0]["yaml"].(string)
+	security := refOn(t, snap, `"Security"`)
+	step, res := dragOn(t, c, tab, fmt.Sprintf(`{"source":%q,"target":%q}`, security, refOn(t, snap, `"Docs"`)))
+	if out := step["output"].(map[string]any); out["dragged"] != true || out["method"] != "mouse" || step["warning"] != nil {
+		t.Errorf("drag: %v", step)
+	}
+	if got := evalOn(t, c, tab, "order()"); got != "Speed|Docs|Security|Design" {
+		t.Errorf("order = %v", got)
+	}
+	if movedLine(res, security) == "" || !strings.Contains(jsonText(changesOf(res)), "Security moved to position 3") {
+		t.Errorf("changes: %v", jsonText(changesOf(res)))
+	}
+}
