@@ -59,8 +59,10 @@ type Options struct {
 	// ancestors that give them structure.
 	ViewportOnly bool `json:"viewportOnly,omitempty"`
 	// PierceShadow walks open shadow roots (nested ones too) in place of
-	// their hosts' light children, and slots' assigned nodes (SPEC 7.7).
-	PierceShadow bool `json:"pierceShadow,omitempty"`
+	// their hosts' light children, and slots' assigned nodes (SPEC 7.7):
+	// default true, since a web component's controls are the page a person
+	// sees; false shows the light DOM alone.
+	PierceShadow *bool `json:"pierceShadow,omitempty"`
 	// IncludeFrames shows frames as document nodes with their content and
 	// refs (SPEC 7.8), cross-origin ones too, marked [cross-origin]: they
 	// are snapshotted in their own context and spliced in (frames.go).

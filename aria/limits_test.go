@@ -23,8 +23,8 @@ func TestInteractiveNeverLarger(t *testing.T) {
 			t.Parallel()
 			p := open(t, f)
 			for _, root := range []string{"", "body"} {
-				full := snap(t, p, aria.Options{Root: root, PierceShadow: true, IncludeFrames: true})
-				inter := snap(t, p, aria.Options{Root: root, PierceShadow: true, IncludeFrames: true, Detail: aria.DetailInteractive})
+				full := snap(t, p, aria.Options{Root: root, IncludeFrames: true})
+				inter := snap(t, p, aria.Options{Root: root, IncludeFrames: true, Detail: aria.DetailInteractive})
 				if len(inter.YAML) > len(full.YAML) {
 					t.Errorf("root %q: interactive is %d bytes, full %d\n--- interactive:\n%s\n--- full:\n%s",
 						root, len(inter.YAML), len(full.YAML), inter.YAML, full.YAML)
@@ -183,7 +183,7 @@ func TestViewportFromTheSameWalk(t *testing.T) {
 			for _, detail := range []string{"", aria.DetailInteractive} {
 				// The first call on the new document sends onscreen.js
 				// before the page has snapshot.js: it is asked again.
-				opts := aria.Options{Root: "body", Detail: detail, PierceShadow: true, Internal: true, ViewportAbove: 1}
+				opts := aria.Options{Root: "body", Detail: detail, Internal: true, ViewportAbove: 1}
 				got := snap(t, p, opts).Viewport(t.Context())
 				opts.ViewportOnly, opts.ViewportAbove = true, 0
 				want := snap(t, p, opts).YAML
@@ -201,14 +201,14 @@ func TestViewportFromTheSameWalk(t *testing.T) {
 // A slot has no box of its own; what is assigned to it is on screen.
 func TestViewportOnlyShowsSlottedContent(t *testing.T) {
 	p := open(t, "shadow.html")
-	res := snap(t, p, aria.Options{Root: "body", PierceShadow: true, ViewportOnly: true})
+	res := snap(t, p, aria.Options{Root: "body", ViewportOnly: true})
 	for _, want := range []string{`button "Slotted action"`, `"Slotted light paragraph"`, `"Default slot text"`} {
 		if !strings.Contains(res.YAML, want) {
 			t.Errorf("viewportOnly snapshot lacks %s:\n%s", want, res.YAML)
 		}
 	}
 	p = open(t, "slot-text.html")
-	if res := snap(t, p, aria.Options{Root: "body", PierceShadow: true, ViewportOnly: true}); !strings.Contains(res.YAML, "Saved two minutes ago") {
+	if res := snap(t, p, aria.Options{Root: "body", ViewportOnly: true}); !strings.Contains(res.YAML, "Saved two minutes ago") {
 		t.Errorf("viewportOnly snapshot lacks the text a slot shows:\n%s", res.YAML)
 	}
 }

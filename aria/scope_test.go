@@ -38,7 +38,7 @@ func refNamed(t *testing.T, yaml, text string) string {
 // where an id repeats in another tree.
 func TestShadowRefs(t *testing.T) {
 	p := open(t, "shadow.html")
-	res := snap(t, p, aria.Options{PierceShadow: true})
+	res := snap(t, p, aria.Options{})
 	if strings.Contains(res.YAML, "Closed secret") {
 		t.Errorf("a closed shadow root was entered:\n%s", res.YAML)
 	}
@@ -63,7 +63,7 @@ func TestShadowRefs(t *testing.T) {
 	checkRefs(t, p)
 
 	// The light DOM alone: the slotted content, not the shadow trees.
-	plain := snap(t, p, aria.Options{})
+	plain := snap(t, p, aria.Options{PierceShadow: ptr(false)})
 	if strings.Contains(plain.YAML, "Outer button") || !strings.Contains(plain.YAML, "Slotted light paragraph") {
 		t.Errorf("snapshot without pierceShadow:\n%s", plain.YAML)
 	}

@@ -29,11 +29,11 @@ type SearchOptions struct {
 	Limit int `json:"limit,omitempty"`
 	// Context is how many ancestors each match's path shows (default 2).
 	Context *int `json:"context,omitempty"`
-	// PierceShadow and IncludeFrames search open shadow roots and frames
-	// too, cross-origin ones included, as the snapshot options of the same
-	// names.
-	PierceShadow  bool `json:"pierceShadow,omitempty"`
-	IncludeFrames bool `json:"includeFrames,omitempty"`
+	// PierceShadow (default true) searches open shadow roots, and
+	// IncludeFrames frames too, cross-origin ones included, as the
+	// snapshot options of the same names.
+	PierceShadow  *bool `json:"pierceShadow,omitempty"`
+	IncludeFrames bool  `json:"includeFrames,omitempty"`
 
 	// SnapshotFloor and ElementFloor: as in Options.
 	SnapshotFloor int `json:"-"`

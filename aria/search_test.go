@@ -131,7 +131,7 @@ func TestSearchInFramesAndShadow(t *testing.T) {
 		t.Errorf("in nested frames: %+v", res.Matches)
 	}
 	p = open(t, "shadow.html")
-	res = search(t, p, aria.SearchOptions{Text: "deep twin", PierceShadow: true})
+	res = search(t, p, aria.SearchOptions{Text: "deep twin"})
 	if len(res.Matches) != 1 || res.Matches[0].Ref == "" {
 		t.Errorf("in a shadow root: %+v", res.Matches)
 	}

@@ -688,7 +688,7 @@ func attrOrder(b, a *Node) []string {
 }
 
 // flags are attributes whose absence means false.
-var flags = map[string]bool{"checked": true, "disabled": true, "selected": true, "pressed": true,
+var flags = map[string]bool{"checked": true, "disabled": true, "readonly": true, "selected": true, "pressed": true,
 	"required": true, "invalid": true, "cross-origin": true}
 
 func absent(field string) any {

@@ -243,6 +243,7 @@ var verbs = map[string]map[any]string{
 	"checked":  {true: "checked", false: "unchecked", "mixed": "partly checked"},
 	"selected": {true: "selected", false: "deselected"},
 	"disabled": {true: "disabled", false: "enabled"},
+	"readonly": {true: "made read-only", false: "made editable"},
 	"pressed":  {true: "pressed", false: "released", "mixed": "partly pressed"},
 	"invalid":  {true: "invalid", false: "valid"},
 }

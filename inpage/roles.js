@@ -283,10 +283,48 @@ function ariaRoles() {
 
   function labelsText(el) {
     const labels = labelsOf(el);
-    if (!labels) return '';
+    if (!labels) return hostLabel(el);
     let s = '';
     for (const l of labels) s += ' ' + domText(l, el);
     return s;
+  }
+
+  // hostLabel names the one field of a web component's shadow root that
+  // has no label of its own by what labels its host, which is what a
+  // person reads beside it: a <label> wrapping the host or pointing at its
+  // id (a <label for> cannot reach into the shadow root), the host's
+  // aria-label, or the label attribute kits take (label="Email").
+  function hostLabel(el) {
+    const root = el.getRootNode();
+    const host = root.host;
+    if (!host || soleField(root) !== el) return '';
+    const aria = ariaName(host);
+    if (aria) return aria;
+    let s = '';
+    const own = labelsOf(host); // a form-associated host is labelable
+    if (own) for (const l of own) s += ' ' + domText(l, host);
+    if (!own && host.id) {
+      const hr = host.getRootNode();
+      for (const l of hr.querySelectorAll ? hr.querySelectorAll('label[for]') : []) {
+        if (l.htmlFor === host.id) s += ' ' + domText(l, host);
+      }
+    }
+    const wrap = host.parentElement && host.parentElement.closest('label');
+    if (!norm(s) && wrap && !wrap.control) s = domText(wrap, host);
+    if (!norm(s)) s = host.getAttribute('label') || '';
+    return norm(s) ? s : labelsText(host);
+  }
+
+  // soleField is the only form field directly in a shadow root, or null.
+  const soleFields = new Map();
+  function soleField(root) {
+    let f = soleFields.get(root);
+    if (f === undefined) {
+      const all = root.querySelectorAll('input:not([type=hidden]),select,textarea');
+      f = all.length === 1 ? all[0] : null;
+      soleFields.set(root, f);
+    }
+    return f;
   }
 
   // labelsOf indexes the labels of a tree once: el.labels walks the whole
@@ -325,7 +363,7 @@ function ariaRoles() {
   // not lend the label its options).
   function domText(node, skip) {
     let s = '';
-    for (let c = node.firstChild; c; c = c.nextSibling) {
+    for (const c of renderedChildren(node)) {
       if (c.nodeType === 3) {
         s += c.data;
         continue;
@@ -341,6 +379,23 @@ function ariaRoles() {
     return s;
   }
 
+  // renderedChildren are the nodes node shows, in the flat tree a person
+  // sees: a host's open shadow root in place of its light children, and a
+  // slot's assigned nodes (flattened through nested slots) in place of its
+  // fallback content. A web component's button says the text slotted
+  // into it.
+  function renderedChildren(node) {
+    if (node.nodeType === 1) {
+      const sr = node.shadowRoot;
+      if (sr) return sr.childNodes;
+      if (node.localName === 'slot') {
+        const assigned = node.assignedNodes({ flatten: true });
+        if (assigned.length) return assigned;
+      }
+    }
+    return node.childNodes;
+  }
+
   function styleOf(el) {
     return el.ownerDocument.defaultView.getComputedStyle(el);
   }
@@ -352,6 +407,6 @@ function ariaRoles() {
   return {
     SKIP, CONTROLS, roleOf, isInteractive, hasClickHandler, isEditingHost, roleSelector, isShown,
     ariaName, hasAuthoredName, authoredName, allowsContentName, lastResortName,
-    accessibleName, captionOf, domText, norm, styleOf,
+    accessibleName, captionOf, domText, renderedChildren, norm, styleOf,
   };
 }

@@ -149,7 +149,7 @@ function snapshot(lib, opts) {
 
   function optionsKey() {
     return JSON.stringify([opts.root || '', detail, opts.maxDepth | 0, opts.maxElements | 0, opts.maxNameLength | 0,
-      opts.includeText !== false, !!opts.viewportOnly, !!opts.pierceShadow, !!opts.includeFrames]);
+      opts.includeText !== false, !!opts.viewportOnly, opts.pierceShadow !== false, !!opts.includeFrames]);
   }
 
   // ---- scope ----------------------------------------------------------

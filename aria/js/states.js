@@ -1,5 +1,5 @@
 // ariaStates reads the states, values and attributes a snapshot line or a
-// role query shows (SPEC 7.1): checked, disabled, expanded, pressed,
+// role query shows (SPEC 7.1): checked, disabled, readonly, expanded, pressed,
 // selected, required, invalid, heading level, current values, the form
 // field name and the link URL. R is ariaRoles().
 function ariaStates(R) {
@@ -28,6 +28,9 @@ function ariaStates(R) {
       else if (role !== 'treeitem') st.checked = 'false';
     }
     if (attr('aria-disabled') === 'true' || (FORM_STATE.has(tag) && el.matches(':disabled'))) st.disabled = true;
+    // A field that shows a value it will not take: the agent should not
+    // try to fill it. readonly means nothing on a box or a button.
+    else if (attr('aria-readonly') === 'true' || (VALUED.has(role) && (tag === 'input' || tag === 'textarea') && el.readOnly)) st.readonly = true;
     let exp = attr('aria-expanded');
     if (tag === 'summary' && el.parentElement && el.parentElement.localName === 'details') {
       exp = String(el.parentElement.open);
@@ -51,6 +54,7 @@ function ariaStates(R) {
     if (st.checked === 'true') a.push('checked');
     else if (st.checked === 'mixed') a.push('checked=mixed');
     if (st.disabled) a.push('disabled');
+    if (st.readonly) a.push('readonly');
     if (st.expanded === true) a.push('expanded');
     else if (st.expanded === false) a.push('collapsed');
     if (st.pressed === 'true') a.push('pressed');

@@ -11,7 +11,7 @@
 // {root, hosts, frames, parent, offX, offY}.
 //
 // R is ariaRoles(), S ariaStates(R); cfg: {maxDepth, maxElements, maxNameLength,
-// viewportOnly, pierceShadow, includeFrames, frameMark, origin, clip,
+// viewportOnly, pierceShadow (default true), includeFrames, frameMark, origin, clip,
 // markNotices}. markNotices marks the text of notices (isNotice) for the
 // report's lean view.
 //
@@ -29,6 +29,9 @@ function ariaWalk(R, S, cfg) {
   // Deep wrapper soup must not overflow the JS stack; maxDepth counts only
   // nodes that appear in the output, so the DOM depth needs its own guard.
   const maxDomDepth = 1000;
+  // Open shadow roots are the page a person sees: walked unless asked not
+  // to (pierceShadow: false shows the light DOM alone).
+  const pierce = cfg.pierceShadow !== false;
 
   // Roles that add nothing an agent acts on: their text merges into the
   // surrounding text as if they were plain spans.
@@ -50,6 +53,7 @@ function ariaWalk(R, S, cfg) {
   // roots lists the shadow roots and frame documents the walk entered.
   const roots = [];
   let scope = null;
+  let inLabel = 0; // labels of shown controls the walk is inside
 
   // tree returns the nodes root contributes, with the cursor its parent
   // passes down.
@@ -93,7 +97,7 @@ function ariaWalk(R, S, cfg) {
     // Off screen, an element with no element inside can add nothing to a
     // viewport snapshot: its box is known before its style is read. A
     // slot has no box (display: contents) but shows what is assigned to it.
-    if (cfg.viewportOnly && !el.firstElementChild && !(cfg.pierceShadow && (el.shadowRoot || tag === 'slot')) &&
+    if (cfg.viewportOnly && !el.firstElementChild && !(pierce && (el.shadowRoot || tag === 'slot')) &&
       tag !== 'iframe' && tag !== 'frame' && !inViewport(el, '')) return;
     const style = el.ownerDocument.defaultView.getComputedStyle(el);
     const display = style.display;
@@ -122,7 +126,12 @@ function ariaWalk(R, S, cfg) {
       const notice = cfg.markNotices && shown && !leaf && isNotice(el);
       if (block || notice) closeText(out);
       const start = out.length;
+      // A label's words name its control, wherever they sit in it: in a
+      // <span> (a required star), or slotted into a web component's label.
+      const label = !leaf && tag === 'label' && isLabelText(el);
+      if (label) inLabel++;
       if (!leaf) walkChildren(el, depth, domDepth, cursor, out, shown, null);
+      if (label) inLabel--;
       if (notice) keepText(out, start);
       if (block || notice) closeText(out);
       return;
@@ -134,7 +143,10 @@ function ariaWalk(R, S, cfg) {
     };
     let name = role ? R.authoredName(el, tag) : R.ariaName(el) || el.getAttribute('title');
     const skip = name ? R.captionOf(el, tag) : null;
+    const labelled = inLabel;
+    inLabel = 0; // an element of its own in a label (a link) keeps its words
     if (!leaf) walkChildren(el, depth + 1, domDepth, cursor, node.children, shown, skip);
+    inLabel = labelled;
     tidy(node.children);
     if (!name && role) name = fallbackName(el, tag, role, node);
     if (!name && tag === 'textarea') name = R.editor.nameOf(el);
@@ -164,16 +176,16 @@ function ariaWalk(R, S, cfg) {
     return R.lastResortName(el);
   }
 
-  // walkChildren walks el's rendered children: with pierceShadow, an open
-  // shadow root instead of the light children, and a slot's assigned
-  // nodes instead of its fallback content.
+  // walkChildren walks el's rendered children: an open shadow root instead
+  // of the light children, and a slot's assigned nodes instead of its
+  // fallback content (unless pierceShadow is false).
   function walkChildren(el, depth, domDepth, cursor, out, shown, skip) {
     if (el.localName === 'details' && !el.open) {
       const s = el.querySelector(':scope > summary');
       if (s) visit(s, depth, domDepth + 1, cursor, out);
       return;
     }
-    if (cfg.pierceShadow) {
+    if (pierce) {
       const sr = el.shadowRoot;
       if (sr) {
         const saved = scope;
@@ -204,7 +216,7 @@ function ariaWalk(R, S, cfg) {
     let i = 0;
     for (let c = list ? list[0] : first; c; c = list ? list[++i] : c.nextSibling) {
       if (c.nodeType === 3) {
-        if (textShown === undefined) textShown = shown && !isLabelText(parent);
+        if (textShown === undefined) textShown = shown && !inLabel && !isLabelText(parent);
         if (!textShown) continue;
         // A slot's assigned text is its host's: the slot has no box.
         const home = c.parentElement || parent;
@@ -316,11 +328,19 @@ function ariaWalk(R, S, cfg) {
 
   // A label's text already names its control; repeating it as text would
   // only add noise. A label whose control is not rendered keeps its text:
-  // it is then the only visible trace of the control.
+  // it is then the only visible trace of the control. A label around a
+  // web component names the field in its shadow root (roles.js).
   function isLabelText(el) {
     if (el.localName !== 'label') return false;
-    const c = el.control;
+    const c = el.control || (pierce && !el.htmlFor ? componentField(el) : null);
     return !!c && c.checkVisibility();
+  }
+
+  function componentField(label) {
+    for (const e of label.querySelectorAll('*')) {
+      if (e.shadowRoot) return e.shadowRoot.querySelector('input:not([type=hidden]),select,textarea');
+    }
+    return null;
   }
 
   function addText(out, data, src) {

@@ -1,0 +1,49 @@
+package aria_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cdpskill/cdpskill/aria"
+	"github.com/cdpskill/cdpskill/internal/testbrowser"
+	"github.com/cdpskill/cdpskill/page"
+)
+
+// openWidget loads a page of the CLI's widget fixtures
+// (cmd/cdpskill/testdata/widgets), so the package and the CLI are proven
+// on one page.
+func openWidget(t *testing.T, file string) *page.Page {
+	t.Helper()
+	s := browser.NewTab(t)
+	srv := testbrowser.Serve(t, "../cmd/cdpskill/testdata/widgets")
+	testbrowser.Navigate(t, s, srv.URL+"/"+file)
+	return page.New(s)
+}
+
+// A web-component kit's controls are in the snapshot by default, each
+// named as a person reads it: by the label its shadow root renders from
+// an attribute or from slotted text, by a <label> around the component,
+// by its slotted words (a button, a checkbox, a switch whose host is the
+// control). A read-only or disabled textbox says so. pierceShadow: false
+// shows the light DOM alone.
+func TestComponentsSnapshot(t *testing.T) {
+	p := openWidget(t, "components.html")
+	res := snap(t, p, aria.Options{})
+	golden(t, "components", res.YAML)
+	for _, line := range []string{`textbox "Email" [ref=`, `textbox "Full name" [ref=`, `textbox "Company" [ref=`,
+		`textbox "Phone" [ref=`, `textbox "Bio" [ref=`, `checkbox "Remember me" [ref=`, `switch "Dark mode" [ref=`,
+		`button "Save" [ref=`, `textbox "Account ID" [readonly] [ref=`, `textbox "Referral code" [disabled] [ref=`} {
+		if !strings.Contains(res.YAML, line) {
+			t.Errorf("no %q in:\n%s", line, res.YAML)
+		}
+	}
+	checkRefs(t, p)
+	light := snap(t, p, aria.Options{PierceShadow: ptr(false), Detail: aria.DetailInteractive})
+	if strings.Contains(light.YAML, `textbox "Email"`) || !strings.Contains(light.YAML, `switch "Dark mode"`) {
+		t.Errorf("pierceShadow false:\n%s", light.YAML)
+	}
+	// A search finds them too.
+	if s := search(t, p, aria.SearchOptions{Text: "Remember me"}); s.MatchCount == 0 {
+		t.Errorf("search: %+v", s)
+	}
+}
