@@ -140,7 +140,7 @@ async function (h, req) {
     const root = el.getRootNode();
     const at = (root.elementFromPoint ? root : el.ownerDocument).elementFromPoint(pt.x, pt.y);
     if (!at) return el.ownerDocument.documentElement;
-    if (at !== el && !el.contains(at)) {
+    if (at !== el && !el.contains(at) && !shows(el, at)) {
       const lab = at.closest('label');
       if (!lab || lab.control !== el) return at;
     }
@@ -153,6 +153,20 @@ async function (h, req) {
       if (above !== fe) return above || fe.ownerDocument.documentElement;
     }
     return null;
+  }
+
+  // shows says whether hitting at is hitting el in the flat tree a person
+  // sees: at is slotted into el (a web component's button shows the
+  // page's <span>), or at is the host of the shadow tree el is in, which
+  // is what a hit on the host's own slotted text reports from inside.
+  function shows(el, at) {
+    for (let n = at; n; n = n.assignedSlot || n.parentElement || n.getRootNode().host) {
+      if (n === el) return true;
+    }
+    for (let r = el.getRootNode(); r.host; r = r.host.getRootNode()) {
+      if (r.host === at) return true;
+    }
+    return false;
   }
 
   // ---- geometry --------------------------------------------------------------

@@ -67,13 +67,16 @@ function (R, S, P) {
   }
 
   // ownText is the rendered text of el without form controls inside it, so
-  // that a label wrapping a <select> is named by its words only.
-  function ownText(el) {
+  // that a label wrapping a <select> is named by its words only. It reads
+  // the flat tree a person sees: a web component's shadow root, and the
+  // text slotted into it. skip is an element whose text does not count
+  // (the component a label wraps).
+  function ownText(el, skip) {
     let out = '';
     const walk = (n) => {
-      for (let c = n.firstChild; c; c = c.nextSibling) {
+      for (const c of R.renderedChildren(n)) {
         if (c.nodeType === 3) out += c.data;
-        if (c.nodeType !== 1 || /^(input|select|textarea|button|script|style|template|datalist)$/.test(c.localName)) continue;
+        if (c.nodeType !== 1 || c === skip || /^(input|select|textarea|button|script|style|template|datalist)$/.test(c.localName)) continue;
         if (c.getAttribute('aria-hidden') === 'true') continue;
         const st = styleOf(c);
         if (st.display === 'none' || st.visibility !== 'visible') continue;
@@ -173,7 +176,9 @@ function (R, S, P) {
     const lower = want.toLowerCase();
     const passes = exact ? [(t) => t === want] : [(t) => t.toLowerCase() === lower];
     if (!exact) passes.push((t) => t.toLowerCase().includes(lower));
-    const tiers = CLICKABLE_TIERS.map((sel) => [...scope.querySelectorAll(sel)]);
+    // A web component's button or checkbox lives in its shadow root, its
+    // words slotted in from the page: it is searched where it shows.
+    const tiers = CLICKABLE_TIERS.map((sel) => deepAll(scope, sel));
     const texts = new Map(); // computed once for both passes
     const textsFor = (el) => {
       if (!texts.has(el)) texts.set(el, textsOf(el));
@@ -246,7 +251,8 @@ function (R, S, P) {
       if (!inner || inner === at) break;
       at = inner;
     }
-    return !!at && (within(el, at) || (at.localName === 'label' && at.control === el));
+    // On text slotted into it, the point finds the component's host.
+    return !!at && (within(el, at) || (at.shadowRoot && within(at, el)) || (at.localName === 'label' && at.control === el));
   }
 
   // ---- refs (SPEC 6.3) ---------------------------------------------------------
@@ -261,6 +267,41 @@ function (R, S, P) {
       }
     }
     return out;
+  }
+
+  // deepAll lists the elements under root (a document, a shadow root or an
+  // element) that match sel, open shadow roots included, in the order a
+  // person reads them: a host's shadow content where the host stands.
+  function deepAll(root, sel) {
+    const hits = [...root.querySelectorAll(sel)];
+    const hosts = hostsIn(root);
+    const own = root.nodeType === 1 && root.shadowRoot ? deepAll(root.shadowRoot, sel) : [];
+    if (!hosts.length) return own.concat(hits);
+    // Merge the two lists, both in document order, and put each host's
+    // shadow matches right after it.
+    const out = own;
+    let i = 0;
+    for (const host of hosts) {
+      while (i < hits.length && (hits[i] === host || hits[i].compareDocumentPosition(host) & Node.DOCUMENT_POSITION_FOLLOWING)) {
+        out.push(hits[i++]);
+      }
+      for (const el of deepAll(host.shadowRoot, sel)) out.push(el);
+    }
+    while (i < hits.length) out.push(hits[i++]);
+    return out;
+  }
+
+  // hostsIn lists the elements under root with an open shadow root, once
+  // per call.
+  const hostLists = new Map();
+  function hostsIn(root) {
+    let list = hostLists.get(root);
+    if (!list) {
+      list = [];
+      for (const el of root.querySelectorAll('*')) if (el.shadowRoot) list.push(el);
+      hostLists.set(root, list);
+    }
+    return list;
   }
 
   // frameDocs lists the documents of every same-origin frame under doc.
@@ -578,25 +619,88 @@ function (R, S, P) {
   const FIELDS = 'input:not([type=hidden]), textarea, select, [contenteditable]:not([contenteditable=false]), ' +
     '[role=checkbox], [role=switch], [role=radio], [role=textbox]';
 
-  // labelCandidates yields [text, control] pairs in SPEC 6.4 priority order.
-  // A <label>'s pair carries the label too: a styled checkbox hides its
-  // input and shows the label, which is what a person sees and clicks.
+  // labelCandidates yields [text, control] pairs in SPEC 6.4 priority order,
+  // in the document and in every open shadow root: a web component's
+  // <label> and <input> live in its shadow root, its words slotted in or
+  // given as its label attribute, and a <label> around the component or
+  // pointing at it cannot reach into it, so its field is the one the
+  // component holds (fieldOf). A <label>'s pair carries the label too: a
+  // styled checkbox hides its input and shows the label, which is what a
+  // person sees and clicks.
   function* labelCandidates() {
-    for (const l of document.querySelectorAll('label[for]')) yield [ownText(l), l.control, l];
-    for (const l of document.querySelectorAll('label:not([for])')) yield [ownText(l), l.control, l];
-    const fields = [...document.querySelectorAll(FIELDS)];
+    const roots = [document, ...shadowRoots(document)];
+    for (const root of roots) {
+      for (const l of root.querySelectorAll('label[for]')) {
+        const c = l.control ? fieldOf(l.control) : fieldOf(hostById(root, l.htmlFor));
+        yield [ownText(l, c), c, l];
+      }
+    }
+    for (const root of roots) {
+      for (const l of root.querySelectorAll('label:not([for])')) {
+        const host = l.control ? null : hostIn(l);
+        const c = l.control ? fieldOf(l.control) : fieldOf(host);
+        yield [ownText(l, host), c, l];
+      }
+    }
+    for (const root of roots) {
+      for (const host of hostsIn(root)) {
+        if (host.hasAttribute('label')) yield [norm(host.getAttribute('label')), fieldOf(host)];
+      }
+    }
+    const fields = deepAll(document, FIELDS);
     for (const f of fields) if (f.hasAttribute('aria-label')) yield [norm(f.getAttribute('aria-label')), f];
     for (const f of fields) if (f.hasAttribute('aria-labelledby')) yield [ariaName(f), f];
+    // A checkbox or switch drawn by the page (a role on a component's
+    // host) says its label itself: its words, slotted in.
+    for (const f of fields) if (f.localName !== 'input' && f.hasAttribute('role')) yield [accessibleName(f), f];
     for (const f of fields) if (f.hasAttribute('placeholder')) yield [norm(f.getAttribute('placeholder')), f];
   }
 
+  // hostById is the web component a label's for names, or null.
+  function hostById(root, id) {
+    const el = id && root.getElementById ? root.getElementById(id) : null;
+    return el && el.shadowRoot ? el : null;
+  }
+
+  // hostIn is the first web component inside a label, or null.
+  function hostIn(l) {
+    for (const el of l.querySelectorAll('*')) if (el.shadowRoot) return el;
+    return null;
+  }
+
+  // fieldOf is the field a labelled element stands for: itself when it
+  // is one (a form-associated component with its own role), else the
+  // field its shadow root holds, the first visible one.
+  function fieldOf(el) {
+    if (!el || !el.shadowRoot || el.matches(FIELDS)) return el || null;
+    const inner = deepAll(el.shadowRoot, FIELDS);
+    return inner.find((f) => !hiddenReason(f)) || inner[0] || el;
+  }
+
+  // bare is a label as it reads without the marks forms print around it:
+  // "Email *", "Alert volume:", "Name (required)" are Email, Alert volume
+  // and Name.
+  function bare(t) {
+    let s = norm(t).toLowerCase(), was;
+    do {
+      was = s;
+      s = s.replace(/^[*\s]+/, '').replace(/(?:\s*(?:[*:\uff1a]|\((?:required|optional)\)))+$/, '').trim();
+    } while (s !== was);
+    return s;
+  }
+
   // byLabel prefers an exact match at any priority over a loose one, since
-  // "Email" should not pick the "Email me offers" checkbox's neighbour.
+  // "Email" should not pick the "Email me offers" checkbox's neighbour;
+  // then a match of the label's words without its marks ("Email *" is
+  // Email), then its words within a label's.
   function byLabel(text, exact) {
     const want = norm(text);
-    const lower = want.toLowerCase();
+    const plain = bare(want);
     const passes = [(t) => t === want];
-    if (!exact) passes.push((t) => t.toLowerCase().includes(lower));
+    if (!exact && plain) {
+      passes.push((t) => bare(t) === plain);
+      passes.push((t) => bare(t).includes(plain));
+    }
     const modal = topModal();
     for (const pass of passes) {
       const found = [];
