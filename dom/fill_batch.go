@@ -3,6 +3,7 @@ package dom
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -120,14 +121,49 @@ func FillBatch(ctx context.Context, p *page.Page, req FillBatchRequest) (*FillBa
 
 // isLabel tells a field's label ("Work email", "Email") from a selector
 // or a ref: no CSS punctuation, and not a form element's tag name. No
-// page would mean "Full name" as a selector of <name> inside <Full>.
+// page would mean "Full name" as a selector of <name> inside <Full>. A
+// label as forms print it ("Email *", "Alert volume:", "Name (required)")
+// is a label too: its marks are no CSS an agent would write, unless what
+// they follow is a tag name ("form *").
 func isLabel(key string) bool {
-	if IsRef(key) || strings.ContainsAny(key, "#.[]:>+~*=()\"'|^$") {
+	k := strings.TrimSpace(key)
+	if IsRef(k) {
 		return false
 	}
-	switch strings.ToLower(strings.TrimSpace(key)) {
+	core := labelCore(k)
+	if core == "" || strings.ContainsAny(core, "#.[]:>+~*=()\"'|^$") {
+		return false
+	}
+	switch strings.ToLower(core) {
 	case "input", "textarea", "select", "form", "button", "body", "main", "div", "span", "p":
 		return false
 	}
-	return strings.TrimSpace(key) != ""
+	return core == k || !htmlTags[core]
+}
+
+// labelMarks are what forms print after a label's words: a colon, a
+// required star, "(required)" or "(optional)"; a star may come first.
+var labelMarks = regexp.MustCompile(`^\*+\s*|(?:\s*(?:[*:：]|\((?i:required|optional)\)))+$`)
+
+// labelCore is a label's words without its marks.
+func labelCore(k string) string {
+	for {
+		c := strings.TrimSpace(labelMarks.ReplaceAllString(k, ""))
+		if c == k {
+			return c
+		}
+		k = c
+	}
+}
+
+// htmlTags are element names a selector such as "li *" starts with.
+var htmlTags = map[string]bool{}
+
+func init() {
+	for _, t := range strings.Fields(`a abbr address area article aside audio b blockquote body br button canvas
+		caption code col dd details dialog div dl dt em fieldset figure footer form h1 h2 h3 h4 h5 h6 header
+		hr html i iframe img input label legend li main menu nav ol optgroup option output p pre section
+		select small span strong summary table tbody td template textarea tfoot th thead tr u ul video`) {
+		htmlTags[t] = true
+	}
 }
