@@ -47,3 +47,24 @@ func TestComponentsSnapshot(t *testing.T) {
 		t.Errorf("search: %+v", s)
 	}
 }
+
+// since sees a value or a checked state a script set inside a component's
+// shadow root, which no mutation and no event tells.
+func TestSinceSeesShadowValues(t *testing.T) {
+	for name, js := range map[string]string{
+		"value":   `document.getElementById('fullname').shadowRoot.querySelector('input').value = 'Ada'`,
+		"checked": `document.getElementById('remember').shadowRoot.querySelector('input').checked = true`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := openWidget(t, "components.html")
+			s := snap(t, p, aria.Options{})
+			if res := snap(t, p, aria.Options{Since: s.SnapshotID}); !res.Unchanged {
+				t.Fatalf("unchanged page: %+v", res)
+			}
+			eval(t, p, js)
+			if res := snap(t, p, aria.Options{Since: s.SnapshotID}); res.Unchanged {
+				t.Errorf("after %s: unchanged", js)
+			}
+		})
+	}
+}

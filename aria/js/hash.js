@@ -8,31 +8,38 @@
 // count of DOM mutations (a MutationObserver installed by the first
 // snapshot of a document, also watching the shadow roots and frames
 // snapshots entered), user input events, and the values and checked
-// states of form fields, which scripts change without any mutation.
+// states of form fields (those of the shadow roots watched too), which
+// scripts change without any mutation.
 function ariaHash() {
   'use strict';
   const KEEP = 32;
   const INTERACTIVE = 'a[href],button,input,select,textarea,summary,[role],[tabindex],[contenteditable],[onclick]';
   const w = window;
   if (!w.__ariaChange) {
-    const st = { count: 0, observer: null, bump: null };
+    const st = { count: 0, observer: null, bump: null, shadows: new Set() };
     st.bump = () => { st.count++; };
     st.observer = new MutationObserver(records => { st.count += records.length; });
     w.__ariaChange = st;
   }
   const st = w.__ariaChange;
+  if (!st.shadows) st.shadows = new Set(); // kept by an older build
   if (!(w.__ariaSnapshotHashes instanceof Map)) w.__ariaSnapshotHashes = new Map();
   const hashes = w.__ariaSnapshotHashes;
   watch(document);
 
   // watch counts the changes under root (a document or a shadow root);
-  // watching a root twice is harmless.
+  // watching a root twice is harmless. It says whether root is a shadow
+  // root it did not watch yet.
   function watch(root) {
+    const fresh = root.nodeType === 11 && !st.shadows.has(root);
     st.observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
-    if (root.nodeType === 9) {
+    if (root.nodeType === 9 || fresh) {
+      // change does not cross a shadow root: each root hears its own.
       root.addEventListener('input', st.bump, true);
       root.addEventListener('change', st.bump, true);
     }
+    if (fresh) st.shadows.add(root);
+    return fresh;
   }
 
   function current() {
@@ -41,10 +48,21 @@ function ariaHash() {
     let h = fnv(0x811c9dc5, [location.href, Math.round(scrollX), Math.round(scrollY),
       innerWidth, innerHeight, d.getElementsByTagName('*').length,
       d.querySelectorAll(INTERACTIVE).length, st.count].join('|'));
-    for (const f of d.querySelectorAll('input,textarea,select')) {
-      h = fnv(h, f.value + (f.checked ? '\u2713' : '\u2717'));
+    h = values(h, d);
+    // The fields of the web components snapshots walked: a script sets
+    // their values without a mutation too.
+    for (const r of st.shadows) {
+      if (r.host.isConnected) h = values(h, r);
+      else st.shadows.delete(r);
     }
     return (h >>> 0).toString(36);
+  }
+
+  function values(h, root) {
+    for (const f of root.querySelectorAll('input,textarea,select')) {
+      h = fnv(h, f.value + (f.checked ? '\u2713' : '\u2717'));
+    }
+    return h;
   }
 
   function fnv(h, s) {

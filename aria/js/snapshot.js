@@ -63,8 +63,11 @@ function snapshot(lib, opts) {
   const given = [];
   if (withRefs) refs.assign(nodes, given, W);
   if (H) {
-    for (const r of W.roots) H.watch(r);
-    if (!opts.internal) H.remember('s' + refs.snapId, hash);
+    // A shadow root watched for the first time adds its fields' values
+    // to the hash: what the next since compares with must count them.
+    let added = false;
+    for (const r of W.roots) added = H.watch(r) || added;
+    if (!opts.internal) H.remember('s' + refs.snapId, added ? H.current() : hash);
   }
 
   const out = lib.render(opts);

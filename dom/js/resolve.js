@@ -260,11 +260,9 @@ function (R, S, P) {
   // shadowRoots lists every open shadow root under root, depth first.
   function shadowRoots(root, out) {
     out = out || [];
-    for (const el of root.querySelectorAll('*')) {
-      if (el.shadowRoot) {
-        out.push(el.shadowRoot);
-        shadowRoots(el.shadowRoot, out);
-      }
+    for (const el of hostsIn(root)) {
+      out.push(el.shadowRoot);
+      shadowRoots(el.shadowRoot, out);
     }
     return out;
   }
@@ -292,7 +290,7 @@ function (R, S, P) {
   }
 
   // hostsIn lists the elements under root with an open shadow root, once
-  // per call.
+  // per resolution.
   const hostLists = new Map();
   function hostsIn(root) {
     let list = hostLists.get(root);
@@ -748,6 +746,7 @@ function (R, S, P) {
   // {el, reResolved, index?} or {error: {status, message, ...}}; index is
   // which of several selectors matched.
   function resolve(t) {
+    hostLists.clear(); // the page may have changed since the last one
     switch (t.kind) {
       case 'selector': return bySelector(t.value);
       case 'ref': return byRef(t.value);
