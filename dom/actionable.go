@@ -46,6 +46,10 @@ type ActionRequest struct {
 	// Describe asks for the element's description (Found.Target) even
 	// when it was not re-resolved: the attempt after a replacement.
 	Describe bool
+	// ScrollSearch: a target that is nowhere is looked for through the
+	// page's scrolling containers (a virtualized grid renders only the
+	// rows in view) before the wait goes on; a target by text always is.
+	ScrollSearch bool
 
 	probe bool // install the click-verification listener
 }
@@ -87,6 +91,8 @@ type Element struct {
 	Found
 	// MatchedIndex is which of Target.Selectors matched, else -1.
 	MatchedIndex int
+	// Scrolled: the target was found by scrolling a container to it.
+	Scrolled *Scrolled
 	// ViaLabel means the target was a visually hidden checkbox or radio
 	// and the element to click is its visible label (SPEC 19.16).
 	ViaLabel bool
@@ -152,12 +158,18 @@ func WaitActionable(ctx context.Context, p *page.Page, req ActionRequest) (*Elem
 	lastVerdict := waitable
 	reResolved := false
 	var stillIn time.Duration // until the page may have been still for StillFor
+	var scrolled *Scrolled
+	scrollNote := "" // the containers searched in vain
+	var lastSearch time.Time
+	scrollSearched, now := !req.searchesScrollers(), false
 	for attempt := 0; ; attempt++ {
 		wait := retryDelay(attempt)
 		if stillIn > 0 {
 			wait = min(wait, stillIn)
 		}
-		if attempt > 0 && time.Until(deadline) < wait {
+		if now {
+			wait, now = 0, false
+		} else if attempt > 0 && time.Until(deadline) < wait {
 			break
 		}
 		if err := sleep(ctx, wait); err != nil {
@@ -183,7 +195,7 @@ func WaitActionable(ctx context.Context, p *page.Page, req ActionRequest) (*Elem
 		reResolved = reResolved || res.ReResolved
 		if res.Status == "ok" {
 			el := res.element(token)
-			el.ReResolved = reResolved
+			el.ReResolved, el.Scrolled = reResolved, scrolled
 			return el, inTab(ctx, p, el.Point)
 		}
 		verdict, problem := res.problem(req)
@@ -192,6 +204,21 @@ func WaitActionable(ctx context.Context, p *page.Page, req ActionRequest) (*Elem
 		}
 		last, lastVerdict = problem, verdict
 		stillIn = 0
+		if res.Status == "notFound" && !scrollSearched && time.Since(lastSearch) >= scrollSearchAgain {
+			// Not in the page: perhaps in a container's rows not rendered
+			// yet. A page without such containers is asked again, since
+			// they may come with the content.
+			lastSearch = time.Now()
+			r, err := searchScrollers(ctx, p, req.Target, time.Until(deadline)-200*time.Millisecond)
+			if err == nil {
+				scrollSearched = r.Found || r.Shown || len(r.Searched) > 0
+				if scrolled = r.scrolled(); r.Found {
+					now = true
+					continue
+				}
+				scrollNote = r.note()
+			}
+		}
 		// A ref whose element is gone is a miss too: on a still page its
 		// row will not come back by waiting.
 		if res.Status == "notFound" || res.Status == "stale" {
@@ -202,11 +229,21 @@ func WaitActionable(ctx context.Context, p *page.Page, req ActionRequest) (*Elem
 		}
 	}
 	req.Describe = req.Describe || reResolved
+	if nf := (*NotFoundError)(nil); errors.As(last, &nf) {
+		nf.ScrollNote = scrollNote
+	}
 	el, err := expire(ctx, p, req, token, last, lastVerdict, time.Since(start))
 	if el != nil {
 		el.ReResolved = el.ReResolved || reResolved
+		el.Scrolled = scrolled
 	}
 	return el, err
+}
+
+// searchesScrollers: a target that is nowhere may be in a scrolling
+// container's rows not rendered yet.
+func (req ActionRequest) searchesScrollers() bool {
+	return req.ScrollSearch || req.Target.Text != ""
 }
 
 // expire decides what the timeout means: auto-force an element that is

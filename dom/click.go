@@ -73,6 +73,9 @@ type ClickResult struct {
 	// landed on another element and no fallback was allowed).
 	Clicked bool   `json:"clicked"`
 	Method  string `json:"method"`
+	// Scrolled: the target was found by scrolling a container to it (a
+	// virtualized grid's row); which one, and how far.
+	Scrolled *Scrolled `json:"scrolled,omitempty"`
 	// Navigated: the tab's URL changed (a pushState route change too);
 	// NewURL is the URL now.
 	Navigated bool   `json:"navigated,omitempty"`
@@ -129,8 +132,10 @@ func Click(ctx context.Context, p *page.Page, req ClickRequest) (*ClickResult, e
 			found = &page.CurrentFrame{ID: f.ID, URL: f.URL, Name: f.Name, CrossOrigin: f.CrossOrigin}
 		}
 	}
+	var revealed *Scrolled
 	if req.ScrollUntilVisible != nil && target != nil {
-		if err := Reveal(ctx, p, *target, *req.ScrollUntilVisible); err != nil {
+		var err error
+		if revealed, err = Reveal(ctx, p, *target, *req.ScrollUntilVisible); err != nil {
 			return nil, err
 		}
 	}
@@ -142,6 +147,9 @@ func Click(ctx context.Context, p *page.Page, req ClickRequest) (*ClickResult, e
 	res, err := clickOnce(ctx, p, req, target, button, count)
 	if err != nil {
 		return nil, err
+	}
+	if revealed != nil {
+		res.Scrolled = revealed
 	}
 	if req.Acted != nil {
 		req.Acted()
@@ -278,7 +286,7 @@ type clicker struct {
 // click picks the method: element.click() when asked, or when CDP could
 // not reach the element anyway; otherwise CDP mouse events, verified.
 func (c clicker) click(ctx context.Context, req ClickRequest) (*ClickResult, error) {
-	res := &ClickResult{Found: c.el.Found, AutoForced: c.el.AutoForced}
+	res := &ClickResult{Found: c.el.Found, AutoForced: c.el.AutoForced, Scrolled: c.el.Scrolled}
 	// element.click() can only press the left button.
 	jsAllowed := !req.NativeOnly && c.button == "left"
 	switch {

@@ -16,6 +16,8 @@ type NotFoundError struct {
 	// Still is how long the page had stood still when the wait ended
 	// before its timeout (StillFor); 0 when it did not.
 	Still time.Duration
+	// ScrollNote says which scrolling containers were searched for it.
+	ScrollNote string
 }
 
 func (e *NotFoundError) Error() string {
@@ -30,6 +32,9 @@ func (e *NotFoundError) Error() string {
 		fmt.Fprintf(&b, "no visible form field labelled %q", e.Target.Label)
 	default:
 		fmt.Fprintf(&b, "nothing matches %s", e.Target)
+	}
+	if e.ScrollNote != "" {
+		b.WriteString("; " + e.ScrollNote)
 	}
 	switch {
 	case e.Still > 0:

@@ -45,15 +45,31 @@ func CheckScrollSearch(s ScrollSearch) error {
 	return nil
 }
 
-// Reveal scrolls the page step by step until target exists, then scrolls
-// it into view. It fails with *NotFoundError when the steps run out or
-// the page stops moving and growing. A target no scrolling can find (an
-// invalid selector, an unknown ref) returns nil at once, for the
-// actionability check that follows to report.
-func Reveal(ctx context.Context, p *page.Page, target Target, s ScrollSearch) error {
+// Reveal scrolls until target exists, then scrolls it into view: first
+// the page's scrolling containers, a view at a time (a virtualized grid
+// renders only the rows in its view; js/scrollers.js), then the page
+// itself step by step, as s says. It reports the container it scrolled
+// to find target, if that found it. It fails with *NotFoundError when the
+// steps run out or the page stops moving and growing. A target no
+// scrolling can find (an invalid selector, an unknown ref) returns at
+// once, for the actionability check that follows to report.
+func Reveal(ctx context.Context, p *page.Page, target Target, s ScrollSearch) (*Scrolled, error) {
 	if err := CheckScrollSearch(s); err != nil {
-		return err
+		return nil, err
 	}
+	inside, err := searchScrollers(ctx, p, target, 0)
+	switch {
+	case err != nil:
+		return nil, err
+	case inside.Found || inside.Hopeless:
+		return inside.scrolled(), nil
+	}
+	return nil, revealPage(ctx, p, target, s, inside.note())
+}
+
+// revealPage is Reveal's steps through the page; note says which
+// containers were searched first.
+func revealPage(ctx context.Context, p *page.Page, target Target, s ScrollSearch, note string) error {
 	dir := directions[orStr(s.Direction, "down")]
 	attempts := s.MaxAttempts
 	if attempts == 0 {
@@ -80,8 +96,8 @@ func Reveal(ctx context.Context, p *page.Page, target Target, s ScrollSearch) er
 			ends = 0
 		}
 		if ends == revealEnds {
-			return &NotFoundError{Target: target, Detail: fmt.Sprintf("not found after scrolling %d times; the page stopped scrolling and growing", i+1)}
+			return &NotFoundError{Target: target, Detail: fmt.Sprintf("not found after scrolling %d times; the page stopped scrolling and growing", i+1), ScrollNote: note}
 		}
 	}
-	return &NotFoundError{Target: target, Detail: fmt.Sprintf("not found after scrolling %d times (maxAttempts)", attempts)}
+	return &NotFoundError{Target: target, Detail: fmt.Sprintf("not found after scrolling %d times (maxAttempts)", attempts), ScrollNote: note}
 }

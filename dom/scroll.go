@@ -41,12 +41,17 @@ type ScrollResult struct {
 	// Element names the container scrolled, when the document itself
 	// could not scroll; the position is that container's.
 	Element string `json:"element,omitempty"`
+	// Scrolled: the target was not in the page until a container was
+	// scrolled to it (a virtualized grid's row); which one, how far.
+	Scrolled *Scrolled `json:"scrolled,omitempty"`
 	Found
 }
 
 // Scroll scrolls the page, or its main scrolling container when the
 // document cannot scroll, and reports the position. A target element is
-// waited for (it need not be visible, only attached) and centred.
+// waited for (it need not be visible, only attached), looked for through
+// the page's scrolling containers when it is nowhere (a virtualized
+// grid's row), and centred; the position is then its container's.
 func Scroll(ctx context.Context, p *page.Page, req ScrollRequest) (*ScrollResult, error) {
 	arg := map[string]any{}
 	switch req.To {
@@ -76,14 +81,15 @@ func Scroll(ctx context.Context, p *page.Page, req ScrollRequest) (*ScrollResult
 func scrollToElement(ctx context.Context, p *page.Page, req ScrollRequest) (*ScrollResult, error) {
 	target := ParseTarget(req.Target)
 	res, replaced, err := reResolving(req.Timeout, target, ActionScroll, func(timeout time.Duration, again bool) (*ScrollResult, error) {
-		el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionScroll, Force: true, Timeout: timeout, Describe: again, AgentTimeout: req.Timeout > 0})
+		el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionScroll, Force: true, Timeout: timeout,
+			Describe: again, AgentTimeout: req.Timeout > 0, ScrollSearch: true})
 		if err != nil {
 			return nil, err
 		}
 		defer release(ctx, p, el)
 		res, err := runScroll(ctx, p, map[string]any{"mode": "element", "token": el.token})
 		if res != nil {
-			res.Found = el.Found
+			res.Found, res.Scrolled = el.Found, el.Scrolled
 		}
 		return res, err
 	})

@@ -1,5 +1,6 @@
 // Scrolls the page (SPEC 9.7) and reports where it ended up. args.mode is
-// "element" (centre the element pinned under args.token), "top",
+// "element" (centre the element pinned under args.token, and report the
+// position of the scrolling container it is in, if any), "top",
 // "bottom", "by" (args.dx, args.dy) or "to" (args.x, args.y; a null one
 // keeps that axis where it is).
 //
@@ -13,6 +14,11 @@ function (h, args) {
     const el = entry && entry.el;
     if (!el || !el.isConnected) return { detached: true };
     el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
+    // An element in a scrolling container: the container's position is
+    // the one that says where the element is.
+    for (let n = el.parentElement; n && n !== document.body && n !== document.documentElement; n = n.parentElement) {
+      if (scrolls(n, true)) return position(n);
+    }
     return position(null);
   }
   const vertical = args.mode === 'by' ? args.dy !== 0 || args.dx === 0 : args.mode !== 'to' || args.y != null;

@@ -141,10 +141,11 @@ function (R, S, P) {
     'a[href]',
     '[role=button]',
     // Widget roles a user clicks by their name: options of a listbox or
-    // combobox, tabs, menu items, checkboxes, switches, tree items, cells.
+    // combobox, tabs, menu items, checkboxes, switches, tree items, cells,
+    // and the headers that sort a column.
     '[role=link], [role=option], [role=tab], [role=menuitem], [role=menuitemcheckbox], ' +
       '[role=menuitemradio], [role=checkbox], [role=radio], [role=switch], [role=treeitem], ' +
-      '[role=gridcell]',
+      '[role=gridcell], [aria-sort]',
     '[onclick], [tabindex], label, summary',
   ];
 
@@ -405,6 +406,9 @@ function (R, S, P) {
     if (meta.place !== undefined && P.placeText(el) !== meta.place) return false;
     const now = nameOf(el);
     if (nameMatcher(meta.name)(now) || !norm(now)) return true;
+    // A grid recycles its cells: one that names another value shows
+    // another row (aria/js/refs.js refilled).
+    if (meta.role === 'gridcell' && meta.name) return false;
     for (const [r, m] of metas) {
       if (r !== ref && m && m.role === meta.role && nameMatcher(m.name)(now)) return false;
     }
