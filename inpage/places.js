@@ -30,14 +30,18 @@ function ariaPlaces(R) {
   // placeText is the place of el among its ancestors up to body.
   // Its words only: a count or a score beside a control ("Apples 3", a
   // vote's "12") changes as it is used, and a ref must know its element
-  // after its own click.
+  // after its own click. In a grid's row the numbers stay: its first cell
+  // is the row's key ("Order #734"), and a virtualized grid refills the
+  // same row elements with other rows as it scrolls.
   function placeText(el) {
     const ups = [];
+    let words = true;
     for (let a = parentOf(el); a && ups.length < PLACE_UP; a = parentOf(a)) {
       if (a.localName === 'body' || a.localName === 'html') break;
       ups.push(a);
+      if (words && R.roleOf(a) === 'row' && a.closest('[role=grid], [role=treegrid]')) words = false;
     }
-    return nearText(el, ups, true);
+    return nearText(el, ups, words);
   }
 
   // nearText is the name or first text of the nearest of ups (el's

@@ -93,9 +93,12 @@ function ariaRefs(opts, P) {
 
   // refilled says whether an element that had prev's name now bears the
   // name another ref of its role was given: an item's content moved into
-  // it. A name of its own (Follow, then Following) is a rename.
+  // it. A name of its own (Follow, then Following) is a rename, but not
+  // in a grid's cell.
   function refilled(prev, role, name) {
     if (prev.name === name) return false;
+    // A grid's cell shows another row's value when the grid recycles it.
+    if (role === 'gridcell' && prev.name) return true;
     if (!names) {
       names = new Set();
       for (const m of meta.values()) if (m && m.name) names.add(m.role + '\0' + m.name.toLowerCase());

@@ -33,6 +33,10 @@ function ariaRender(cfg) {
         out.push(Object.assign({}, n, { children: kids }));
       } else if (STRUCTURE.has(n.role)) {
         out.push(Object.assign({}, n, { children: onlyInteractive(n.children) }));
+      } else if (n.role === 'row') {
+        const kids = onlyInteractive(n.children);
+        if (kids.some(k => CELLS.has(k.role))) out.push(Object.assign({}, n, { children: kids }));
+        else append(out, kids);
       } else {
         append(out, onlyInteractive(n.children));
       }
@@ -45,7 +49,8 @@ function ariaRender(cfg) {
   // first. It keeps interactive elements with their own text, headings,
   // live messages (alert, status, log) and dialogs with their text,
   // notice text (walk's markNotices) and frames; menus, lists of options
-  // and other groups stay around their items. Landmarks and wrappers are
+  // and other groups stay around their items, and a grid's rows around
+  // their cells. Landmarks and wrappers are
   // flattened (context.js says where an unnamed or repeated control is);
   // link URLs and field names are left out.
   function lean(nodes) {
@@ -61,7 +66,7 @@ function ariaRender(cfg) {
         out.push(slim(n, lean(n.children))); // a frame is where the frame step goes
       } else {
         const kids = lean(n.children);
-        if (kids.length && GROUPS.has(n.role)) out.push(slim(n, kids));
+        if (kids.length && (GROUPS.has(n.role) || (n.role === 'row' && kids.some(k => CELLS.has(k.role))))) out.push(slim(n, kids));
         else append(out, kids);
       }
     }
@@ -69,6 +74,8 @@ function ariaRender(cfg) {
   }
   const READ = new Set(['alert', 'status', 'log', 'dialog', 'alertdialog']);
   const GROUPS = new Set(['menu', 'menubar', 'listbox', 'tablist', 'radiogroup', 'tree', 'grid', 'toolbar']);
+  // A grid's row stays around its cells, which read as a row only there.
+  const CELLS = new Set(['gridcell', 'columnheader', 'rowheader']);
 
   function leanKids(n, withText) {
     const kids = [];

@@ -1,7 +1,7 @@
 // ariaStates reads the states, values and attributes a snapshot line or a
-// role query shows (SPEC 7.1): checked, disabled, readonly, expanded, pressed,
-// selected, required, invalid, heading level, current values, the form
-// field name and the link URL. R is ariaRoles().
+// role query shows (SPEC 7.1): checked, disabled, readonly, expanded,
+// pressed, selected, a column's sort, required, invalid, heading level,
+// current values, the form field name and the link URL. R is ariaRoles().
 function ariaStates(R) {
   'use strict';
   const VALUED = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton',
@@ -39,6 +39,10 @@ function ariaStates(R) {
     const pressed = attr('aria-pressed');
     if (pressed === 'true' || pressed === 'mixed') st.pressed = pressed;
     if (attr('aria-selected') === 'true' || (tag === 'option' && el.selected)) st.selected = true;
+    if (role === 'columnheader' || role === 'rowheader') {
+      const sort = attr('aria-sort');
+      if (sort === 'ascending' || sort === 'descending' || sort === 'other') st.sort = sort;
+    }
     if (attr('aria-required') === 'true' || (FIELDS.has(tag) && el.required)) st.required = true;
     const inv = attr('aria-invalid');
     if (inv === 'grammar' || inv === 'spelling') st.invalid = inv;
@@ -60,6 +64,7 @@ function ariaStates(R) {
     if (st.pressed === 'true') a.push('pressed');
     else if (st.pressed === 'mixed') a.push('pressed=mixed');
     if (st.selected) a.push('selected');
+    if (st.sort) a.push('sort=' + st.sort);
     if (st.required) a.push('required');
     if (st.invalid === 'true') a.push('invalid');
     else if (st.invalid) a.push('invalid=' + st.invalid);

@@ -46,6 +46,15 @@ function ariaWalk(R, S, cfg) {
     'svg', 'area', 'hr', 'math']);
 
   const clip = cfg.clip || { x: 0, y: 0, width: window.innerWidth, height: window.innerHeight };
+  // view is the part of clip the element being walked may show: a
+  // viewportOnly walk narrows it to each scrolling container it enters,
+  // whose rows below its fold (a virtualized grid renders a few more than
+  // it shows) are not on screen.
+  let view = clip;
+  // Cells a person acts on in place, and headers that sort their column:
+  // they get refs like controls.
+  const CELLS = new Set(['gridcell']);
+  const HEADERS = new Set(['columnheader', 'rowheader']);
   const originX = cfg.origin ? cfg.origin.x : 0;
   const originY = cfg.origin ? cfg.origin.y : 0;
   const xframes = cfg.frameMark ? [] : null;
@@ -63,6 +72,7 @@ function ariaWalk(R, S, cfg) {
     const out = [];
     visit(root, 0, 0, up ? getComputedStyle(up).cursor : 'auto', out);
     tidy(out);
+    order(out);
     return out;
   }
 
@@ -113,7 +123,8 @@ function ariaWalk(R, S, cfg) {
     if (role && FLATTEN.has(role)) role = null;
     // A grab cursor marks what a drag-and-drop list lets a person take.
     const hand = cursor === 'pointer' || cursor === 'grab';
-    const active = shown && R.isInteractive(el, tag, role, hand && parentCursor !== cursor);
+    const active = shown && (R.isInteractive(el, tag, role, hand && parentCursor !== cursor) ||
+      CELLS.has(role) || (HEADERS.has(role) && el.hasAttribute('aria-sort')));
     if (role === 'iframe' && (cfg.includeFrames || tag === 'frame')) {
       if (depth < maxDepth) visitFrame(el, depth, domDepth, out);
       return;
@@ -121,6 +132,8 @@ function ariaWalk(R, S, cfg) {
     const leaf = LEAF.has(tag) || (tag === 'select' && role === 'combobox') ||
       style.contentVisibility === 'hidden';
 
+    const outer = view;
+    if (cfg.viewportOnly && !leaf) view = inside(el, style, view, scope);
     if (!role && !active) {
       const block = !display.startsWith('inline') && display !== 'contents';
       const notice = cfg.markNotices && shown && !leaf && isNotice(el);
@@ -134,13 +147,28 @@ function ariaWalk(R, S, cfg) {
       if (label) inLabel--;
       if (notice) keepText(out, start);
       if (block || notice) closeText(out);
+      view = outer;
       return;
     }
-    if (depth >= maxDepth) return;
+    if (depth >= maxDepth) {
+      view = outer;
+      return;
+    }
+    const node = visitNode(el, tag, role, active, style, leaf, depth, domDepth, cursor, shown);
+    view = outer;
+    if (cfg.viewportOnly && !node.children.length && !inViewport(el, display)) return;
+    out.push(node);
+  }
+
+  // visitNode makes el's node, with its children walked.
+  function visitNode(el, tag, role, active, style, leaf, depth, domDepth, cursor, shown) {
     const node = {
       role: role || 'generic', name: '', attrs: null, value: undefined, ref: '',
       children: [], interactive: active, widget: active, el, scope,
     };
+    // A row a virtualized grid placed where it shows, whatever its place
+    // in the DOM (rows are recycled).
+    if (role === 'row') node.placed = style.position === 'absolute' || style.transform !== 'none';
     let name = role ? R.authoredName(el, tag) : R.ariaName(el) || el.getAttribute('title');
     const skip = name ? R.captionOf(el, tag) : null;
     const labelled = inLabel;
@@ -148,6 +176,7 @@ function ariaWalk(R, S, cfg) {
     if (!leaf) walkChildren(el, depth + 1, domDepth, cursor, node.children, shown, skip);
     inLabel = labelled;
     tidy(node.children);
+    order(node.children);
     if (!name && role) name = fallbackName(el, tag, role, node);
     if (!name && tag === 'textarea') name = R.editor.nameOf(el);
     node.name = cut(R.norm(name));
@@ -157,9 +186,47 @@ function ariaWalk(R, S, cfg) {
     node.value = role ? S.valueOf(el, tag, role) : undefined;
     if (node.value !== undefined) node.children = [];
     for (const c of node.children) if (c.widget) node.widget = true;
-    if (cfg.viewportOnly && !node.children.length && !inViewport(el, display)) return;
-    out.push(node);
+    return node;
   }
+
+  // order puts the rows among nodes in the order they show in: by
+  // aria-rowindex when each has one, else, when a grid placed them
+  // itself, from top to bottom. Other nodes keep their places.
+  function order(nodes) {
+    let rows = null;
+    for (let i = 0; i < nodes.length; i++) {
+      if (nodes[i].role === 'row') (rows || (rows = [])).push(i);
+    }
+    if (!rows || rows.length < 2) return;
+    const list = rows.map(i => nodes[i]);
+    let keys = list.map(n => parseInt(n.el.getAttribute('aria-rowindex'), 10));
+    if (keys.some(k => !(k >= 1))) {
+      if (!list.some(n => n.placed)) return;
+      keys = list.map(n => n.el.getBoundingClientRect().top);
+    }
+    let sorted = true;
+    for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1] <= keys[i];
+    if (sorted) return;
+    const at = new Map(list.map((n, i) => [n, keys[i]]));
+    list.sort((a, b) => at.get(a) - at.get(b)); // stable: ties keep DOM order
+    rows.forEach((i, k) => { nodes[i] = list[k]; });
+  }
+
+  // inside is the part of outer (the view el is seen in) that el's
+  // content may show in: narrowed to el's inside when it is a scrolling
+  // container, the whole clip for a fixed element (no container clips it).
+  // sc is el's scope.
+  function inside(el, style, outer, sc) {
+    if (style.position === 'fixed') return clip;
+    if (!SCROLLS.has(style.overflowY) && !SCROLLS.has(style.overflowX)) return outer;
+    const r = el.getBoundingClientRect();
+    const left = r.left + el.clientLeft + sc.offX, top = r.top + el.clientTop + sc.offY;
+    const x = Math.max(outer.x, left), y = Math.max(outer.y, top);
+    const x1 = Math.min(outer.x + outer.width, left + el.clientWidth);
+    const y1 = Math.min(outer.y + outer.height, top + el.clientHeight);
+    return { x, y, width: Math.max(0, x1 - x), height: Math.max(0, y1 - y) };
+  }
+  const SCROLLS = new Set(['auto', 'scroll', 'overlay']);
 
   // fallbackName: content (for roles named by it) > title > placeholder.
   function fallbackName(el, tag, role, node) {
@@ -387,22 +454,34 @@ function ariaWalk(R, S, cfg) {
 
   // ---- geometry -------------------------------------------------------
 
-  function inViewport(el, display, sc) {
+  function inViewport(el, display, sc, within) {
     if (display === 'contents') return true;
     const b = boxOf(el, sc);
-    return b.y + b.height > clip.y && b.x + b.width > clip.x &&
-      b.y < clip.y + clip.height && b.x < clip.x + clip.width;
+    const v = within || view;
+    return b.y + b.height > v.y && b.x + b.width > v.x &&
+      b.y < v.y + v.height && b.x < v.x + v.width;
   }
 
   // inView is the part of a walked tree on screen, much as a viewportOnly
   // walk keeps it, without walking again: an element with nothing on
-  // screen inside stays only when its own box is on screen, a text run
-  // when the element it began in is.
+  // screen inside stays only when its own box is on screen (in the
+  // scrolling containers around it), a text run when the element it
+  // began in is.
   function inView(nodes) {
     const seen = new Map(); // element → on screen; text runs share theirs
-    const shown = (el, sc) => {
+    const views = new Map(); // element → the view its content shows in
+    const contentView = (el, sc) => {
+      if (!el || el.nodeType !== 1) return clip;
+      let v = views.get(el);
+      if (!v) views.set(el, (v = inside(el, getComputedStyle(el), contentView(walkParent(el), sc), sc)));
+      return v;
+    };
+    const shown = (el, sc, text) => {
       let v = seen.get(el);
-      if (v === undefined) seen.set(el, (v = inViewport(el, '', sc)));
+      if (v === undefined) {
+        const within = text ? contentView(el, sc) : contentView(walkParent(el), sc);
+        seen.set(el, (v = inViewport(el, '', sc, within)));
+      }
       return v;
     };
     // keep returns list itself when it keeps all of it unchanged.
@@ -410,16 +489,26 @@ function ariaWalk(R, S, cfg) {
       const out = [];
       for (const n of list) {
         if (n.text !== undefined) {
-          if (shown(n.src, n.scope)) out.push(n);
+          if (shown(n.src, n.scope, true)) out.push(n);
           continue;
         }
         const kids = keep(n.children);
-        if (!kids.length && !shown(n.el, n.scope)) continue;
+        if (!kids.length && !shown(n.el, n.scope, false)) continue;
         out.push(kids === n.children ? n : Object.assign({}, n, { children: kids }));
       }
       return out.length === list.length && out.every((n, i) => n === list[i]) ? list : out;
     };
     return keep(nodes);
+  }
+
+  // walkParent is the element the walk came to el from: its slot with
+  // pierceShadow, else its parent or shadow host; null at a document's
+  // root (a frame's content is seen in the whole clip).
+  function walkParent(el) {
+    if (cfg.pierceShadow && el.assignedSlot) return el.assignedSlot;
+    if (el.parentElement) return el.parentElement;
+    const p = el.parentNode;
+    return p && p.nodeType === 11 && p.host ? p.host : null;
   }
 
   // boxOf is el's border box in the top viewport's coordinates.
