@@ -10,6 +10,7 @@ import (
 	"github.com/cdpskill/cdpskill/aria"
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/diff"
+	"github.com/cdpskill/cdpskill/dom"
 	"github.com/cdpskill/cdpskill/internal/private"
 	"github.com/cdpskill/cdpskill/query"
 )
@@ -231,6 +232,13 @@ func decodeSnapshotSearch(raw json.RawMessage) (aria.SearchOptions, error) {
 	return p, err
 }
 
+// searchOutput is a search's result and, when nothing matched until a
+// scrolling container was scrolled to it, which one and how far.
+type searchOutput struct {
+	*aria.SearchResult
+	Scrolled *dom.Scrolled `json:"scrolled,omitempty"`
+}
+
 func runSnapshotSearch(ctx context.Context, c *Call, p aria.SearchOptions) (any, error) {
 	p.SnapshotFloor, p.ElementFloor = c.refFloors()
 	res, err := aria.Search(ctx, c.page, p)
@@ -238,7 +246,21 @@ func runSnapshotSearch(ctx context.Context, c *Call, p aria.SearchOptions) (any,
 		return nil, err
 	}
 	c.saveRefCounters(res.LastSnapshot, res.LastElement)
-	return res, nil
+	if res.MatchCount > 0 || p.Near != nil || (p.Text == "" && p.Pattern == "") {
+		return res, nil
+	}
+	// Nothing yet: a virtualized list or grid renders only the rows in its
+	// view, so the text may be in one not rendered.
+	scrolled, err := dom.SearchScrollers(ctx, c.page, dom.ScrollQuery{Text: p.Text, Pattern: p.Pattern, Role: p.Role, Exact: p.Exact}, 0)
+	if err != nil || scrolled == nil {
+		return res, nil // the search without scrolling stands
+	}
+	again, err := aria.Search(ctx, c.page, p)
+	if err != nil {
+		return nil, err
+	}
+	c.saveRefCounters(again.LastSnapshot, again.LastElement)
+	return searchOutput{again, scrolled}, nil
 }
 
 // --- query
