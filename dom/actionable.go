@@ -161,6 +161,7 @@ func WaitActionable(ctx context.Context, p *page.Page, req ActionRequest) (*Elem
 	var scrolled *Scrolled
 	scrollNote := "" // the containers searched in vain
 	var lastSearch time.Time
+	wholeChecked := false
 	scrollSearched, now := !req.searchesScrollers(), false
 	for attempt := 0; ; attempt++ {
 		wait := retryDelay(attempt)
@@ -193,6 +194,16 @@ func WaitActionable(ctx context.Context, p *page.Page, req ActionRequest) (*Elem
 		// An attempt that re-resolved a ref re-points it, so a retry finds it
 		// directly: the news must outlive the attempt.
 		reResolved = reResolved || res.ReResolved
+		if res.Status == "ok" && !wholeChecked && req.Target.Text != "" && !req.Target.Exact {
+			// Text found only as part of an element's ("Order #73" in
+			// "Order #730") may be the whole text of a row not rendered.
+			wholeChecked = true
+			r, err := runScrollSearch(ctx, p, map[string]any{"target": req.Target.arg(), "whole": true}, time.Until(deadline)-200*time.Millisecond)
+			if err == nil && (r.scrolled() != nil || len(r.Searched) > 0) {
+				scrolled, now = r.scrolled(), true
+				continue // the page moved under the element found
+			}
+		}
 		if res.Status == "ok" {
 			el := res.element(token)
 			el.ReResolved, el.Scrolled = reResolved, scrolled

@@ -76,3 +76,24 @@ func TestSelectorsScrollTheContainerWhenAsked(t *testing.T) {
 		t.Errorf("#fruit-5 is not in the list's view")
 	}
 }
+
+// Text found only as part of a rendered item's ("Fruit 3" in "Fruit 30")
+// is the whole text of an item not rendered: that one is clicked.
+func TestClickByTextPrefersTheWholeTextOfARowNotRendered(t *testing.T) {
+	p := openFixture(t, "virtual.html")
+	run(t, p, "document.getElementById('list').scrollTop = 28 * 25")
+	if got := eval[bool](t, p, "new Promise(r => requestAnimationFrame(() => r(!!document.getElementById('fruit-30') && !document.getElementById('fruit-3'))))"); !got {
+		t.Fatal("the fixture must show Fruit 30 and not Fruit 3")
+	}
+	res, err := dom.Click(testCtx(t), p, dom.ClickRequest{Text: "fruit 3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := eval[string](t, p, "document.getElementById('picked').textContent"); got != "picked Fruit 3" || res.Scrolled == nil || res.Scrolled.By >= 0 {
+		t.Errorf("clicked %q, scrolled %+v", got, res.Scrolled)
+	}
+	res, err = dom.Click(testCtx(t), p, dom.ClickRequest{Text: "Fruit 1"})
+	if err != nil || res.Scrolled != nil {
+		t.Errorf("Fruit 1 is on screen: %+v, %v", res, err)
+	}
+}

@@ -8,6 +8,10 @@
 // pattern, role, exact}} (snapshotSearch's criteria, matched against an
 // element's role and text); budget, the ms the search may take; peek, how
 // long a step may wait for the page to re-render what it scrolled to.
+// With whole, a text target that resolves to an element whose text it is
+// only part of ("Order #73" in "Order #730") has the scrolling container
+// around that element searched for one whose whole text it is (see
+// whole below).
 //
 // The containers are every element of the document and its open shadow
 // roots that scrolls vertically (overflow auto, scroll or overlay, with
@@ -42,6 +46,7 @@ async function (h, a) {
   const PLAIN = new Set(['', 'generic', 'none', 'presentation', 'rowgroup', 'group', 'row']);
   let loose = null; // a query's cheap test of a container
 
+  if (a.whole) return whole();
   const match = matcher();
   if (!match) return { hopeless: true };
   const first = match(null);
@@ -53,24 +58,55 @@ async function (h, a) {
     return { found: false, shown: true };
   }
 
-  const list = scrollers();
-  const searched = [];
-  for (const c of list) {
-    if (performance.now() > deadline) break;
-    const from = c.scrollTop;
-    const el = await search(c);
-    if (el) {
-      el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
-      await frame();
-      return { found: true, container: name(c), by: Math.round(c.scrollTop - from) };
+  return searchIn(scrollers(), match);
+
+  // whole answers a.whole: the text a click found is only part of the
+  // element's ("Order #73" in "Order #730"); in a scrolling container
+  // that renders only some of its rows, the element whose whole text it
+  // is may be a row not rendered, which is the one meant. That container
+  // is searched for it; the reply is {found: true} when there is nothing
+  // to search.
+  function whole() {
+    const r = h.resolve(a.target);
+    if (r.error || isWhole(r.el)) return { found: true };
+    let c = r.el.parentElement;
+    while (c && c !== document.body && !(c.scrollHeight > c.clientHeight + 1 && /(auto|scroll|overlay)/.test(h.styleOf(c).overflowY))) {
+      c = c.parentElement;
     }
-    searched.push(name(c));
-    if (c.scrollTop !== from) {
-      c.scrollTop = from;
-      await frame();
-    }
+    if (!c || c === document.body) return { found: true };
+    const want = squeeze(a.target.value);
+    return searchIn([c], (box) => {
+      if (box && !squeeze(box.textContent).includes(want)) return null;
+      const m = h.resolve(a.target);
+      return !m.error && isWhole(m.el) ? m.el : null;
+    });
   }
-  return { found: false, searched, timedOut: performance.now() > deadline };
+
+  function isWhole(el) {
+    const want = h.norm(a.target.value).toLowerCase();
+    return [h.accessibleName(el), h.ownText(el)].some((t) => h.norm(t).toLowerCase() === want);
+  }
+
+  // searchIn searches the containers of list in turn with match.
+  async function searchIn(list, match) {
+    const searched = [];
+    for (const c of list) {
+      if (performance.now() > deadline) break;
+      const from = c.scrollTop;
+      const el = await search(c, match);
+      if (el) {
+        el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
+        await frame();
+        return { found: true, container: name(c), by: Math.round(c.scrollTop - from) };
+      }
+      searched.push(name(c));
+      if (c.scrollTop !== from) {
+        c.scrollTop = from;
+        await frame();
+      }
+    }
+    return { found: false, searched, timedOut: performance.now() > deadline };
+  }
 
   // ---- what is looked for --------------------------------------------
 
@@ -210,7 +246,7 @@ async function (h, a) {
 
   // search scrolls c down from where it stands to its end, then from its
   // top back to where it stood, and returns the element found, or null.
-  async function search(c) {
+  async function search(c, match) {
     const from = c.scrollTop;
     const step = Math.max(c.clientHeight / 2, c.clientHeight - Math.max(32, c.clientHeight / 10));
     let moves = null; // whether scrolling c changes the DOM: known after its first step
