@@ -82,6 +82,15 @@ func TestGridClickRowNotRendered(t *testing.T) {
 	if ch := jsonText(changesOf(res)); !strings.Contains(ch, `"to":"Opened order #734 for`) {
 		t.Errorf("changes: %s", ch)
 	}
+	// "Order #73" is part of every row on screen (#730…#739), and the
+	// whole text of a row far above: that one is meant.
+	out = c.call(t, tab, `{"click":{"text":"Order #73"}}`)[0]
+	if got := gridStatus(t, c, tab); got != "Selected order #73" {
+		t.Errorf("Order #73: the page says %q (%s)", got, jsonText(out))
+	}
+	if sc, _ := out["scrolled"].(map[string]any); sc == nil || sc["by"].(float64) >= 0 {
+		t.Errorf("Order #73: %s", jsonText(out))
+	}
 }
 
 // scrollUntilVisible and a scroll to a row's selector find a row not
