@@ -2,7 +2,7 @@
 // per file, and composes the page calls from them.
 //
 // Modules are factories (inpage's roles.js and places.js, and states.js, refs.js,
-// walk.js, render.js, hash.js; context.js, scope.js and elsewhere.js only
+// walk.js, view.js, render.js, hash.js; context.js, scope.js and elsewhere.js only
 // where they are used); entry points (snapshot.js, search.js, query.js, report.js,
 // fingerprint.js) take a lib object of those factories as their first
 // argument; onscreen.js takes none, since it answers what snapshot.js left.
@@ -21,6 +21,8 @@ var (
 	refs string
 	//go:embed walk.js
 	walk string
+	//go:embed view.js
+	view string
 	//go:embed render.js
 	render string
 	//go:embed hash.js
@@ -47,7 +49,7 @@ var (
 )
 
 var all = []inpage.Module{
-	{Name: "roles", Src: inpage.Roles}, {Name: "places", Src: inpage.Places}, {Name: "states", Src: states}, {Name: "refs", Src: refs}, {Name: "walk", Src: walk}, {Name: "render", Src: render}, {Name: "hash", Src: hash},
+	{Name: "roles", Src: inpage.Roles}, {Name: "places", Src: inpage.Places}, {Name: "states", Src: states}, {Name: "refs", Src: refs}, {Name: "walk", Src: walk}, {Name: "view", Src: view}, {Name: "render", Src: render}, {Name: "hash", Src: hash},
 }
 
 var (

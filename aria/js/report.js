@@ -32,7 +32,7 @@ function report(lib, opts) {
 
   const res = {};
   if (opts.viewport) {
-    const W = lib.walk(R, S, { viewportOnly: true, markNotices: true });
+    const W = lib.walk(R, S, lib.view(), { viewportOnly: true, markNotices: true });
     const nodes = W.tree(body);
     refs.assign(nodes, [], W);
     identify(nodes);
@@ -47,7 +47,7 @@ function report(lib, opts) {
     if (opts.elsewhere) res.elsewhere = lib.elsewhere(R, P).lines(opts.elsewhere);
   }
   if (opts.full) {
-    const FW = lib.walk(R, S, {});
+    const FW = lib.walk(R, S, lib.view(), {});
     const all = FW.tree(body);
     refs.assign(all, [], FW);
     res.full = out.render(all).join('\n');

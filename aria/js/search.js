@@ -23,7 +23,7 @@ function search(lib, opts) {
   const levels = typeof opts.context === 'number' ? opts.context : 2;
   const near = opts.near || null;
 
-  const W = lib.walk(R, lib.states(R), { pierceShadow: opts.pierceShadow, includeFrames: opts.includeFrames });
+  const W = lib.walk(R, lib.states(R), lib.view(), { pierceShadow: opts.pierceShadow, includeFrames: opts.includeFrames });
   const nodes = W.tree(document.body || document.documentElement);
   const refs = lib.refs({ snapshotFloor: opts.snapshotFloor, elementFloor: opts.elementFloor, bump: false }, lib.places(R));
   const matches = [];

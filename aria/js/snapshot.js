@@ -44,7 +44,7 @@ function snapshot(lib, opts) {
   }
 
   window.__ariaViewLater = null; // an earlier call's, never asked for
-  const W = lib.walk(R, lib.states(R), opts);
+  const W = lib.walk(R, lib.states(R), lib.view(), opts);
   let header = '';
   let badSelector = '';
   let extras = []; // shown beside an automatic scope: see outside

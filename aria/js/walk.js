@@ -10,7 +10,7 @@
 // began in, and scope says which shadow hosts and frames lead to them:
 // {root, hosts, frames, parent, offX, offY}.
 //
-// R is ariaRoles(), S ariaStates(R); cfg: {maxDepth, maxElements, maxNameLength,
+// R is ariaRoles(), S ariaStates(R), V ariaView(); cfg: {maxDepth, maxElements, maxNameLength,
 // viewportOnly, pierceShadow (default true), includeFrames, frameMark, origin, clip,
 // markNotices}. markNotices marks the text of notices (isNotice) for the
 // report's lean view.
@@ -21,7 +21,7 @@
 // origin is where this document's viewport starts in the top viewport,
 // and clip the part of the top viewport it shows (both for a frame
 // snapshotted on its own; default: this window's viewport).
-function ariaWalk(R, S, cfg) {
+function ariaWalk(R, S, V, cfg) {
   'use strict';
   const maxDepth = cfg.maxDepth > 0 ? cfg.maxDepth : 50;
   const maxElements = cfg.maxElements > 0 ? cfg.maxElements : Infinity;
@@ -72,7 +72,7 @@ function ariaWalk(R, S, cfg) {
     const out = [];
     visit(root, 0, 0, up ? getComputedStyle(up).cursor : 'auto', out);
     tidy(out);
-    order(out);
+    V.order(out);
     return out;
   }
 
@@ -133,7 +133,7 @@ function ariaWalk(R, S, cfg) {
       style.contentVisibility === 'hidden';
 
     const outer = view;
-    if (cfg.viewportOnly && !leaf) view = inside(el, style, view, scope);
+    if (cfg.viewportOnly && !leaf) view = V.inside(el, style, view, scope, clip);
     if (!role && !active) {
       const block = !display.startsWith('inline') && display !== 'contents';
       const notice = cfg.markNotices && shown && !leaf && isNotice(el);
@@ -176,7 +176,7 @@ function ariaWalk(R, S, cfg) {
     if (!leaf) walkChildren(el, depth + 1, domDepth, cursor, node.children, shown, skip);
     inLabel = labelled;
     tidy(node.children);
-    order(node.children);
+    V.order(node.children);
     if (!name && role) name = fallbackName(el, tag, role, node);
     if (!name && tag === 'textarea') name = R.editor.nameOf(el);
     node.name = cut(R.norm(name));
@@ -188,45 +188,6 @@ function ariaWalk(R, S, cfg) {
     for (const c of node.children) if (c.widget) node.widget = true;
     return node;
   }
-
-  // order puts the rows among nodes in the order they show in: by
-  // aria-rowindex when each has one, else, when a grid placed them
-  // itself, from top to bottom. Other nodes keep their places.
-  function order(nodes) {
-    let rows = null;
-    for (let i = 0; i < nodes.length; i++) {
-      if (nodes[i].role === 'row') (rows || (rows = [])).push(i);
-    }
-    if (!rows || rows.length < 2) return;
-    const list = rows.map(i => nodes[i]);
-    let keys = list.map(n => parseInt(n.el.getAttribute('aria-rowindex'), 10));
-    if (keys.some(k => !(k >= 1))) {
-      if (!list.some(n => n.placed)) return;
-      keys = list.map(n => n.el.getBoundingClientRect().top);
-    }
-    let sorted = true;
-    for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1] <= keys[i];
-    if (sorted) return;
-    const at = new Map(list.map((n, i) => [n, keys[i]]));
-    list.sort((a, b) => at.get(a) - at.get(b)); // stable: ties keep DOM order
-    rows.forEach((i, k) => { nodes[i] = list[k]; });
-  }
-
-  // inside is the part of outer (the view el is seen in) that el's
-  // content may show in: narrowed to el's inside when it is a scrolling
-  // container, the whole clip for a fixed element (no container clips it).
-  // sc is el's scope.
-  function inside(el, style, outer, sc) {
-    if (style.position === 'fixed') return clip;
-    if (!SCROLLS.has(style.overflowY) && !SCROLLS.has(style.overflowX)) return outer;
-    const r = el.getBoundingClientRect();
-    const left = r.left + el.clientLeft + sc.offX, top = r.top + el.clientTop + sc.offY;
-    const x = Math.max(outer.x, left), y = Math.max(outer.y, top);
-    const x1 = Math.min(outer.x + outer.width, left + el.clientWidth);
-    const y1 = Math.min(outer.y + outer.height, top + el.clientHeight);
-    return { x, y, width: Math.max(0, x1 - x), height: Math.max(0, y1 - y) };
-  }
-  const SCROLLS = new Set(['auto', 'scroll', 'overlay']);
 
   // fallbackName: content (for roles named by it) > title > placeholder.
   function fallbackName(el, tag, role, node) {
@@ -455,68 +416,12 @@ function ariaWalk(R, S, cfg) {
   // ---- geometry -------------------------------------------------------
 
   function inViewport(el, display, sc, within) {
-    if (display === 'contents') return true;
-    const b = boxOf(el, sc);
-    const v = within || view;
-    return b.y + b.height > v.y && b.x + b.width > v.x &&
-      b.y < v.y + v.height && b.x < v.x + v.width;
+    return display === 'contents' || V.meets(V.boxOf(el, sc || scope), within || view);
   }
 
-  // inView is the part of a walked tree on screen, much as a viewportOnly
-  // walk keeps it, without walking again: an element with nothing on
-  // screen inside stays only when its own box is on screen (in the
-  // scrolling containers around it), a text run when the element it
-  // began in is.
-  function inView(nodes) {
-    const seen = new Map(); // element → on screen; text runs share theirs
-    const views = new Map(); // element → the view its content shows in
-    const contentView = (el, sc) => {
-      if (!el || el.nodeType !== 1) return clip;
-      let v = views.get(el);
-      if (!v) views.set(el, (v = inside(el, getComputedStyle(el), contentView(walkParent(el), sc), sc)));
-      return v;
-    };
-    const shown = (el, sc, text) => {
-      let v = seen.get(el);
-      if (v === undefined) {
-        const within = text ? contentView(el, sc) : contentView(walkParent(el), sc);
-        seen.set(el, (v = inViewport(el, '', sc, within)));
-      }
-      return v;
-    };
-    // keep returns list itself when it keeps all of it unchanged.
-    const keep = (list) => {
-      const out = [];
-      for (const n of list) {
-        if (n.text !== undefined) {
-          if (shown(n.src, n.scope, true)) out.push(n);
-          continue;
-        }
-        const kids = keep(n.children);
-        if (!kids.length && !shown(n.el, n.scope, false)) continue;
-        out.push(kids === n.children ? n : Object.assign({}, n, { children: kids }));
-      }
-      return out.length === list.length && out.every((n, i) => n === list[i]) ? list : out;
-    };
-    return keep(nodes);
-  }
-
-  // walkParent is the element the walk came to el from: its slot with
-  // pierceShadow, else its parent or shadow host; null at a document's
-  // root (a frame's content is seen in the whole clip).
-  function walkParent(el) {
-    if (cfg.pierceShadow && el.assignedSlot) return el.assignedSlot;
-    if (el.parentElement) return el.parentElement;
-    const p = el.parentNode;
-    return p && p.nodeType === 11 && p.host ? p.host : null;
-  }
-
-  // boxOf is el's border box in the top viewport's coordinates.
-  function boxOf(el, sc) {
-    const s = sc || scope;
-    const r = el.getBoundingClientRect();
-    return { x: r.left + s.offX, y: r.top + s.offY, width: r.width, height: r.height };
-  }
-
-  return { tree, inView, stats, roots, xframes, contentText, cut, boxOf };
+  return {
+    tree, stats, roots, xframes, contentText, cut,
+    inView: (nodes) => V.inView(nodes, clip, pierce),
+    boxOf: (el, sc) => V.boxOf(el, sc || scope),
+  };
 }
