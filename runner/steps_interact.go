@@ -18,7 +18,7 @@ import (
 // interactSteps act on elements.
 var interactSteps = []step{
 	define("click", `"selector" | "s1e4" | {selector|ref|text (+exact, withinSelector)|selectors: […]|x,y, force, button, clickCount, doubleClick, jsClick, nativeOnly, timeout, waitAfter: true|{timeout, stable}, scrollUntilVisible: true|{direction, distance, maxAttempts}, searchFrames, stable: true|frames}`,
-		"once actionable; reports navigation and new tabs", needsTab|visual|hooks|rendered|browserWide, decodeClick, runClick).out(`{clicked, method, targetReceived?, newTabs?}`).did("Clicked").
+		"once actionable; reports navigation and new tabs", needsTab|visual|hooks|rendered|browserWide, decodeClick, runClick).out(`{clicked, method, targetReceived?, newTabs?, scrolled?}`).did("Clicked").
 		also(`{"click":{"selector":"…","doubleClick":true}}`, "dblclick", "doubleClick").
 		also(`{"click":{"selector":"…","button":"right"}}`, "rightClick", "contextClick").
 		also(`{"click":"…"}`, "tap", "clickElement", "clickOn", "mouseClick"),
