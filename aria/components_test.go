@@ -68,3 +68,16 @@ func TestSinceSeesShadowValues(t *testing.T) {
 		})
 	}
 }
+
+// A query by role finds a web component's controls, with refs that act.
+func TestQueryRolesInComponents(t *testing.T) {
+	p := openWidget(t, "components.html")
+	res := query(t, p, aria.RoleQuery{Roles: []string{"textbox", "checkbox"}, NameExact: "Email"})
+	if got := names(res.Results); res.Total != 1 || len(got) != 1 || got[0] != "Email" || res.Results[0].Ref == "" {
+		t.Fatalf("results %+v", res.Results)
+	}
+	res = query(t, p, aria.RoleQuery{Role: "checkbox", Name: "Remember me"})
+	if res.Total != 1 {
+		t.Errorf("Remember me: %+v", res.Results)
+	}
+}

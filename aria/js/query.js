@@ -1,5 +1,5 @@
-// queryRoles finds the shown elements of the top document that have one
-// of the given ARIA roles and pass the name and state filters (SPEC 6.5,
+// queryRoles finds the shown elements of the top document and its open
+// shadow roots that have one of the given ARIA roles and pass the name and state filters (SPEC 6.5,
 // 11.3), and gives each result a ref (reusing the one it has).
 //
 // q: {roles, name, nameExact, nameRegex, checked, disabled, level,
@@ -29,7 +29,8 @@ function queryRoles(lib, q) {
 
   const results = [];
   let total = 0;
-  for (const el of document.querySelectorAll(R.roleSelector(q.roles))) {
+  const sel = R.roleSelector(q.roles);
+  for (const [root, scope] of roots()) for (const el of root.querySelectorAll(sel)) {
     const tag = el.localName;
     const role = R.roleOf(el, tag);
     if (!roles.has(role) || (tag === 'input' && el.type === 'hidden') || !R.isShown(el)) continue;
@@ -38,7 +39,7 @@ function queryRoles(lib, q) {
     const name = R.accessibleName(el, tag, role);
     if (!nameMatches(name)) continue;
     total++;
-    if (refs && results.length < limit) results.push(describe(el, tag, role, cut(name), st));
+    if (refs && results.length < limit) results.push(describe(el, tag, role, cut(name), st, scope));
   }
   const res = { total, results };
   // Frames are not searched: say so, so that no match never reads as
@@ -62,8 +63,26 @@ function queryRoles(lib, q) {
     return true;
   }
 
-  function describe(el, tag, role, name, st) {
-    const m = { ref: refs.refFor(el, role, name, null), role };
+  // roots lists the document and its open shadow roots, depth first, each
+  // with the scope its refs record (the hosts that lead to it): a web
+  // component's controls are the page's.
+  function roots() {
+    const out = [[document, null]];
+    const walk = (root, hosts) => {
+      for (const el of root.querySelectorAll('*')) {
+        const sr = el.shadowRoot;
+        if (!sr) continue;
+        const inner = hosts.concat([el]);
+        out.push([sr, { hosts: inner, frames: [] }]);
+        walk(sr, inner);
+      }
+    };
+    walk(document, []);
+    return out;
+  }
+
+  function describe(el, tag, role, name, st, scope) {
+    const m = { ref: refs.refFor(el, role, name, scope), role };
     if (name) m.name = name;
     if (st.checked !== undefined) m.checked = st.checked === 'mixed' ? 'mixed' : st.checked === 'true';
     if (st.disabled) m.disabled = true;
