@@ -157,23 +157,43 @@ function settle(a) {
     if (records.length) st.seen = performance.now();
     let removed = '';
     let added = '';
+    const came = [];
     for (const r of records) {
       if (r.type === 'childList') {
         removed += place(r, r.removedNodes);
         added += place(r, r.addedNodes);
-        for (const n of r.addedNodes) touch(n);
+        came.push(...r.addedNodes);
       } else if (r.type === 'characterData') {
-        touch(r.target);
+        touch([r.target]);
         changed();
       } else if (r.type !== 'attributes' || (r.attributeName !== 'style' && r.oldValue !== r.target.getAttribute(r.attributeName))) {
         changed();
       }
     }
-    if (removed !== added) changed();
+    if (removed !== added) {
+      changed();
+      touch(fresh(records, came));
+    }
   }
 
-  function touch(n) {
-    if (st.touched.size < 300) st.touched.add(n);
+  // fresh is the nodes of came that no node the batch removed from the
+  // same parent matches: a rebuilt row the same as before is no change.
+  function fresh(records, came) {
+    const gone = new Set();
+    for (const r of records) for (const n of r.removedNodes || []) gone.add(id(r.target) + ':' + html(n));
+    if (!gone.size) return came;
+    return came.filter((n) => !n.parentNode || !gone.has(id(n.parentNode) + ':' + html(n)));
+  }
+
+  function html(n) {
+    return n.nodeType === 1 ? n.outerHTML : n.nodeName + n.textContent;
+  }
+
+  function touch(nodes) {
+    for (const n of nodes) {
+      if (st.touched.size >= 300) return;
+      st.touched.add(n);
+    }
   }
 
   function changed() {
@@ -184,7 +204,7 @@ function settle(a) {
   function place(r, nodes) {
     if (!nodes.length) return '';
     let out = id(r.target) + ':' + id(r.previousSibling) + ':' + id(r.nextSibling) + '[';
-    for (const n of nodes) out += (n.nodeType === 1 ? n.outerHTML : n.nodeName + n.textContent) + '\u0000';
+    for (const n of nodes) out += html(n) + '\u0000';
     return out + ']';
   }
 
