@@ -145,4 +145,10 @@ func TestTwinsThePersonReaches(t *testing.T) {
 	if v := fieldValue(t, p, "dialog-name"); v != "Ada" {
 		t.Errorf("dialog field = %q, page field = %q: want the dialog's filled", v, fieldValue(t, p, "page-name"))
 	}
+	run(t, p, "document.getElementById('dlg').close(); document.getElementById('m2').hidden = false")
+	click(t, p, dom.ClickRequest{Text: "Remove"})
+	fill(t, p, dom.FillRequest{Label: "Note", Value: "kept"})
+	if got := pageEvents(t, p); !slices.Equal(got[2:], []string{"modal-remove"}) || fieldValue(t, p, "modal-note") != "kept" {
+		t.Errorf("events = %v, modal note %q: want the modal's role=button and field over the page's", got, fieldValue(t, p, "modal-note"))
+	}
 }

@@ -185,21 +185,31 @@ function (R, S, P) {
       if (!texts.has(el)) texts.set(el, textsOf(el));
       return texts.get(el);
     };
+    // With a modal dialog open, what is under it is inert to a person:
+    // its matches count only when the dialog has none.
     const modal = topModal();
-    for (let pass = 0; pass < passes.length; pass++) {
-      for (const tier of tiers) {
-        let best = [], bestLen = Infinity;
-        for (const el of tier) {
-          const hit = textsFor(el).find((t) => t && passes[pass](t));
-          if (hit === undefined || hiddenReason(el)) continue;
-          const len = pass === 0 ? 0 : hit.length;
-          if (len < bestLen) [best, bestLen] = [[], len];
-          if (len === bestLen) best.push(el);
+    const el = (modal && search((e) => holds(modal, e))) || search(null);
+    return el ? { el, reResolved: false } : fail('notFound', '');
+
+    function search(keep) {
+      for (let pass = 0; pass < passes.length; pass++) {
+        for (const tier of tiers) {
+          let best = [], bestLen = Infinity;
+          for (const el of tier) {
+            if (keep && !keep(el)) continue;
+            const hit = textsFor(el).find((t) => t && passes[pass](t));
+            if (hit === undefined || hiddenReason(el)) continue;
+            const len = pass === 0 ? 0 : hit.length;
+            // The first whole match a person reaches is the one.
+            if (len === 0 && (modal || uncovered(el))) return el;
+            if (len < bestLen) [best, bestLen] = [[], len];
+            if (len === bestLen) best.push(el);
+          }
+          if (best.length) return reachable(best, modal);
         }
-        if (best.length) return { el: reachable(best, modal), reResolved: false };
       }
+      return null;
     }
-    return fail('notFound', '');
   }
 
   // ---- several matches: the one a person reaches ------------------------
@@ -223,7 +233,7 @@ function (R, S, P) {
   function reachable(list, modal) {
     if (list.length < 2) return list[0];
     const score = (el) => {
-      if (modal) return within(modal, el) ? 2 : 0;
+      if (modal) return holds(modal, el) ? 2 : 0;
       return uncovered(el) ? 1 : 0;
     };
     let best = list[0], top = score(best);
@@ -234,7 +244,8 @@ function (R, S, P) {
     return best;
   }
 
-  function within(outer, el) {
+  // holds says whether el is outer or inside it, in the rendered tree.
+  function holds(outer, el) {
     for (let n = el; n; n = flatParent(n)) if (n === outer) return true;
     return false;
   }
@@ -253,7 +264,7 @@ function (R, S, P) {
       at = inner;
     }
     // On text slotted into it, the point finds the component's host.
-    return !!at && (within(el, at) || (at.shadowRoot && within(at, el)) || (at.localName === 'label' && at.control === el));
+    return !!at && (holds(el, at) || (at.shadowRoot && holds(at, el)) || (at.localName === 'label' && at.control === el));
   }
 
   // ---- refs (SPEC 6.3) ---------------------------------------------------------
@@ -704,15 +715,22 @@ function (R, S, P) {
       passes.push((t) => bare(t).includes(plain));
     }
     const modal = topModal();
-    for (const pass of passes) {
-      const found = [];
-      for (const [t, el, lab] of labelCandidates()) {
-        if (el && t && pass(t) && (!hiddenReason(el) || shownByLabel(el, lab) || (el.localName === 'textarea' && R.editor.inputOf(el))) &&
-          !found.includes(el)) found.push(el);
+    const el = (modal && search((e) => holds(modal, e))) || search(null);
+    return el ? { el, reResolved: false } : fail('notFound', '');
+
+    function search(keep) {
+      for (const pass of passes) {
+        const found = [];
+        for (const [t, el, lab] of labelCandidates()) {
+          if (!el || !t || !pass(t) || (keep && !keep(el)) || found.includes(el)) continue;
+          if (hiddenReason(el) && !shownByLabel(el, lab) && !(el.localName === 'textarea' && R.editor.inputOf(el))) continue;
+          if (modal || uncovered(el)) return el;
+          found.push(el);
+        }
+        if (found.length) return reachable(found, modal);
       }
-      if (found.length) return { el: reachable(found, modal), reResolved: false };
+      return null;
     }
-    return fail('notFound', '');
   }
 
   // shownByLabel: a hidden checkbox or radio whose label shows.
