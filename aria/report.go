@@ -44,11 +44,20 @@ type Report struct {
 	// Print is the page's fingerprint (Fingerprint) with the viewport,
 	// when asked for.
 	Print string `json:"print"`
-	// Elsewhere are the lines of what the call's actions put on the page
-	// out of view, when asked for: `region "Response" (below): "201 …"`.
-	Elsewhere    []string `json:"elsewhere"`
-	LastSnapshot int      `json:"lastSnapshot"`
-	LastElement  int      `json:"lastElement"`
+	// Elsewhere is what the call's actions put on the page out of view,
+	// when asked for.
+	Elsewhere    []Away `json:"elsewhere"`
+	LastSnapshot int    `json:"lastSnapshot"`
+	LastElement  int    `json:"lastElement"`
+}
+
+// Away is a change out of view: on which side of the screen (below,
+// above, left, right), in which region (`region "Response"`), and what it
+// reads, cut short.
+type Away struct {
+	Side   string `json:"side"`
+	Region string `json:"region"`
+	Text   string `json:"text"`
 }
 
 // TakeReport snapshots the screen, the whole page or both, in one

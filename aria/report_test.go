@@ -70,10 +70,42 @@ func TestReportSaysWhatChangedOutOfView(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := takeReport(t, p, aria.ReportOptions{Viewport: true, Elsewhere: "call-1"})
-	if want := []string{`region "Results" (below): "Saved as #7"`}; !slices.Equal(r.Elsewhere, want) {
+	if want := []aria.Away{{Side: "below", Region: `region "Results"`, Text: "Saved as #7"}}; !slices.Equal(r.Elsewhere, want) {
 		t.Errorf("elsewhere %q, want %q", r.Elsewhere, want)
 	}
 	if r := takeReport(t, p, aria.ReportOptions{Viewport: true, Elsewhere: "call-2"}); len(r.Elsewhere) != 0 {
 		t.Errorf("another call's report says %q", r.Elsewhere)
+	}
+}
+
+// Out of view, a clock the page ticks on its own between calls is not the
+// action's doing; a message landing below a chat pane's fold is, though
+// the pane itself is on screen.
+func TestReportElsewhereLeavesTheClockOut(t *testing.T) {
+	p := open(t, "report.html")
+	ctx := pagetest.Ctx(t)
+	pagetest.Eval[any](t, p, `(() => {
+		const main = document.querySelector('main');
+		main.insertAdjacentHTML('beforeend', '<footer><span id="clock">0</span></footer>');
+		main.insertAdjacentHTML('afterbegin', '<section aria-label="Chat" style="height: 60px; overflow: auto"><p style="height: 200px">Hi</p><ul id="msgs"></ul></section>');
+		let n = 0;
+		setInterval(() => { document.getElementById('clock').textContent = String(++n); }, 20);
+	})()`)
+	act := func(call, js string) []aria.Away {
+		t.Helper()
+		if err := page.ArmSettle(ctx, p, call); err != nil {
+			t.Fatal(err)
+		}
+		pagetest.Eval[any](t, p, js)
+		if _, err := page.AwaitQuiet(ctx, p, 33*time.Millisecond, 300*time.Millisecond, page.AfterFrame); err != nil {
+			t.Fatal(err)
+		}
+		return takeReport(t, p, aria.ReportOptions{Viewport: true, Elsewhere: call}).Elsewhere
+	}
+	act("call-1", "0")
+	time.Sleep(100 * time.Millisecond) // the clock ticks between the calls
+	got := act("call-2", `document.getElementById('msgs').insertAdjacentHTML('beforeend', '<li>New message</li>')`)
+	if want := []aria.Away{{Side: "below", Region: `region "Chat"`, Text: "New message"}}; !slices.Equal(got, want) {
+		t.Errorf("elsewhere %q, want %q", got, want)
 	}
 }

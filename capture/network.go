@@ -84,8 +84,9 @@ type Network struct {
 	// an earlier call's, still under way when it ended. Save hands them
 	// to the log's entries.
 	late map[string][]lateEvent
-	// ended is when an event last said a request ended: its answer may
-	// still be rendering.
+	// ended is when an event last said a request ended (a stream or a
+	// ping left out; one begun before the capture, of no known type,
+	// counts): its answer may still be rendering.
 	ended time.Time
 }
 
@@ -235,8 +236,8 @@ func copyRequests(rs []*Request) []Request {
 // pump folds queued events in; n.mu is held.
 func (n *Network) pump() {
 	for _, ev := range n.l.Drain() {
-		n.apply(ev.Method, ev.Params)
-		if (ev.Method == evFinished || ev.Method == evFailed) && ev.At.After(n.ended) {
+		r := n.apply(ev.Method, ev.Params)
+		if (ev.Method == evFinished || ev.Method == evFailed) && (r == nil || !lingering[r.Type]) && ev.At.After(n.ended) {
 			n.ended = ev.At
 		}
 	}
@@ -279,10 +280,10 @@ type netEvent struct {
 // apply folds one event in; n.mu is held. A request begins with
 // requestWillBeSent; a redirect ends the hop before and begins the next
 // under the same id.
-func (n *Network) apply(method string, params json.RawMessage) {
+func (n *Network) apply(method string, params json.RawMessage) *Request {
 	var e netEvent
 	if json.Unmarshal(params, &e) != nil {
-		return
+		return nil
 	}
 	r := n.byID[e.RequestID]
 	if r == nil {
@@ -295,6 +296,7 @@ func (n *Network) apply(method string, params json.RawMessage) {
 	if method == evWillBeSent {
 		n.begin(&e)
 	}
+	return r
 }
 
 // keepLate keeps an event of a request begun before the capture; n.mu is

@@ -331,3 +331,16 @@ func TestMovedToAnotherList(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// What changed out of view is said side first, whatever the region's name
+// holds, and counted in the summary by side.
+func TestWithElsewhere(t *testing.T) {
+	c := (*Changes)(nil).WithElsewhere("Clicked", []Away{
+		{Side: "below", Region: `section "Response (200)"`, Text: `{"id": 7}`},
+		{Side: "below", Region: `main "Items"`, Text: "Saved"},
+	})
+	want := `Clicked. 2 out of view: below (section "Response (200)", main "Items").`
+	if c.Summary != want || c.Elsewhere[0] != `below, in section "Response (200)": "{\"id\": 7}"` {
+		t.Errorf("summary %q, lines %q", c.Summary, c.Elsewhere)
+	}
+}

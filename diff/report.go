@@ -20,7 +20,7 @@ type Changes struct {
 	Moved     []string `json:"moved,omitempty"`
 	Changed   []Change `json:"changed,omitempty"`
 	// Elsewhere is what the call put on the page out of view, which the
-	// screens compared cannot show: `region "Response" (below): "201 …"`.
+	// screens compared cannot show: `below, in region "Response": "201 …"`.
 	Elsewhere []string `json:"elsewhere,omitempty"`
 }
 
@@ -97,12 +97,16 @@ func telling(nodes []Node, limit int) []Node {
 // notices are the roles of the messages a page shows the user.
 var notices = map[string]bool{"alert": true, "alertdialog": true, "status": true, "log": true}
 
+// Away is a change out of view (aria.Away): the side of the screen it is
+// on, the region it is in, and what it reads.
+type Away struct{ Side, Region, Text string }
+
 // WithElsewhere adds to c (nil: nothing changed on screen) what the call
-// put on the page out of view, lines as aria.Report has them
-// (`region "Response" (below): "201 …"`), and says so in the summary:
-// "2 out of view: below (region "Response", main "Items")".
-func (c *Changes) WithElsewhere(action string, lines []string) *Changes {
-	if len(lines) == 0 {
+// put on the page out of view, as lines (`below, in region "Response":
+// "201 …"`), and says so in the summary: `2 out of view: below (region
+// "Response", main "Items")`.
+func (c *Changes) WithElsewhere(action string, away []Away) *Changes {
+	if len(away) == 0 {
 		return c
 	}
 	if c == nil {
@@ -110,20 +114,18 @@ func (c *Changes) WithElsewhere(action string, lines []string) *Changes {
 	}
 	var sides []string
 	regions := map[string][]string{}
-	for _, l := range lines {
-		head, _, _ := strings.Cut(l, "): ")
-		region, side, _ := strings.Cut(head, " (")
-		if _, ok := regions[side]; !ok {
-			sides = append(sides, side)
+	for _, a := range away {
+		if _, ok := regions[a.Side]; !ok {
+			sides = append(sides, a.Side)
 		}
-		regions[side] = append(regions[side], region)
+		regions[a.Side] = append(regions[a.Side], a.Region)
+		c.Elsewhere = append(c.Elsewhere, fmt.Sprintf("%s, in %s: %s", a.Side, a.Region, quote(a.Text)))
 	}
 	parts := make([]string, len(sides))
 	for i, side := range sides {
 		parts[i] = side + " (" + strings.Join(regions[side], ", ") + ")"
 	}
-	c.Summary += fmt.Sprintf(" %d out of view: %s.", len(lines), strings.Join(parts, "; "))
-	c.Elsewhere = lines
+	c.Summary += fmt.Sprintf(" %d out of view: %s.", len(away), strings.Join(parts, "; "))
 	return c
 }
 

@@ -209,7 +209,7 @@ func (c *Call) report(res *Result, r *ran, s *screen) {
 	case b != nil && b.Doc == s.now.Doc:
 		d := diff.Compare(diff.Parse(b.Viewport), diff.Parse(s.now.Viewport),
 			diff.Options{Scrolled: c.scrolled || b.Scroll != s.now.Scroll})
-		res.Changes = d.Report(r.action(), changeListLimit).WithElsewhere(r.action(), s.now.Elsewhere)
+		res.Changes = d.Report(r.action(), changeListLimit).WithElsewhere(r.action(), away(s.now.Elsewhere))
 	case b != nil:
 		res.Changes = notCompared(r, "the steps ended in another document (another frame, or a frame that loaded a new page)")
 	case c.beforeFailed:
@@ -218,6 +218,15 @@ func (c *Call) report(res *Result, r *ran, s *screen) {
 	if !r.looked {
 		res.ViewportSnapshot, res.Truncated = cutInline(s.now.Lean, viewportInlineLimit, s.fullPath != "")
 	}
+}
+
+// away is the report's changes out of view, for the diff's summary.
+func away(in []aria.Away) []diff.Away {
+	out := make([]diff.Away, len(in))
+	for i, a := range in {
+		out[i] = diff.Away{Side: a.Side, Region: a.Region, Text: a.Text}
+	}
+	return out
 }
 
 // notCompared is the changes of a call whose screens cannot be compared:

@@ -4,49 +4,65 @@
 // otherwise read as "nothing changed". The settle (page/js/settle.js)
 // gathers the nodes each action adds or whose text it changes, under the
 // call's name; lines answers, for those still shown and wholly off the
-// screen, where they are and what they read, grouped by the region they
-// sit in, at most MAX_LINES, in page order:
+// screen (or below a scrolling box's fold), which side they are on, the
+// region they sit in and what they read, grouped by region, at most
+// MAX_LINES, in page order:
 //
-//   region "Response" (below): "201 Created {\"id\": 7, …}"
+//   {side: "below", region: "region \"Response\"", text: "201 Created {\"id\": 7, …}"}
+//
+// Nodes under an element the page changes on its own between calls (a
+// clock, a ticker: settle.js's ambient) are left out. Reading takes the
+// gathered nodes: a second read says nothing.
 //
 // A region is the nearest container around a change that is named, or
 // that starts with a heading (then named by it): a landmark, live
 // region, dialog, table, list, figure or form by its role, another
 // element as a section; else a live region; else the changed element's
-// own role. R is
-// inpage/roles.js, P inpage/places.js.
+// own role. R is inpage/roles.js, P inpage/places.js.
 function ariaElsewhere(R, P) {
   'use strict';
   const MAX_LINES = 3;
   const MAX_TEXT = 100;
+  const MAX_LOOKS = 60; // changed elements looked at, each up its ancestors
   const NAMED = new Set(['region', 'main', 'complementary', 'navigation', 'form', 'search', 'banner', 'contentinfo',
     'dialog', 'alertdialog', 'status', 'alert', 'log', 'table', 'grid', 'list', 'figure', 'article', 'tabpanel', 'group']);
   const LIVE = new Set(['status', 'alert', 'log']);
 
   function lines(call) {
     const st = document[Symbol.for('cdpskill.settle')];
-    if (!call || !st || st.call !== call || !st.touched || !st.touched.size) return [];
+    if (!call || !st || st.call !== call) return [];
+    const touched = st.touched;
+    // Read once: what changes from now on is the page's own doing
+    // (settle.js, ambient), and the nodes are let go.
+    st.touched = new Set();
+    st.reported = true;
     const els = new Set();
-    for (const n of st.touched) {
+    for (const n of touched) {
       const el = n.nodeType === 1 ? n : n.parentElement;
-      if (el && el.isConnected) els.add(el);
+      if (el && el.isConnected && !ambient(st, el)) els.add(el);
     }
-    const groups = new Map(); // region element -> {label, where, texts}
+    const groups = new Map(); // region element -> {region, side, texts}
+    let looked = 0;
     for (const el of els) {
-      if (under(el, els)) continue;
-      const where = offScreen(el);
-      if (!where) continue;
+      if (under(el, els) || looked++ > MAX_LOOKS) continue;
+      const side = offScreen(el);
+      if (!side) continue;
       const text = R.norm(el.innerText || '');
       if (!text) continue;
       const reg = region(el);
       let g = groups.get(reg.el);
-      if (!g) groups.set(reg.el, (g = { el: reg.el, label: reg.label, where, texts: [] }));
+      if (!g) groups.set(reg.el, (g = { el: reg.el, region: reg.label, side, texts: [] }));
       g.texts.push(text);
     }
     const list = [...groups.values()].sort((a, b) =>
       a.el.compareDocumentPosition(b.el) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1);
-    return list.slice(0, MAX_LINES).map((g) =>
-      g.label + ' (' + g.where + '): ' + JSON.stringify(cut(g.texts.join(' · '))));
+    return list.slice(0, MAX_LINES).map((g) => ({ side: g.side, region: g.region, text: cut(g.texts.join(' · ')) }));
+  }
+
+  // ambient says whether the page changed el, or what holds it, on its
+  // own between calls.
+  function ambient(st, el) {
+    return !!st.ambient && (st.ambient.has(el) || (!!el.parentElement && st.ambient.has(el.parentElement)));
   }
 
   // under says whether an ancestor of el changed too: its line says it.
@@ -56,15 +72,28 @@ function ariaElsewhere(R, P) {
   }
 
   // offScreen is where el is, when it is shown but wholly outside the
-  // window: "below", "above", "right" or "left"; '' otherwise.
+  // window or outside a scrolling box around it (a chat pane's message
+  // below its fold): "below", "above", "right" or "left"; '' otherwise.
   function offScreen(el) {
     if (!R.isShown(el)) return '';
     const r = el.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) return '';
-    if (r.top >= innerHeight) return 'below';
-    if (r.bottom <= 0) return 'above';
-    if (r.left >= innerWidth) return 'right';
-    if (r.right <= 0) return 'left';
+    const out = sideOf(r, { top: 0, bottom: innerHeight, left: 0, right: innerWidth });
+    if (out) return out;
+    for (let a = P.parentOf(el); a && a !== document.body && a !== document.documentElement; a = P.parentOf(a)) {
+      const st = R.styleOf(a);
+      if (st.overflowY === 'visible' && st.overflowX === 'visible') continue;
+      const side = sideOf(r, a.getBoundingClientRect());
+      if (side) return side;
+    }
+    return '';
+  }
+
+  function sideOf(r, box) {
+    if (r.top >= box.bottom) return 'below';
+    if (r.bottom <= box.top) return 'above';
+    if (r.left >= box.right) return 'right';
+    if (r.right <= box.left) return 'left';
     return '';
   }
 

@@ -51,7 +51,7 @@ func TestAChangeOutOfViewShows(t *testing.T) {
 	res := c.act(t, tab, `{"click":{"text":"Execute"}}`)
 	ch := changesOf(res)
 	away := jsonText(ch["elsewhere"])
-	if !strings.Contains(away, `region \"Server response\" (below)`) || !strings.Contains(away, `Code 201`) || !strings.Contains(away, `\\\"id\\\":7`) {
+	if !strings.Contains(away, `below, in region \"Server response\": \"Code 201`) || !strings.Contains(away, `Code 201`) || !strings.Contains(away, `\\\"id\\\":7`) {
 		t.Errorf("elsewhere %s, want the response section below with its code and body", away)
 	}
 	if sum, _ := ch["summary"].(string); !strings.Contains(sum, `out of view: below (main "Items API", region "Server response")`) {

@@ -15,8 +15,10 @@
  *
  * The nodes the actions of one call add or whose text they change are
  * gathered in the state's `touched` (a Set, bounded), for the report to
- * say what changed out of view (aria/js/elsewhere.js); `call` names the
- * call they belong to.
+ * say what changed out of view (aria/js/elsewhere.js), which takes them
+ * and sets `reported`; `call` names the call they belong to. From the
+ * report to the next call's action, the elements the page changes on its
+ * own are noted in `ambient` (a WeakSet), and nothing else is done.
  *
  * a: {op: "arm", call} starts watching afresh;
  *    {op: "now"} answers the document's clock (performance.now());
@@ -44,6 +46,7 @@ function settle(a) {
   if (a.op === 'arm' && a.call !== st.call) {
     st.call = a.call;
     st.touched = new Set();
+    st.reported = false;
   }
   if (a.op === 'arm' || newDocument) watch();
   else listen();
@@ -91,7 +94,7 @@ function settle(a) {
   });
 
   function install() {
-    const s = { count: 0, last: 0, seen: 0, armedAt: 0, call: '', touched: new Set(), scrolled: new Set(), observer: null, onScroll: null, ids: new WeakMap(), nextID: 0 };
+    const s = { count: 0, last: 0, seen: 0, armedAt: 0, call: '', touched: new Set(), reported: false, ambient: new WeakSet(), scrolled: new Set(), observer: null, onScroll: null, ids: new WeakMap(), nextID: 0 };
     s.observer = new MutationObserver((records) => fold(records));
     s.onScroll = (e) => {
       s.scrolled.add(e.target);
@@ -154,6 +157,15 @@ function settle(a) {
   // batch's removed and added nodes, each with where it sat, are compared
   // as a whole: equal means the page rebuilt what it had.
   function fold(records) {
+    if (st.reported) {
+      // Between a call's report and the next call's action the page
+      // changes these on its own (a clock, a ticker): noted, cheaply.
+      for (const r of records) {
+        const el = r.type === 'characterData' ? r.target.parentElement : r.target;
+        if (el) st.ambient.add(el);
+      }
+      return;
+    }
     if (records.length) st.seen = performance.now();
     let removed = '';
     let added = '';
