@@ -124,7 +124,7 @@ func TestLeanLeavesOutOnlyWhatIsBeside(t *testing.T) {
 	cases := []struct{ name, html, has, hasNot string }{
 		{"a sidebar beside the app",
 			`<nav aria-label="Docs"><ul>` + links + `</ul></nav><div><h1>App</h1><button>Save</button></div>`,
-			`# left out: navigation "Docs" (25 links: snapshot {root:"body > nav"})`, `link "Page"`},
+			`# left out: navigation "Docs" (25 links in view: snapshot {root:"body > nav"})`, `link "Page"`},
 		{"a layout named sidebar around everything",
 			`<div class="sidebar-layout"><nav aria-label="Docs"><ul>` + links + `</ul></nav><div><h1>App</h1><button>Save</button></div></div><a href="#top">Top</a>`,
 			`button "Save"`, `# left out: sidebar`},

@@ -136,7 +136,8 @@ function ariaScope(R, cut) {
   // controls or more: a docs sidebar would otherwise repeat its links in
   // every result. One that holds the focus stays, and so does everything
   // when nothing else on screen is a control. It returns the view without
-  // them and a note naming each, with the root that shows it.
+  // them and a note naming each, with how many controls it shows (a
+  // scrolling sidebar holds more) and the root that shows them all.
   function crowded(view) {
     const doc = document;
     const count = new Map(); // outermost landmark or sidebar -> {all, links}
@@ -173,7 +174,7 @@ function ariaScope(R, cut) {
       const role = R.roleOf(m);
       const name = cut(R.norm(R.authoredName(m, m.localName)));
       return (LEFT.has(role) ? role : 'sidebar') + (name ? ' ' + JSON.stringify(name) : '') +
-        ' (' + t.all + (t.links === t.all ? ' links' : ' controls') + ': snapshot {root:' + JSON.stringify(selectorOf(m, doc)) + '})';
+        ' (' + t.all + (t.links === t.all ? ' links' : ' controls') + ' in view: snapshot {root:' + JSON.stringify(selectorOf(m, doc)) + '})';
     });
     return { view: keep(view), note: '# left out: ' + parts.join(', ') };
   }
