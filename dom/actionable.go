@@ -158,11 +158,8 @@ func WaitActionable(ctx context.Context, p *page.Page, req ActionRequest) (*Elem
 	lastVerdict := waitable
 	reResolved := false
 	var stillIn time.Duration // until the page may have been still for StillFor
-	var scrolled *Scrolled
-	scrollNote := "" // the containers searched in vain
-	var lastSearch time.Time
-	wholeChecked := false
-	scrollSearched, now := !req.searchesScrollers(), false
+	hunt := scrollHunt{done: !req.searchesScrollers()}
+	now := false // the page moved under the target: try again at once
 	for attempt := 0; ; attempt++ {
 		wait := retryDelay(attempt)
 		if stillIn > 0 {
@@ -194,19 +191,13 @@ func WaitActionable(ctx context.Context, p *page.Page, req ActionRequest) (*Elem
 		// An attempt that re-resolved a ref re-points it, so a retry finds it
 		// directly: the news must outlive the attempt.
 		reResolved = reResolved || res.ReResolved
-		if res.Status == "ok" && !wholeChecked && req.Target.Text != "" && !req.Target.Exact {
-			// Text found only as part of an element's ("Order #73" in
-			// "Order #730") may be the whole text of a row not rendered.
-			wholeChecked = true
-			r, err := runScrollSearch(ctx, p, map[string]any{"target": req.Target.arg(), "whole": true}, time.Until(deadline)-200*time.Millisecond)
-			if err == nil && (r.scrolled() != nil || len(r.Searched) > 0) {
-				scrolled, now = r.scrolled(), true
-				continue // the page moved under the element found
-			}
+		if res.Status == "ok" && hunt.partial(ctx, p, req, res, deadline) {
+			now = true
+			continue // the page moved under the element found
 		}
 		if res.Status == "ok" {
 			el := res.element(token)
-			el.ReResolved, el.Scrolled = reResolved, scrolled
+			el.ReResolved, el.Scrolled = reResolved, hunt.scrolled
 			return el, inTab(ctx, p, el.Point)
 		}
 		verdict, problem := res.problem(req)
@@ -215,20 +206,9 @@ func WaitActionable(ctx context.Context, p *page.Page, req ActionRequest) (*Elem
 		}
 		last, lastVerdict = problem, verdict
 		stillIn = 0
-		if res.Status == "notFound" && !scrollSearched && time.Since(lastSearch) >= scrollSearchAgain {
-			// Not in the page: perhaps in a container's rows not rendered
-			// yet. A page without such containers is asked again, since
-			// they may come with the content.
-			lastSearch = time.Now()
-			r, err := searchScrollers(ctx, p, req.Target, time.Until(deadline)-200*time.Millisecond)
-			if err == nil {
-				scrollSearched = r.Found || r.Shown || len(r.Searched) > 0
-				if scrolled = r.scrolled(); r.Found {
-					now = true
-					continue
-				}
-				scrollNote = r.note()
-			}
+		if res.Status == "notFound" && hunt.missed(ctx, p, req, deadline) {
+			now = true
+			continue
 		}
 		// A ref whose element is gone is a miss too: on a still page its
 		// row will not come back by waiting.
@@ -241,12 +221,12 @@ func WaitActionable(ctx context.Context, p *page.Page, req ActionRequest) (*Elem
 	}
 	req.Describe = req.Describe || reResolved
 	if nf := (*NotFoundError)(nil); errors.As(last, &nf) {
-		nf.ScrollNote = scrollNote
+		nf.ScrollNote = hunt.note
 	}
 	el, err := expire(ctx, p, req, token, last, lastVerdict, time.Since(start))
 	if el != nil {
 		el.ReResolved = el.ReResolved || reResolved
-		el.Scrolled = scrolled
+		el.Scrolled = hunt.scrolled
 	}
 	return el, err
 }
@@ -358,6 +338,7 @@ type checkResult struct {
 	Focused    bool          `json:"focused"`
 	InputType  string        `json:"inputType"`
 	Editor     string        `json:"editor"`
+	PartOfRow  bool          `json:"partOfRow"` // text only part of a scrolling container's row's
 	Index      *int          `json:"index"`
 	ViaLabel   bool          `json:"viaLabel"`
 	Selector   string        `json:"selector"` // the invalid one, of several

@@ -87,6 +87,72 @@ func (r scrollSearch) note() string {
 	return fmt.Sprintf("scrolled through %s %s; none shows it", strings.Join(names, ", "), how)
 }
 
+// scrollHunt is what an action's wait (WaitActionable) knows of its
+// searches through the page's scrolling containers: a target not in the
+// page may be in a container's rows not rendered yet (missed), and text
+// found only as part of a row's may be the whole text of one not
+// rendered (partial).
+type scrollHunt struct {
+	done      bool      // the not-found search has its answer, or the target calls for none
+	wholeDone bool      // the whole-text search has run
+	last      time.Time // when the not-found search last ran
+	scrolled  *Scrolled // what the searches left scrolled, all told
+	note      string    // the containers searched in vain
+}
+
+// missed runs the not-found search for req's target when it is due: once
+// it has an answer, else every scrollSearchAgain (a page without
+// scrolling containers may get them with its content). It says whether
+// the target is now rendered.
+func (s *scrollHunt) missed(ctx context.Context, p *page.Page, req ActionRequest, deadline time.Time) bool {
+	if s.done || time.Since(s.last) < scrollSearchAgain {
+		return false
+	}
+	s.last = time.Now()
+	r, err := searchScrollers(ctx, p, req.Target, time.Until(deadline)-200*time.Millisecond)
+	if err != nil {
+		return false
+	}
+	s.done = r.Found || r.Shown || len(r.Searched) > 0
+	s.add(r.scrolled())
+	if !r.Found {
+		s.note = r.note()
+	}
+	return r.Found
+}
+
+// partial runs, once, the search for the row whose whole text a click's
+// text is when the element found (res) holds it only as part of its own
+// in a row of a scrolling container ("Order #73" in "Order #730"). It
+// says whether the page moved under that element.
+func (s *scrollHunt) partial(ctx context.Context, p *page.Page, req ActionRequest, res *checkResult, deadline time.Time) bool {
+	if s.wholeDone || !res.PartOfRow {
+		return false
+	}
+	s.wholeDone = true
+	r, err := runScrollSearch(ctx, p, map[string]any{"target": req.Target.arg(), "whole": true}, time.Until(deadline)-200*time.Millisecond)
+	if err != nil || (r.scrolled() == nil && len(r.Searched) == 0) {
+		return false
+	}
+	s.add(r.scrolled())
+	return true
+}
+
+// add folds in what one search scrolled: two moves of one container add
+// up (the not-found search stopped on a row holding the text, the
+// whole-text search went on from there); a search that scrolled nothing
+// leaves what an earlier one did; a move of another container is the
+// one that holds the element now found.
+func (s *scrollHunt) add(r *Scrolled) {
+	switch {
+	case r == nil:
+	case s.scrolled != nil && s.scrolled.Container == r.Container:
+		s.scrolled = &Scrolled{Container: r.Container, By: s.scrolled.By + r.By}
+	default:
+		s.scrolled = r
+	}
+}
+
 func runScrollSearch(ctx context.Context, p *page.Page, arg map[string]any, budget time.Duration) (scrollSearch, error) {
 	if budget <= 0 || budget > maxScrollSearch {
 		budget = maxScrollSearch

@@ -97,3 +97,27 @@ func TestClickByTextPrefersTheWholeTextOfARowNotRendered(t *testing.T) {
 		t.Errorf("Fruit 1 is on screen: %+v, %v", res, err)
 	}
 }
+
+// Text not rendered that the search first finds as part of an item's
+// ("Fruit 17" in "Fruit 170") is then looked for as an item's whole text
+// from there: scrolled is both moves added up, where the list now
+// stands; when no item's whole text it is ("ruit 170"), the item the
+// search stopped on is clicked and scrolled keeps that move.
+func TestScrolledAddsUpTheSearches(t *testing.T) {
+	p := openFixture(t, "virtual.html")
+	for _, c := range []struct{ text, picked string }{{"Fruit 17", "Fruit 17"}, {"ruit 170", "Fruit 170"}} {
+		run(t, p, "document.getElementById('list').scrollTop = 100 * 25")
+		from := eval[float64](t, p, "new Promise(r => requestAnimationFrame(() => r(document.getElementById('list').scrollTop)))")
+		res, err := dom.Click(testCtx(t), p, dom.ClickRequest{Text: c.text})
+		if err != nil {
+			t.Fatalf("click %q: %v", c.text, err)
+		}
+		if got := eval[string](t, p, "document.getElementById('picked').textContent"); got != "picked "+c.picked {
+			t.Errorf("click %q: the page says %q", c.text, got)
+		}
+		to := eval[float64](t, p, "document.getElementById('list').scrollTop")
+		if res.Scrolled == nil || res.Scrolled.Container != `listbox "Fruits"` || res.Scrolled.By != to-from {
+			t.Errorf("click %q: scrolled %+v, the list went from %v to %v", c.text, res.Scrolled, from, to)
+		}
+	}
+}

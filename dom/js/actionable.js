@@ -67,9 +67,25 @@ async function (h, req) {
     focused: h.deepActiveElement() === el,
     inputType: el.tagName === 'INPUT' ? el.type : '',
     editor: input ? h.editor.kindOf(input) : '',
+    partOfRow: !!found.partial && partOfRow(found.el),
   }));
 
   // ---- checks --------------------------------------------------------------
+
+  // partOfRow says whether el, whose text the target's is only part of
+  // ("Order #73" in "Order #730"), is or sits in a row, cell, option or
+  // list item of a scrolling container: the row whose whole text it is
+  // may be one a virtualized list has not rendered, which Go then looks
+  // for in that container. A button in a scrolling app shell is not.
+  function partOfRow(el) {
+    const ROWS = ['row', 'gridcell', 'cell', 'rowheader', 'option', 'listitem', 'treeitem'];
+    let row = false;
+    for (let n = el; n && n !== el.ownerDocument.body; n = n.parentElement) {
+      if (!row) row = ROWS.includes(h.role(n)) || n.hasAttribute('aria-rowindex');
+      else if (n.scrollHeight > n.clientHeight + 1 && /(auto|scroll|overlay)/.test(h.styleOf(n).overflowY)) return true;
+    }
+    return false;
+  }
 
   // visibleLabelOf returns the visible label of a checkbox or radio that a
   // user cannot see or hit itself (hidden, transparent, clipped, shrunk

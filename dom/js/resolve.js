@@ -188,8 +188,9 @@ function (R, S, P) {
     // With a modal dialog open, what is under it is inert to a person:
     // its matches count only when the dialog has none.
     const modal = topModal();
-    const el = (modal && search((e) => holds(modal, e))) || search(null);
-    return el ? { el, reResolved: false } : fail('notFound', '');
+    const found = (modal && search((e) => holds(modal, e))) || search(null);
+    // partial: the text is only part of the element's (the second pass).
+    return found ? { el: found.el, reResolved: false, partial: found.partial } : fail('notFound', '');
 
     function search(keep) {
       for (let pass = 0; pass < passes.length; pass++) {
@@ -201,11 +202,11 @@ function (R, S, P) {
             if (hit === undefined || hiddenReason(el)) continue;
             const len = pass === 0 ? 0 : hit.length;
             // The first whole match a person reaches is the one.
-            if (len === 0 && (modal || uncovered(el))) return el;
+            if (len === 0 && (modal || uncovered(el))) return { el, partial: false };
             if (len < bestLen) [best, bestLen] = [[], len];
             if (len === bestLen) best.push(el);
           }
-          if (best.length) return reachable(best, modal);
+          if (best.length) return { el: reachable(best, modal), partial: pass > 0 };
         }
       }
       return null;
@@ -765,8 +766,9 @@ function (R, S, P) {
   }
 
   // resolve turns a target {kind, value, values, within, exact} into
-  // {el, reResolved, index?} or {error: {status, message, ...}}; index is
-  // which of several selectors matched.
+  // {el, reResolved, index?, partial?} or {error: {status, message, ...}};
+  // index is which of several selectors matched, partial that a text is
+  // only part of the element's.
   function resolve(t) {
     hostLists.clear(); // the page may have changed since the last one
     switch (t.kind) {

@@ -10,8 +10,8 @@
 // long a step may wait for the page to re-render what it scrolled to.
 // With whole, a text target that resolves to an element whose text it is
 // only part of ("Order #73" in "Order #730") has the scrolling container
-// around that element searched for one whose whole text it is (see
-// whole below).
+// around that element searched for one whose whole text it is, when that
+// container re-renders its rows as it scrolls (see whole below).
 //
 // The containers are every element of the document and its open shadow
 // roots that scrolls vertically (overflow auto, scroll or overlay, with
@@ -25,9 +25,11 @@
 // re-renders its rows (and for the DOM to go quiet, bounded by peek). A
 // container whose DOM does not change when scrolled holds all it has: it
 // is looked at once at its end (where an infinite list loads more), not
-// step by step. The search stops at the first match, which is centred in
-// its container; every container searched in vain is put back where it
-// was.
+// step by step. A container that grows as it nears its end (an infinite
+// feed fetched more) has what came looked at once and is not scrolled
+// further down: the search must not page through a feed. The search
+// stops at the first match, which is centred in its container; every
+// container searched in vain is put back where it was.
 //
 // Reply: {found, container, by} (the container's role and name as the
 // snapshot shows them, or its CSS-like label, and how far it was
@@ -44,6 +46,7 @@ async function (h, a) {
   // nothing of what it holds.
   const ROWS = new Set(['grid', 'treegrid', 'table', 'listbox', 'list', 'tree', 'feed']);
   const PLAIN = new Set(['', 'generic', 'none', 'presentation', 'rowgroup', 'group', 'row']);
+  const ATTRS = 1, CONTENT = 2; // what a scroll changed (settle)
   let loose = null; // a query's cheap test of a container
 
   if (a.whole) return whole();
@@ -54,18 +57,20 @@ async function (h, a) {
   if (first) return { found: true };
   // Text the page shows already names something there that a click by
   // text does not take (a plain cell, a heading): scrolling finds no other.
-  if (a.target && a.target.kind === 'text' && squeeze(document.body && document.body.textContent).includes(squeeze(a.target.value))) {
+  if (a.target && a.target.kind === 'text' && shows(squeeze(a.target.value))) {
     return { found: false, shown: true };
   }
 
   return searchIn(scrollers(), match);
 
   // whole answers a.whole: the text a click found is only part of the
-  // element's ("Order #73" in "Order #730"); in a scrolling container
-  // that renders only some of its rows, the element whose whole text it
-  // is may be a row not rendered, which is the one meant. That container
-  // is searched for it; the reply is {found: true} when there is nothing
-  // to search.
+  // element's ("Order #73" in "Order #730"), a row of a scrolling
+  // container; if that container renders only some of its rows, the
+  // element whose whole text it is may be a row not rendered, which is
+  // the one meant. The container is searched for it when its first step
+  // shows it re-renders its rows (one that holds all its rows would have
+  // shown it already; it is put back); the reply is {found: true} when
+  // there is nothing to search.
   function whole() {
     const r = h.resolve(a.target);
     if (r.error || isWhole(r.el)) return { found: true };
@@ -79,7 +84,7 @@ async function (h, a) {
       if (box && !squeeze(box.textContent).includes(want)) return null;
       const m = h.resolve(a.target);
       return !m.error && isWhole(m.el) ? m.el : null;
-    });
+    }, true);
   }
 
   function isWhole(el) {
@@ -87,13 +92,14 @@ async function (h, a) {
     return [h.accessibleName(el), h.ownText(el)].some((t) => h.norm(t).toLowerCase() === want);
   }
 
-  // searchIn searches the containers of list in turn with match.
-  async function searchIn(list, match) {
+  // searchIn searches the containers of list in turn with match (only
+  // those that re-render their rows, when virtualOnly).
+  async function searchIn(list, match, virtualOnly) {
     const searched = [];
     for (const c of list) {
       if (performance.now() > deadline) break;
       const from = c.scrollTop;
-      const el = await search(c, match);
+      const el = await search(c, match, virtualOnly);
       if (el) {
         el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
         await frame();
@@ -112,6 +118,16 @@ async function (h, a) {
 
   function squeeze(s) {
     return String(s || '').replace(/\s+/g, '').toLowerCase();
+  }
+
+  // shows says whether the page shows the squeezed text want: its
+  // textContent holds script data (a server-rendered app's inlined
+  // state, __NEXT_DATA__), templates and hidden menus too, so a text
+  // found there is looked for again in what is rendered (innerText).
+  function shows(want) {
+    const body = document.body;
+    if (!body || !squeeze(body.textContent).includes(want)) return false;
+    return squeeze(body.innerText).includes(want);
   }
 
   // matcher returns match(container), which returns the element found,
@@ -246,10 +262,19 @@ async function (h, a) {
 
   // search scrolls c down from where it stands to its end, then from its
   // top back to where it stood, and returns the element found, or null.
-  async function search(c, match) {
+  // With virtualOnly, a c whose rows do not change on its first step is
+  // not searched further.
+  async function search(c, match, virtualOnly) {
     const from = c.scrollTop;
+    const tall = c.scrollHeight;
     const step = Math.max(c.clientHeight / 2, c.clientHeight - Math.max(32, c.clientHeight / 10));
     let moves = null; // whether scrolling c changes the DOM: known after its first step
+    // fed says whether c grew on a step that began within a few views of
+    // its end, as an infinite feed does when it fetches more (or by half
+    // of what it was, however far): a list that corrects its height as it
+    // measures rows mid-way is not one.
+    const fed = (before, end) => c.scrollHeight - c.clientHeight > end + 1 &&
+      (end - before <= 3 * c.clientHeight || c.scrollHeight > tall * 1.5);
     for (const pass of [0, 1]) {
       if (pass === 1) {
         if (from <= 0) break;
@@ -264,26 +289,28 @@ async function (h, a) {
         if (pass === 1 && before >= from) break;
         const end = c.scrollHeight - c.clientHeight;
         if (moves === false) {
-          // All of it is in the DOM already: only its end may load more.
+          // All of it is in the DOM already: only its end may load more,
+          // which is looked at once.
           if (pass === 1 || before >= end - 1) return null;
           c.scrollTop = end;
-          const grew = await settle(c, peek * 3);
-          const el = match(c);
-          if (el || !grew) return el || null;
-          moves = null;
-          continue;
+          await settle(c, peek * 3);
+          return match(c) || null;
         }
         c.scrollTop = pass === 1 ? Math.min(before + step, from) : before + step;
         const changed = await settle(c, moves === null ? peek : 0);
-        if (moves === null) moves = changed;
+        const first = moves === null;
+        if (first) moves = changed > 0;
         const el = match(c);
         if (el) return el;
+        if (first && virtualOnly && changed < CONTENT) return null;
+        if (pass === 0 && fed(before, end)) break; // what came was looked at
         if (c.scrollTop <= before) {
-          // At its end: an infinite list may load more there.
+          // At its end: an infinite list may load more there, looked at
+          // once.
           if (pass === 1 || !(await settle(c, peek * 3))) break;
           const more = match(c);
           if (more) return more;
-          if (c.scrollHeight - c.clientHeight <= end) break;
+          break;
         }
       }
     }
@@ -293,16 +320,17 @@ async function (h, a) {
   // settle waits for the frame in which the page answers a scroll (its
   // scroll handlers, then its animation frame callbacks), then, if the
   // DOM changed, until it has been quiet for a frame; with nothing
-  // changed it waits up to wait ms for a change. It says whether anything
-  // changed; wait + peek * 3 bound it.
+  // changed it waits up to wait ms for a change. It says what changed:
+  // 0 nothing, ATTRS attributes only (rows moved, a class toggled),
+  // CONTENT elements or text (rows rendered); wait + peek * 3 bound it.
   function settle(c, wait) {
     return new Promise((done) => {
-      let changed = false;
+      let changed = 0;
       let framed = false;
       let quiet = null;
       const limit = setTimeout(finish, Math.max(wait, 0) + peek * 3);
-      const observer = new MutationObserver(() => {
-        changed = true;
+      const observer = new MutationObserver((records) => {
+        changed = Math.max(changed, records.some((r) => r.type !== 'attributes') ? CONTENT : ATTRS);
         if (!framed) return;
         clearTimeout(quiet);
         quiet = setTimeout(finish, 16);
