@@ -193,3 +193,72 @@ func TestGridMissesAndSidebar(t *testing.T) {
 		t.Errorf("a link in the page needs no search: %s", jsonText(stepOutputs(t, res)[0]))
 	}
 }
+
+// feedState is where widgets/feed.html's scrolling <main> stands, how
+// many pages its infinite feed has fetched and how many posts it shows.
+func feedState(t *testing.T, c *cli, tab string) (top, pages, posts float64) {
+	t.Helper()
+	v, _ := c.value(t, tab, `({top: document.querySelector('main').scrollTop, pages: window.pagesLoaded, posts: document.querySelectorAll('article').length})`).(map[string]any)
+	top, _ = v["top"].(float64)
+	pages, _ = v["pages"].(float64)
+	posts, _ = v["posts"].(float64)
+	return top, pages, posts
+}
+
+// An app shell whose <main> scrolls, an infinite feed below: a click on
+// "Save", part of the button "Save draft", clicks that button and leaves
+// the page as it was otherwise: <main> not scrolled, no page of the feed
+// fetched, nothing of the feed in the report. A text the page does not
+// hold looks through <main> once to its end, fetching one page at most,
+// and puts <main> back.
+func TestFeedPartialTextClickStaysPut(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/widgets/feed.html")
+	top, pages, posts := feedState(t, c, tab)
+	if top != 0 || pages < 1 || posts != 10*pages {
+		t.Fatalf("the feed stands at %v with %v pages, %v posts", top, pages, posts)
+	}
+	res := c.act(t, tab, `{"click":{"text":"Save"}}`)
+	out := stepOutputs(t, res)[0]["output"].(map[string]any)
+	if got, _ := c.value(t, tab, "document.getElementById('status').textContent").(string); got != "Draft saved" {
+		t.Errorf("the page says %q", got)
+	}
+	if _, ok := out["scrolled"]; ok {
+		t.Errorf("a button needs no search: %s", jsonText(out))
+	}
+	if ch := jsonText(changesOf(res)); !strings.Contains(ch, `"to":"Draft saved"`) || strings.Contains(ch, "article") || strings.Contains(ch, "Post ") {
+		t.Errorf("changes: %s", ch)
+	}
+	if t2, p2, n2 := feedState(t, c, tab); t2 != top || p2 != pages || n2 != posts {
+		t.Errorf("clicking Save moved <main> to %v (from %v) and fetched %v pages (%v posts), not %v (%v)", t2, top, p2, n2, pages, posts)
+	}
+
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":{"text":"Post 9999"}}]}`, tab))
+	if e := firstError(res); code != 1 || e == nil || e["name"] != "ElementNotFoundError" ||
+		!strings.Contains(fmt.Sprint(e["error"]), "scrolled through main to its end") {
+		t.Errorf("a text the page does not hold: %s", jsonText(res["errors"]))
+	}
+	if t2, p2, _ := feedState(t, c, tab); t2 != top || p2 > pages+1 {
+		t.Errorf("the search left <main> at %v (from %v) and fetched %v pages, from %v", t2, top, p2, pages)
+	}
+}
+
+// A server-rendered page carries its grid's data inlined in a script
+// (Next.js's __NEXT_DATA__) and some of its text in a closed menu: a row
+// the grid has not rendered is still looked for in the grid's scroller
+// and clicked, not taken as text the page shows already.
+func TestSSRGridRowNotRendered(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/widgets/ssr-grid.html")
+	out := c.call(t, tab, `{"click":{"text":"Invoice #250"}}`)[0]
+	at, _ := c.value(t, tab, "document.getElementById('viewport').scrollTop").(float64)
+	if sc, _ := out["scrolled"].(map[string]any); sc == nil || sc["container"] != `grid "Invoices"` || sc["by"] != at || at < 200*30 {
+		t.Errorf("output %s, the grid stands at %v", jsonText(out), at)
+	}
+	if got, _ := c.value(t, tab, "document.getElementById('status').textContent").(string); got != "Selected invoice #250" {
+		t.Errorf("the page says %q", got)
+	}
+	if got := c.value(t, tab, "document.getElementById('recent-menu').hidden"); got != true {
+		t.Errorf("the closed menu was opened")
+	}
+}
