@@ -25,15 +25,26 @@ type editorReply struct {
 	Mac       bool    `json:"mac"`
 	Before    string  `json:"before"`
 	Shown     *string `json:"shown"`
+	// Partial: the editor renders only the lines in its view (a long
+	// document), so Shown is those lines.
+	Partial bool `json:"partial"`
 }
 
-func (f filler) editorCall(ctx context.Context, phase string) (*editorReply, error) {
-	var r editorReply
-	err := f.p.CallJS(ctx, fillEditorFn(), &r, map[string]any{"token": f.el.token, "phase": phase, "clear": f.clear})
-	if cdp.IsContextDestroyed(err) {
-		return &editorReply{Navigated: true}, nil
+// editorCall runs one phase of js/fill_editor.js. gone: the page
+// navigated away (what the fill did is the page's now). An editor input
+// the page replaced fails with detached.
+func (f filler) editorCall(ctx context.Context, phase string, detached error) (r *editorReply, gone bool, err error) {
+	r = &editorReply{}
+	err = f.p.CallJS(ctx, fillEditorFn(), r, map[string]any{"token": f.el.token, "phase": phase, "clear": f.clear})
+	switch {
+	case cdp.IsContextDestroyed(err) || (err == nil && r.Navigated):
+		return nil, true, nil
+	case err != nil:
+		return nil, false, err
+	case r.Detached:
+		return nil, false, detached
 	}
-	return &r, err
+	return r, false, nil
 }
 
 // editor fills a code editor as a person would: a click into its view
@@ -50,15 +61,13 @@ func (f filler) editor(ctx context.Context, res *FillResult) (*FillResult, error
 			return nil, err
 		}
 	}
-	prep, err := f.editorCall(ctx, "focus")
+	prep, gone, err := f.editorCall(ctx, "focus", errReplaced)
 	switch {
 	case err != nil:
 		return nil, err
-	case prep.Navigated:
+	case gone:
 		res.Filled = true
 		return res, nil
-	case prep.Detached:
-		return nil, errReplaced
 	case !prep.Focused:
 		return nil, f.fail(&NotEditableError{Reason: "it cannot take focus"})
 	}
@@ -79,7 +88,7 @@ func (f filler) editor(ctx context.Context, res *FillResult) (*FillResult, error
 		if err := k.Press(ctx, f.p.S); err != nil {
 			return nil, err
 		}
-		if _, err := f.editorCall(ctx, "select"); err != nil {
+		if _, _, err := f.editorCall(ctx, "select", errReplaced); err != nil {
 			return nil, err
 		}
 	}
@@ -92,25 +101,27 @@ func (f filler) editor(ctx context.Context, res *FillResult) (*FillResult, error
 	if err != nil {
 		return nil, err
 	}
-	after, err := f.editorCall(ctx, "read")
+	// The editor was replaced under the text: its content is unknown.
+	after, gone, err := f.editorCall(ctx, "read", f.fail(&DetachedError{}))
 	switch {
 	case err != nil:
 		return nil, err
-	case after.Navigated:
+	case gone:
 		res.Filled = true
 		return res, nil
-	case after.Detached || after.Shown == nil:
-		// The editor was replaced under the text; its content is unknown.
+	case after.Shown == nil:
 		return nil, f.fail(&DetachedError{})
 	}
-	return f.verifyEditor(res, prep.Before, *after.Shown)
+	return f.verifyEditor(res, prep.Before, *after.Shown, after.Partial)
 }
 
 // verifyEditor judges an editor's fill by what it shows: the value, the
 // value with what the editor adds as it goes (closing brackets,
 // indentation: reported, with the text it shows), or not the value (the
-// old text left beside it, or nothing taken: an error).
-func (f filler) verifyEditor(res *FillResult, before, shown string) (*FillResult, error) {
+// old text left beside it, or nothing taken: an error). An editor that
+// renders only the lines in view (partial) shows the value when those
+// lines are the value's, in order.
+func (f filler) verifyEditor(res *FillResult, before, shown string, partial bool) (*FillResult, error) {
 	want := f.value
 	if !f.clear {
 		want = before + f.value
@@ -118,24 +129,54 @@ func (f filler) verifyEditor(res *FillResult, before, shown string) (*FillResult
 	w, s, b := codeText(want), codeText(shown), codeText(before)
 	switch {
 	case s == w:
+	case partial && s != "" && (strings.Contains(w, s) || linesIn(s, w)):
 	case s == b:
-		return nil, f.fail(&NotEditableError{Reason: fmt.Sprintf("the editor took no text: it shows %s after the fill", strconv.Quote(shown))})
+		return nil, f.fail(&NotEditableError{Reason: fmt.Sprintf("the editor took no text: it shows %s after the fill", quoteCut(shown))})
 	case f.clear && b != "" && strings.Contains(s, b) && strings.Contains(s, codeText(f.value)):
-		return nil, f.fail(&NotEditableError{Reason: fmt.Sprintf("the editor kept its text beside the value (Control+A did not select it): it shows %s", strconv.Quote(shown))})
+		return nil, f.fail(&NotEditableError{Reason: fmt.Sprintf("the editor kept its text beside the value (Control+A did not select it): it shows %s", quoteCut(shown))})
 	default:
 		res.Value = &shown
 		switch added, ok := addedByEditor(w, s); {
 		case ok && strings.TrimSpace(added) == "":
 			res.Warning = joinNotes(res.Warning, "the editor indented the value's lines as it does for typing (value is what it shows)")
 		case ok:
-			res.Warning = joinNotes(res.Warning, fmt.Sprintf("the editor added %s to the value as it does for typing (value is what it shows)", strconv.Quote(added)))
+			res.Warning = joinNotes(res.Warning, fmt.Sprintf("the editor added %s to the value as it does for typing (value is what it shows)", quoteCut(added)))
 		default:
-			res.Warning = joinNotes(res.Warning, fmt.Sprintf("the editor shows %s, not %s", strconv.Quote(shown), strconv.Quote(want)))
+			res.Warning = joinNotes(res.Warning, fmt.Sprintf("the editor shows %s, not %s", quoteCut(shown), quoteCut(want)))
 		}
 	}
 	res.Appended = !f.clear && before != ""
 	res.Filled = true
 	return res, nil
+}
+
+// quoteCut quotes s for a message, its first 80 characters and an
+// ellipsis when it is longer: a message names a text, it does not
+// reproduce a document.
+func quoteCut(s string) string {
+	const most = 80
+	if r := []rune(s); len(r) > most {
+		return strconv.Quote(string(r[:most]) + "…")
+	}
+	return strconv.Quote(s)
+}
+
+// linesIn reports whether the lines of part are lines of whole, in
+// order: what an editor that renders only the lines in view shows of
+// whole.
+func linesIn(part, whole string) bool {
+	lines := strings.Split(whole, "\n")
+	i := 0
+	for _, l := range strings.Split(part, "\n") {
+		for i < len(lines) && lines[i] != l {
+			i++
+		}
+		if i >= len(lines) {
+			return false
+		}
+		i++
+	}
+	return true
 }
 
 // codeText is an editor's text as compared: line endings as \n, no

@@ -1,6 +1,9 @@
 package dom
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // What an editor shows beside the value is told apart: closing brackets
 // and indentation it adds as it goes are its own; anything else is not.
@@ -24,5 +27,31 @@ func TestAddedByEditor(t *testing.T) {
 	}
 	if got := codeText("a  \r\nb\t\n\n"); got != "a\nb" {
 		t.Errorf("codeText = %q", got)
+	}
+}
+
+// An editor that renders only the lines in view shows the value when
+// its lines are the value's, in order; a message quotes 80 characters.
+func TestEditorPartialAndQuote(t *testing.T) {
+	for _, tc := range []struct {
+		part, whole string
+		ok          bool
+	}{
+		{"b\nc", "a\nb\nc\nd", true},
+		{"a\nd", "a\nb\nc\nd", true},
+		{"c\nb", "a\nb\nc\nd", false},
+		{"b\nx", "a\nb\nc\nd", false},
+		{"b", "abc", false},
+	} {
+		if got := linesIn(tc.part, tc.whole); got != tc.ok {
+			t.Errorf("linesIn(%q, %q) = %v", tc.part, tc.whole, got)
+		}
+	}
+	long := strings.Repeat("x", 100)
+	if got := quoteCut(long); got != `"`+strings.Repeat("x", 80)+`…"` {
+		t.Errorf("quoteCut = %s", got)
+	}
+	if got := quoteCut("a\nb"); got != `"a\nb"` {
+		t.Errorf("quoteCut = %s", got)
 	}
 }

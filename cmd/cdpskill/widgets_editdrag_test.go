@@ -207,3 +207,72 @@ func TestWidgetPointerSortableDrag(t *testing.T) {
 		t.Errorf("changes: %v", jsonText(changesOf(res)))
 	}
 }
+
+// The text inputs editors and UI kits stand beside, filled by their
+// labels as an agent's first calls do: MUI's multiline TextField (a real
+// textarea and the hidden twin that measures it) is one textbox, filled
+// in the real textarea; a page's hidden textarea is not the rich text box
+// after it; an EditContext editor that renders only the lines in view
+// takes a long fill without a false warning and shows its whole text
+// from the start; a placeholder is not an editor's value.
+func TestWidgetTextInputsFillByLabel(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/widgets/textinputs.html")
+	snap, _ := c.call(t, tab, `{"snapshot":true}`)[0]["yaml"].(string)
+	for _, line := range []string{`textbox "Description" [name=description] [ref=`, `textbox "Commit message" [ref=`} {
+		if !strings.Contains(snap, line) {
+			t.Errorf("the snapshot has no %s:\n%s", line, snap)
+		}
+	}
+	if ref := refOn(t, snap, `textbox "Commit message"`); !strings.Contains(snap, `textbox "Commit message" [ref=`+ref+`]: ""`) {
+		t.Errorf("the placeholder shows as the editor's value:\n%s", snap)
+	}
+
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"fill":{"label":"Description","value":"Line one\nLine two"}}]}`, tab))
+	if code != 0 || outputOf(t, res, 0)["filled"] != true || stepOutputs(t, res)[0]["warning"] != nil {
+		t.Fatalf("fill Description: exit %d: %v", code, res)
+	}
+	if got := evalOn(t, c, tab, "document.getElementById('desc').value"); got != "Line one\nLine two" {
+		t.Errorf("the real textarea holds %q", got)
+	}
+
+	// The hidden textarea is nothing to fill; the comment box stays as it was.
+	res, code = c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"fill":{"label":"Bio source","value":"Bye"},"timeout":500}]}`, tab))
+	if msg, _ := stepOutputs(t, res)[0]["error"].(string); code == 0 || !strings.Contains(msg, `no visible form field labelled "Bio source"`) {
+		t.Errorf("fill of a hidden textarea: %v", stepOutputs(t, res)[0])
+	}
+	if got := evalOn(t, c, tab, "document.getElementById('comment').innerText.trim()"); got != "First!" {
+		t.Errorf("the comment box holds %q", got)
+	}
+
+	var lines []string
+	for i := 1; i <= 60; i++ {
+		lines = append(lines, fmt.Sprintf("key%d = \"w%d\"", i, i))
+	}
+	long := strings.Join(lines, "\n")
+	res, code = c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"fill":{"label":"Config","value":%q}}]}`, tab, long))
+	step := stepOutputs(t, res)[0]
+	if code != 0 || outputOf(t, res, 0)["filled"] != true || outputOf(t, res, 0)["value"] != nil || step["warning"] != nil {
+		t.Errorf("fill Config: exit %d: %v", code, step)
+	}
+	if got := evalOn(t, c, tab, "docs.config()"); got != long {
+		t.Errorf("the config holds %q", got)
+	}
+	if got := evalOn(t, c, tab, "document.querySelectorAll('#config .cm-line').length < 20"); got != true {
+		t.Errorf("the editor rendered every line: the test shows nothing")
+	}
+	snap, _ = res["viewportSnapshot"].(string)
+	if !strings.Contains(snap, `textbox "Config" [ref=`) || !strings.Contains(snap, `: "key1 = \"w1\"\nkey2 = \"w2\"`) {
+		t.Errorf("the snapshot does not show the config from its start:\n%s", snap)
+	}
+
+	res, code = c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"fill":{"label":"Commit message","value":"Fix typo"}},{"fill":{"label":"Commit message","value":""}}]}`, tab))
+	for i, s := range stepOutputs(t, res) {
+		if code != 0 || outputOf(t, res, i)["filled"] != true || s["warning"] != nil {
+			t.Errorf("fill Commit message, step %d: exit %d: %v", i+1, code, s)
+		}
+	}
+	if got := evalOn(t, c, tab, "docs.commit()"); got != "" {
+		t.Errorf("the commit message holds %q", got)
+	}
+}

@@ -10,7 +10,8 @@
 //           own selection is what the coming insertText replaces.
 //   read    waits, a few frames and half a second at most, for what the
 //           editor shows to stop changing (editors render in an
-//           animation frame), and reads it.
+//           animation frame), and reads it, saying whether the editor
+//           renders only the lines in its view (partial).
 async function (h, args) {
   const entry = h.handles().get(args.token);
   if (!entry) return { navigated: true };
@@ -44,7 +45,7 @@ async function (h, args) {
         same = now === text ? same + 1 : 0;
         text = now;
       }
-      return { shown: text };
+      return { shown: text, partial: ed.partial(el) };
     }
   }
   return {};
