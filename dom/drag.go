@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/cdpskill/cdpskill/page"
@@ -82,6 +83,9 @@ type DragResult struct {
 	MouseAttempted bool   `json:"-"`
 	ReResolved     bool   `json:"reResolved,omitempty"`
 	Warning        string `json:"warning,omitempty"`
+	// settled: the page was still within its bounds each time the drag
+	// waited for it (no animation the drag started, no DOM change).
+	settled bool
 }
 
 // Drag moves from source to target. Range inputs as the source are set
@@ -128,11 +132,13 @@ func Drag(ctx context.Context, p *page.Page, req DragRequest) (*DragResult, erro
 		res.Method, res.Value = MethodSetValue, *plan.Value
 		return res, nil
 	}
-	w, err := d.startWatch(ctx, src, tgt)
-	if err != nil {
+	// The watch's observer and listeners leave the page on every path:
+	// release removes them with its record.
+	w := d.newWatch(src, tgt)
+	defer release(ctx, p, &Element{token: w.token})
+	if err := w.call(ctx, "start", nil); err != nil {
 		return nil, err
 	}
-	defer release(ctx, p, &Element{token: w.token})
 	switch method {
 	case DragHTML5:
 		res, err = d.html5(ctx, res, src, tgt, plan)
@@ -421,8 +427,8 @@ type watch struct {
 }
 
 // watchReply is js/input-drag-watch.js's reply: what the page did, and
-// for a source element, whether it moved (Judged: it was found after the
-// drop) and where it is (Place), and where the drop landed.
+// for a source element, whether it moved (Judged: something read as it
+// did after the drop) and where it is (Place), and where the drop landed.
 type watchReply struct {
 	Mutations int    `json:"mutations"`
 	DragStart bool   `json:"dragstart"`
@@ -432,10 +438,15 @@ type watchReply struct {
 	Moved     bool   `json:"moved"`
 	Place     string `json:"place"`
 	Landed    string `json:"landed"`
+	// DropEffect and EffectAllowed are what the page's last dragover
+	// left on its DataTransfer.
+	DropEffect    string `json:"dropEffect"`
+	EffectAllowed string `json:"effectAllowed"`
+	Settled       bool   `json:"settled"`
 }
 
-// startWatch starts watching the page for a drag from src to tgt.
-func (d *dragger) startWatch(ctx context.Context, src, tgt endpoint) (*watch, error) {
+// newWatch is the watch of a drag from src to tgt, not started yet.
+func (d *dragger) newWatch(src, tgt endpoint) *watch {
 	w := &watch{d: d, token: page.Token(), args: map[string]any{}}
 	if src.el != nil {
 		w.args["source"] = src.el.token
@@ -443,10 +454,7 @@ func (d *dragger) startWatch(ctx context.Context, src, tgt endpoint) (*watch, er
 	if tgt.el != nil {
 		w.args["target"] = tgt.el.token
 	}
-	if err := w.call(ctx, "start", nil); err != nil {
-		return nil, err
-	}
-	return w, nil
+	return w
 }
 
 func (w *watch) call(ctx context.Context, phase string, out any) error {
@@ -483,22 +491,46 @@ func (d *dragger) auto(ctx context.Context, res *DragResult, src, tgt endpoint, 
 }
 
 // judge says what the drag did, from the page's answer: a source element
-// was dragged only if it moved (changed lists or places, or left the
-// page); otherwise the warning says where it still is and where the drop
-// landed. A drag between points is taken as done.
+// was dragged only if it moved (changed lists or places); otherwise the
+// warning says where it still is and where the drop landed, or that
+// nothing on the page reads as it did, so whether it moved is not known.
+// A drag between points is taken as done.
 func judge(res *DragResult, r *watchReply, hadSource bool) {
+	res.settled = r.Settled
 	if res.Method != DragHTML5 && r.DragStart && !r.Drop {
-		res.Warning = joinNote(res.Warning, "the drag started but the target did not accept the drop (no dragover handler called preventDefault)")
+		res.Warning = joinNote(res.Warning, noDrop(r))
 	}
-	if !hadSource || !r.Judged || r.Moved {
+	if !hadSource || (r.Judged && r.Moved) {
 		return
 	}
 	res.Dragged = false
-	note := "the source did not move: it is still " + r.Place
+	var note string
+	if !r.Judged {
+		note = "whether the source moved is not known: after the drop nothing on the page reads as it did (the page removed it or changed its text); take a snapshot to see"
+	} else {
+		note = "the source did not move: it is still " + r.Place
+	}
 	if r.Landed != "" {
 		note += "; the drop landed on " + r.Landed
 	}
 	res.Warning = joinNote(res.Warning, note)
+}
+
+// noDrop says why a native drag that started brought no drop event: the
+// target never cancelled dragover, or it did but left a drop effect that
+// refuses the drop (none, or one the source's effectAllowed does not
+// allow), or, that all right, the drop did not come.
+func noDrop(r *watchReply) string {
+	drop, allowed := r.DropEffect, strings.ToLower(r.EffectAllowed)
+	switch {
+	case !r.Accepted:
+		return "the drag started but the target did not accept the drop (no dragover handler called preventDefault)"
+	case drop == "none":
+		return `the target's dragover handler called preventDefault but set dropEffect "none", which refuses the drop: no drop event came`
+	case drop != "" && allowed != "" && allowed != "all" && allowed != "uninitialized" && !strings.Contains(allowed, drop):
+		return fmt.Sprintf("the target's dragover asked for dropEffect %q, which the source's effectAllowed %q does not allow: no drop event came", drop, r.EffectAllowed)
+	}
+	return "the target accepted the drag (its dragover called preventDefault) but no drop event came"
 }
 
 // joinNote appends a note to a warning.

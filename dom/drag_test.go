@@ -178,3 +178,34 @@ func TestDragInvalid(t *testing.T) {
 		}
 	}
 }
+
+// A spinner that turns all the while (a page's "syncing" mark) is no
+// animation of the drag's: the drag waits for the page to settle, and it
+// settles, rather than running each wait to its bound.
+func TestDragSettlesBesideASpinner(t *testing.T) {
+	p := openFixture(t, "input-drag.html")
+	eval[any](t, p, "spin()")
+	res := drag(t, p, dom.DragRequest{Source: at("#card1"), Target: at("#zone")})
+	if res.Method != dom.DragMouse || res.Warning != "" || !dom.DragSettled(res) {
+		t.Errorf("result = %+v, settled %v", *res, dom.DragSettled(res))
+	}
+	if got := eval[string](t, p, "inZone()"); got != "card1" {
+		t.Errorf("in zone = %q, want card1", got)
+	}
+}
+
+// A drop that takes the source off the page (a trash) leaves nothing to
+// tell where it went: the drag does not claim it moved, and says so.
+func TestDragSourceGoneIsNotClaimed(t *testing.T) {
+	p := openFixture(t, "input-drag.html")
+	res, err := dom.Drag(testCtx(t), p, dom.DragRequest{Source: at("#card2"), Target: at("#trash")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Dragged || !strings.Contains(res.Warning, "whether the source moved is not known") || !strings.Contains(res.Warning, `the drop landed on generic "Trash"`) {
+		t.Errorf("result = %+v", *res)
+	}
+	if got := eval[bool](t, p, "!document.getElementById('card2')"); !got {
+		t.Errorf("the trash did not take the card")
+	}
+}

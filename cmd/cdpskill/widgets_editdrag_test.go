@@ -276,3 +276,47 @@ func TestWidgetTextInputsFillByLabel(t *testing.T) {
 		t.Errorf("the commit message holds %q", got)
 	}
 }
+
+// On a board that rebuilds its columns with innerHTML after every drag
+// (no card element outlives one), a drop the page refuses is not
+// dragged, and the warning names the cause: a locked column that never
+// accepts, or one at its limit that cancels dragover but asks for
+// dropEffect "none". Two cards read "Write tests": one dropped on
+// another column moved, one refused stayed, each told by where the cards
+// that read so now are.
+func TestWidgetKanbanRebuiltOnEveryDrop(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/widgets/kanban.html")
+	start := "Backlog:Write tests|Design API Doing:Write tests|Deploy Review:Code review Done:Kickoff"
+	cases := []struct {
+		source, target, board string
+		dragged               bool
+		warning               []string
+	}{
+		{`#col-0 + ul li:nth-child(2)`, `#col-3 + ul li`, start, false, []string{
+			"no dragover handler called preventDefault",
+			`the source did not move: it is still item 2 of 2 in "Backlog"; the drop landed on listitem "Kickoff" in "Done"`}},
+		{`#col-0 + ul li:nth-child(2)`, `#col-2 + ul li`, start, false, []string{
+			`called preventDefault but set dropEffect "none"`,
+			`the source did not move: it is still item 2 of 2 in "Backlog"; the drop landed on listitem "Code review" in "Review"`}},
+		{`#col-0 + ul li:first-child`, `#col-1 + ul li:nth-child(2)`, "Backlog:Design API Doing:Write tests|Write tests|Deploy Review:Code review Done:Kickoff", true, nil},
+		{`#col-1 + ul li:first-child`, `#col-3 + ul li`, "Backlog:Design API Doing:Write tests|Write tests|Deploy Review:Code review Done:Kickoff", false, []string{
+			`the source did not move: it is still item 1 of 3 in "Doing"`}},
+	}
+	for _, tc := range cases {
+		step, _ := dragOn(t, c, tab, fmt.Sprintf(`{"source":%q,"target":%q}`, tc.source, tc.target))
+		out := step["output"].(map[string]any)
+		w, _ := step["warning"].(string)
+		if out["dragged"] != tc.dragged || (tc.warning == nil) != (w == "") {
+			t.Errorf("drag %s to %s: %v", tc.source, tc.target, step)
+		}
+		for _, want := range tc.warning {
+			if !strings.Contains(w, want) {
+				t.Errorf("drag %s to %s: the warning does not say %s: %s", tc.source, tc.target, want, w)
+			}
+		}
+		if got := evalOn(t, c, tab, "board()"); got != tc.board {
+			t.Errorf("drag %s to %s: board = %v", tc.source, tc.target, got)
+		}
+	}
+}
