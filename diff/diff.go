@@ -109,7 +109,15 @@ func Compare(before, after []Node, opts Options) *Diff {
 	d.Added = lines(after, aLab, added)
 	d.Removed = lines(before, bLab, removed)
 	if !opts.Scrolled {
-		d.Moved = lines(after, aLab, moved(before, after, pairs))
+		mv, into := moved(before, after, pairs)
+		for a := range into {
+			p := after[a].Parent
+			after[a].into = after[p].Role
+			if aLab[p] != "" {
+				after[a].into += " " + quote(cutName(aLab[p]))
+			}
+		}
+		d.Moved = lines(after, aLab, mv)
 	}
 	return d
 }
@@ -246,12 +254,54 @@ func pairRebuilt(before, after []Node, removed, added []int, twins, idPairs map[
 			}
 		}
 		if len(came) == 0 {
+			// What left one place and arrived at another, read the same
+			// and alone to (a card the board rebuilt in another list), is
+			// one element that moved; its lines below pair next round.
+			for b, a := range across(before, after, removed, added, bLab, aLab, partner) {
+				pair(b, a)
+			}
+		}
+		if len(came) == 0 {
 			break
 		}
 		removed = slices.DeleteFunc(removed, func(i int) bool { return gone[i] })
 		added = slices.DeleteFunc(added, func(i int) bool { return came[i] })
 	}
 	return removed, added, changed
+}
+
+// across pairs, of the elements that left and arrived under an element
+// that was there before too (partner: an after line's earlier one), those
+// that read the same (sameLine) as no other on either side: the pairs by
+// index into before and after. One that arrived in a new element (a
+// button wrapped in a new group) is news.
+func across(before, after []Node, removed, added []int, bLab, aLab []string, partner func(int) (int, bool)) map[int]int {
+	key := func(nodes []Node, labs []string, i int) string {
+		return nodes[i].Role + "\x00" + nodes[i].refless() + "\x00" + labs[i]
+	}
+	left, came := map[string][]int{}, map[string][]int{}
+	for _, b := range removed {
+		k := key(before, bLab, b)
+		left[k] = append(left[k], b)
+	}
+	for _, a := range added {
+		k := key(after, aLab, a)
+		came[k] = append(came[k], a)
+	}
+	out := map[int]int{}
+	for k, as := range came {
+		if p := after[as[0]].Parent; len(as) == 1 && p >= 0 {
+			if _, ok := partner(p); !ok {
+				delete(came, k)
+			}
+		}
+	}
+	for k, bs := range left {
+		if as := came[k]; len(bs) == 1 && len(as) == 1 {
+			out[bs[0]] = as[0]
+		}
+	}
+	return out
 }
 
 // byPlace groups every line by its place and role, in document order.
@@ -421,9 +471,10 @@ func lines(nodes []Node, labs []string, indexes []int) []Node {
 
 // sameLine says whether line b of before and line a of after read the
 // same: the same content, and the same label (what a line without a name
-// of its own reads as).
+// of its own reads as). A rebuilt element's new ref is no difference: the
+// page replaced the element, the agent sees the same one.
 func sameLine(before, after []Node, bLab, aLab []string, b, a int) bool {
-	return before[b].content() == after[a].content() && bLab[b] == aLab[a]
+	return before[b].refless() == after[a].refless() && bLab[b] == aLab[a]
 }
 
 // movedAcross pairs, by index into b and a, the lines that read the same

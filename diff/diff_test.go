@@ -326,7 +326,7 @@ func TestMovedToAnotherList(t *testing.T) {
 	before := "- list \"To do\" [uid=1]:\n  - listitem [ref=s1e1]: \"Write docs\"\n  - listitem [ref=s1e2]: \"Review PR\"\n- list \"Done\" [uid=2]:\n  - listitem [ref=s1e3]: \"Ship it\""
 	after := "- list \"To do\" [uid=1]:\n  - listitem [ref=s1e2]: \"Review PR\"\n- list \"Done\" [uid=2]:\n  - listitem [ref=s1e1]: \"Write docs\"\n  - listitem [ref=s1e3]: \"Ship it\""
 	got := asJSON(Compare(Parse(before), Parse(after), Options{}).Report("Dragged", 10))
-	want := `{"summary":"Dragged. 1 moved (s1e1).","moved":["listitem [ref=s1e1]: \"Write docs\""]}`
+	want := `{"summary":"Dragged. 1 moved (s1e1).","moved":["listitem [ref=s1e1]: \"Write docs\" (now in list \"Done\")"]}`
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
@@ -342,5 +342,20 @@ func TestWithElsewhere(t *testing.T) {
 	want := `Clicked. 2 out of view: below (section "Response (200)", main "Items").`
 	if c.Summary != want || c.Elsewhere[0] != `below, in section "Response (200)": "{\"id\": 7}"` {
 		t.Errorf("summary %q, lines %q", c.Summary, c.Elsewhere)
+	}
+}
+
+// A board that rebuilds every column on a drop gives every card a new
+// element and ref: the card that changed lists is moved, the others are
+// no change, and no card reads as removed and added.
+func TestMovedAcrossARebuiltBoard(t *testing.T) {
+	before := "- main [uid=1]:\n  - heading \"Backlog\" [level=2] [uid=2]\n  - list \"Backlog\" [uid=3]:\n    - listitem [ref=s0e1]: \"Write tests\"\n    - listitem [ref=s0e2]: \"Design API\"\n" +
+		"  - heading \"Doing\" [level=2] [uid=4]\n  - list \"Doing\" [uid=5]:\n    - listitem [ref=s0e3]: \"Write tests\"\n    - listitem [ref=s0e4]: \"Deploy\""
+	after := "- main [uid=1]:\n  - heading \"Backlog\" [level=2] [uid=6]\n  - list \"Backlog\" [uid=7]:\n    - listitem [ref=s0e5]: \"Write tests\"\n" +
+		"  - heading \"Doing\" [level=2] [uid=8]\n  - list \"Doing\" [uid=9]:\n    - listitem [ref=s0e6]: \"Write tests\"\n    - listitem [ref=s0e7]: \"Design API\"\n    - listitem [ref=s0e8]: \"Deploy\""
+	got := asJSON(Compare(Parse(before), Parse(after), Options{}).Report("Dragged", 10))
+	want := `{"summary":"Dragged. 1 moved (s0e7).","moved":["listitem [ref=s0e7]: \"Design API\" (now in list \"Doing\")"]}`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }

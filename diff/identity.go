@@ -135,10 +135,11 @@ func unreuse(before, after []Node, bLab, aLab []string, known map[string]int) []
 // and, of the children of one element, paired on both sides (pairs maps
 // each later line to its earlier one), those outside the longest run that
 // kept its order. A child of a moved element moved with it and is not
-// listed.
-func moved(before, after []Node, pairs map[int]int) []int {
+// listed. into holds those of out now under another parent.
+func moved(before, after []Node, pairs map[int]int) (out []int, into map[int]bool) {
+	into = map[int]bool{}
 	groups := map[int][]int{} // after parent -> its paired children, in order
-	var order, out []int
+	var order []int
 	for a := range after {
 		b, ok := pairs[a]
 		if !ok {
@@ -157,6 +158,7 @@ func moved(before, after []Node, pairs map[int]int) []int {
 			// under a new one, it was nested anew.
 			if p >= 0 && before[b].Parent >= 0 {
 				out = append(out, a)
+				into[a] = true
 			}
 			continue
 		}
@@ -182,7 +184,7 @@ func moved(before, after []Node, pairs map[int]int) []int {
 		}
 	}
 	slices.Sort(out)
-	return out
+	return out, into
 }
 
 // increasing marks a longest run of vals that is in increasing order: a

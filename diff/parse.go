@@ -55,6 +55,9 @@ type Node struct {
 	// as (labelsOf), and whether its parent is not in the same list.
 	reads string
 	top   bool
+	// into is, for a moved element now under another parent, that
+	// parent as a summary names it (`list "Doing"`).
+	into string
 }
 
 // Parse reads a snapshot's YAML into its lines. Comments and lines it

@@ -172,12 +172,17 @@ func (n *Node) summaryName() string {
 
 // movedLine is a moved element's line: its lines below it are not
 // listed, so an element that reads only through them shows what it reads
-// as, the way a lone text shows (`listitem: "Pay rent"`).
+// as, the way a lone text shows (`listitem: "Pay rent"`); one now under
+// another parent says which (`(now in list "Done")`).
 func (n *Node) movedLine() string {
-	if n.Name != "" || n.Ref != "" || n.HasText || n.reads == "" {
-		return n.Line
+	line := n.Line
+	if n.Name == "" && n.Ref == "" && !n.HasText && n.reads != "" {
+		line += ": " + quote(n.reads)
 	}
-	return n.Line + ": " + quote(n.reads)
+	if n.into != "" {
+		line += " (now in " + n.into + ")"
+	}
+	return line
 }
 
 // cutName keeps a summary's names short.

@@ -304,8 +304,13 @@ func TestWidgetKanbanRebuiltOnEveryDrop(t *testing.T) {
 			`the source did not move: it is still item 1 of 3 in "Doing"`}},
 	}
 	for _, tc := range cases {
-		step, _ := dragOn(t, c, tab, fmt.Sprintf(`{"source":%q,"target":%q}`, tc.source, tc.target))
+		step, res := dragOn(t, c, tab, fmt.Sprintf(`{"source":%q,"target":%q}`, tc.source, tc.target))
 		out := step["output"].(map[string]any)
+		// Every card is a new element after the drop: the one that changed
+		// lists is moved there, and no card reads as removed and added.
+		if ch := changesOf(res); tc.dragged && (ch["added"] != nil || ch["removed"] != nil || !strings.Contains(jsonText(ch["moved"]), `Write tests\" (now in list \"Doing\")`)) {
+			t.Errorf("drag %s to %s: changes %s", tc.source, tc.target, jsonText(ch))
+		}
 		w, _ := step["warning"].(string)
 		if out["dragged"] != tc.dragged || (tc.warning == nil) != (w == "") {
 			t.Errorf("drag %s to %s: %v", tc.source, tc.target, step)
