@@ -48,11 +48,14 @@ function ariaView() {
       if (!v) views.set(el, (v = inside(el, getComputedStyle(el), contentView(walkParent(el, pierce), sc), sc, clip)));
       return v;
     };
+    // Off the window is off screen: only what meets it pays for the
+    // styles of the containers around it.
     const shown = (el, sc, text) => {
       let v = seen.get(el);
       if (v === undefined) {
-        const within = text ? contentView(el, sc) : contentView(walkParent(el, pierce), sc);
-        seen.set(el, (v = meets(boxOf(el, sc), within)));
+        const box = boxOf(el, sc);
+        v = meets(box, clip) && meets(box, text ? contentView(el, sc) : contentView(walkParent(el, pierce), sc));
+        seen.set(el, v);
       }
       return v;
     };
