@@ -59,7 +59,7 @@ type ElementHint struct {
 // name), and its type when it is not a text field.
 type FieldHint struct {
 	Label    string `json:"label"`
-	Selector string `json:"selector"`
+	Selector string `json:"selector,omitempty"` // none inside a shadow root: Ref is the way
 	Type     string `json:"type,omitempty"`
 	Ref      string `json:"ref,omitempty"`
 }

@@ -1,6 +1,7 @@
 package dom_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/cdpskill/cdpskill/dom"
@@ -103,5 +104,25 @@ func TestFillByPrintedLabels(t *testing.T) {
 	fill(t, p, dom.FillRequest{Label: "Alert volume", Value: "9", Timeout: short})
 	if got := valueOf(t, p, "name2") + " " + valueOf(t, p, "volume"); got != "Carl 9" {
 		t.Errorf("by the bare words: %q", got)
+	}
+}
+
+// A failed fill on a page built from web components lists the fields the
+// components hold, without a selector no document query could use.
+func TestFailureContextListsComponentFields(t *testing.T) {
+	p := openWidget(t, "components.html")
+	fc, err := dom.FailureContext(testCtx(t), p, "Emial", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var labels []string
+	for _, f := range fc.VisibleFields {
+		labels = append(labels, f.Label)
+		if f.Label == "Full name" && f.Selector != "" {
+			t.Errorf("the shadow root's field has selector %q", f.Selector)
+		}
+	}
+	if !slices.Contains(labels, "Full name") {
+		t.Errorf("visible fields %q, want the components' fields", labels)
 	}
 }

@@ -42,7 +42,7 @@ function (h, a) {
   } else {
     part('visibleButtons', () => pick(
       'button, input[type=button], input[type=submit], input[type=reset], [role=button]', 8,
-      (el) => withRef(el, { text: cut(textOf(el), 50), selector: h.selectorFor(el) })));
+      (el) => withRef(el, { text: cut(textOf(el), 50), selector: selectorOf(el) })));
   }
   part('visibleLinks', () => pick('a[href]', 5,
     (el) => withRef(el, { text: cut(textOf(el), 50), href: cut(el.href, 100) })));
@@ -50,22 +50,32 @@ function (h, a) {
   if (h.norm(term)) part('nearMatches', () => nearMatches(term));
   return out;
 
-  // pick maps the first n visible matches of sel that have something to
-  // say: text, a link, or (for fields, which may be unlabelled) a selector.
+  // pick maps the first n visible matches of sel, in the document and
+  // then in open shadow roots (a web component's fields and buttons), that
+  // have something to say: text, a link, or for a field its label, its
+  // selector or its ref.
   function pick(sel, n, fn) {
     const res = [];
-    for (const el of document.querySelectorAll(sel)) {
-      if (res.length === n) break;
-      if (!visible(el)) continue;
-      const v = fn(el);
-      if (v && (typeof v === 'string' || v.text || v.href || (a.fields && v.selector))) res.push(v);
+    for (const root of roots()) {
+      for (const el of root.querySelectorAll(sel)) {
+        if (res.length === n) return res;
+        if (!visible(el)) continue;
+        const v = fn(el);
+        if (v && (typeof v === 'string' || v.text || v.href || (a.fields && (v.label || v.selector || v.ref)))) res.push(v);
+      }
     }
     return res;
   }
 
+  // selectorOf is el's selector from the document; none reaches into a
+  // shadow root, where its ref is the way.
+  function selectorOf(el) {
+    return el.getRootNode() === document ? h.selectorFor(el) : undefined;
+  }
+
   function fieldHint(el) {
     const label = textOf(el) || h.norm(el.getAttribute('placeholder')) || h.norm(el.getAttribute('name'));
-    const o = { label: cut(label, 50), selector: h.selectorFor(el) };
+    const o = { label: cut(label, 50), selector: selectorOf(el) };
     const type = el.localName === 'input' ? el.type : el.localName === 'select' ? 'select' : '';
     if (type && type !== 'text') o.type = type;
     return o;
@@ -229,7 +239,8 @@ function (h, a) {
   // roots is the document and every open shadow root in it: a web
   // component's buttons and text are on screen too.
   function roots() {
-    const out = [document];
+    if (roots.list) return roots.list;
+    const out = (roots.list = [document]);
     for (let i = 0; i < out.length && out.length < 500; i++) {
       for (const el of out[i].querySelectorAll('*')) if (el.shadowRoot) out.push(el.shadowRoot);
     }
