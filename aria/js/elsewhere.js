@@ -11,7 +11,8 @@
 //   {side: "below", region: "region \"Response\"", text: "201 Created {\"id\": 7, …}"}
 //
 // Nodes under an element the page changes on its own between calls (a
-// clock, a ticker: settle.js's ambient) are left out. Reading takes the
+// clock, a ticker: settle.js's ambient), and inside a box the call
+// scrolled, are left out. Reading takes the
 // gathered nodes: a second read says nothing.
 //
 // A region is the nearest container around a change that is named, or
@@ -36,10 +37,13 @@ function ariaElsewhere(R, P) {
     // (settle.js, ambient), and the nodes are let go.
     st.touched = new Set();
     st.reported = true;
+    // A box the call scrolled re-renders what it shows (a virtualized
+    // grid's rows): that is the scroll, not news out of view.
+    const boxes = [...(st.scrolled || [])].filter((t) => t.nodeType === 1);
     const els = new Set();
     for (const n of touched) {
       const el = n.nodeType === 1 ? n : n.parentElement;
-      if (el && el.isConnected && !ambient(st, el)) els.add(el);
+      if (el && el.isConnected && !ambient(st, el) && !boxes.some((b) => b.contains(el))) els.add(el);
     }
     const groups = new Map(); // region element -> {region, side, texts}
     let looked = 0;

@@ -52,7 +52,8 @@ function ariaWalk(R, S, V, cfg) {
   // it shows) are not on screen.
   let view = clip;
   // Cells a person acts on in place, and headers that sort their column:
-  // they get refs like controls.
+  // they get refs like controls; a cell that only holds controls (a row's
+  // Open button) does not, its controls do.
   const CELLS = new Set(['gridcell']);
   const HEADERS = new Set(['columnheader', 'rowheader']);
   const originX = cfg.origin ? cfg.origin.x : 0;
@@ -124,7 +125,7 @@ function ariaWalk(R, S, V, cfg) {
     // A grab cursor marks what a drag-and-drop list lets a person take.
     const hand = cursor === 'pointer' || cursor === 'grab';
     const active = shown && (R.isInteractive(el, tag, role, hand && parentCursor !== cursor) ||
-      CELLS.has(role) || (HEADERS.has(role) && el.hasAttribute('aria-sort')));
+      (CELLS.has(role) && !!R.domText(el).trim()) || (HEADERS.has(role) && el.hasAttribute('aria-sort')));
     if (role === 'iframe' && (cfg.includeFrames || tag === 'frame')) {
       if (depth < maxDepth) visitFrame(el, depth, domDepth, out);
       return;

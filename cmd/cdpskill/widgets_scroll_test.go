@@ -56,6 +56,11 @@ func TestGridClickRowNotRendered(t *testing.T) {
 	if got := gridStatus(t, c, tab); got != "Selected order #734" {
 		t.Errorf("the page says %q", got)
 	}
+	// The rows the grid re-rendered as it scrolled are the scroll, not
+	// news out of view.
+	if away := changesOf(res)["elsewhere"]; away != nil {
+		t.Errorf("elsewhere %s", jsonText(away))
+	}
 	view, _ := res["viewportSnapshot"].(string)
 	rows := ordersIn(view)
 	if len(rows) < 8 || len(rows) > 12 {
