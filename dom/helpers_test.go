@@ -12,8 +12,22 @@ import (
 // openFixture loads testdata/file in a fresh tab.
 func openFixture(t testing.TB, file string) *page.Page {
 	t.Helper()
+	return openIn(t, "testdata", file)
+}
+
+// openWidget loads a page of the CLI's widget fixtures (cmd/cdpskill/
+// testdata/widgets), so that the package and the CLI are proven on one
+// page.
+func openWidget(t testing.TB, file string) *page.Page {
+	t.Helper()
+	return openIn(t, "../cmd/cdpskill/testdata/widgets", file)
+}
+
+// openIn loads dir/file in a fresh tab.
+func openIn(t testing.TB, dir, file string) *page.Page {
+	t.Helper()
 	s := browser.NewTab(t)
-	srv := testbrowser.Serve(t, "testdata")
+	srv := testbrowser.Serve(t, dir)
 	testbrowser.Navigate(t, s, srv.URL+"/"+file)
 	p := page.New(s)
 	pagetest.AdoptRefs(t, p)

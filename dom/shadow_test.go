@@ -5,22 +5,7 @@ import (
 	"testing"
 
 	"github.com/cdpskill/cdpskill/dom"
-	"github.com/cdpskill/cdpskill/internal/pagetest"
-	"github.com/cdpskill/cdpskill/internal/testbrowser"
-	"github.com/cdpskill/cdpskill/page"
 )
-
-// openWidget loads the CLI's web-component kit (cmd/cdpskill/testdata/
-// widgets), so that the package and the CLI are proven on one page.
-func openWidget(t *testing.T, file string) *page.Page {
-	t.Helper()
-	s := browser.NewTab(t)
-	srv := testbrowser.Serve(t, "../cmd/cdpskill/testdata/widgets")
-	testbrowser.Navigate(t, s, srv.URL+"/"+file)
-	p := page.New(s)
-	pagetest.AdoptRefs(t, p)
-	return p
-}
 
 // Fill by label reaches the <input> a web component keeps in its shadow
 // root, whatever labels it: a label attribute rendered in the shadow root,
