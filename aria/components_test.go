@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/cdpskill/cdpskill/aria"
-	"github.com/cdpskill/cdpskill/internal/testbrowser"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -14,10 +13,7 @@ import (
 // on one page.
 func openWidget(t *testing.T, file string) *page.Page {
 	t.Helper()
-	s := browser.NewTab(t)
-	srv := testbrowser.Serve(t, "../cmd/cdpskill/testdata/widgets")
-	testbrowser.Navigate(t, s, srv.URL+"/"+file)
-	return page.New(s)
+	return openIn(t, "../cmd/cdpskill/testdata/widgets", file)
 }
 
 // A web-component kit's controls are in the snapshot by default, each

@@ -22,9 +22,15 @@ var portRE = regexp.MustCompile(`(127\.0\.0\.1|localhost):[0-9]+`)
 // open loads testdata/<fixture> in a fresh tab.
 func open(t *testing.T, fixture string) *page.Page {
 	t.Helper()
+	return openIn(t, "testdata", fixture)
+}
+
+// openIn loads dir/file in a fresh tab.
+func openIn(t *testing.T, dir, file string) *page.Page {
+	t.Helper()
 	s := browser.NewTab(t)
-	srv := testbrowser.Serve(t, "testdata")
-	testbrowser.Navigate(t, s, srv.URL+"/"+fixture)
+	srv := testbrowser.Serve(t, dir)
+	testbrowser.Navigate(t, s, srv.URL+"/"+file)
 	return page.New(s)
 }
 
