@@ -10,8 +10,9 @@ import (
 
 // A grid's cells and sortable headers get refs, a header's aria-sort
 // shows, and rows come in the order they show in: by aria-rowindex, else,
-// for rows a grid placed itself, from top to bottom; a plain table keeps
-// its DOM order and gives its cells no refs.
+// for rows a grid placed itself, from top to bottom; a grid's cells with
+// role=cell get refs too; a plain table keeps its DOM order and gives its
+// cells no refs.
 func TestGridSnapshot(t *testing.T) {
 	p := open(t, "grid.html")
 	yaml := snap(t, p, aria.Options{}).YAML
@@ -21,6 +22,7 @@ func TestGridSnapshot(t *testing.T) {
 		`gridcell "Order #1" [ref=`,
 		`- columnheader "Note"` + "\n",
 		`- cell "Beta"` + "\n",
+		`- cell "Gamma" [ref=`,
 	} {
 		if !strings.Contains(yaml, want) {
 			t.Errorf("the snapshot lacks %q:\n%s", want, yaml)

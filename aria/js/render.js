@@ -75,7 +75,7 @@ function ariaRender(cfg) {
   const READ = new Set(['alert', 'status', 'log', 'dialog', 'alertdialog']);
   const GROUPS = new Set(['menu', 'menubar', 'listbox', 'tablist', 'radiogroup', 'tree', 'grid', 'toolbar']);
   // A grid's row stays around its cells, which read as a row only there.
-  const CELLS = new Set(['gridcell', 'columnheader', 'rowheader']);
+  const CELLS = new Set(['gridcell', 'cell', 'columnheader', 'rowheader']);
 
   function leanKids(n, withText) {
     const kids = [];

@@ -51,10 +51,11 @@ function ariaWalk(R, S, V, cfg) {
   // whose rows below its fold (a virtualized grid renders a few more than
   // it shows) are not on screen.
   let view = clip;
-  // Cells a person acts on in place, and headers that sort their column:
-  // they get refs like controls; a cell that only holds controls (a row's
-  // Open button) does not, its controls do.
-  const CELLS = new Set(['gridcell']);
+  // A grid's cells, which a person acts on in place, and headers that
+  // sort their column get refs like controls; a cell that only holds
+  // controls (a row's Open button) does not, its controls do, and nor
+  // does a plain table's cell (every table would carry refs).
+  const gridCell = (el, role) => role === 'gridcell' || (role === 'cell' && !!el.closest('[role=grid], [role=treegrid]'));
   const HEADERS = new Set(['columnheader', 'rowheader']);
   const originX = cfg.origin ? cfg.origin.x : 0;
   const originY = cfg.origin ? cfg.origin.y : 0;
@@ -125,7 +126,7 @@ function ariaWalk(R, S, V, cfg) {
     // A grab cursor marks what a drag-and-drop list lets a person take.
     const hand = cursor === 'pointer' || cursor === 'grab';
     const active = shown && (R.isInteractive(el, tag, role, hand && parentCursor !== cursor) ||
-      (CELLS.has(role) && !!R.domText(el).trim()) || (HEADERS.has(role) && el.hasAttribute('aria-sort')));
+      (gridCell(el, role) && !!R.domText(el).trim()) || (HEADERS.has(role) && el.hasAttribute('aria-sort')));
     if (role === 'iframe' && (cfg.includeFrames || tag === 'frame')) {
       if (depth < maxDepth) visitFrame(el, depth, domDepth, out);
       return;
