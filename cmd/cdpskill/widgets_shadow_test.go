@@ -159,3 +159,17 @@ func TestFillPrintedLabels(t *testing.T) {
 		t.Errorf("by Name: %q", got)
 	}
 }
+
+// The context's focused element is the field a component holds, not its
+// host: an <input>, editable, with its value, and the host's selector,
+// which a document query reaches.
+func TestShadowFocusedField(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/widgets/components.html")
+	res := c.act(t, tab, `{"fill":{"label":"Full name","value":"Ada"}}`)
+	ctx, _ := res["context"].(map[string]any)
+	a, _ := ctx["activeElement"].(map[string]any)
+	if a["tag"] != "input" || a["editable"] != true || a["value"] != "Ada" || a["selector"] != "#fullname" {
+		t.Errorf("activeElement %s", jsonText(a))
+	}
+}

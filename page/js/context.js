@@ -32,10 +32,15 @@ function pageContext(S) {
     return s.length > MAX_VALUE ? s.slice(0, MAX_VALUE) + '…' : s;
   }
 
+  // activeElement is what has focus, followed into open shadow roots (a
+  // web component's <input>): its selector is its outermost host's, which
+  // a document query reaches.
   function activeElement() {
-    const el = document.activeElement;
-    if (!el || el === document.body || el === document.documentElement) return undefined;
-    const info = { tag: el.localName, selector: S.selectorFor(el), box: box(el), editable: isEditable(el) };
+    const host = document.activeElement;
+    if (!host || host === document.body || host === document.documentElement) return undefined;
+    let el = host;
+    while (el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+    const info = { tag: el.localName, selector: S.selectorFor(host), box: box(el), editable: isEditable(el) };
     if (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio')) {
       info.type = el.type;
       info.checked = el.checked; // its value ("on") says nothing
