@@ -42,11 +42,26 @@ func TestSkillMDStepTable(t *testing.T) {
 	}
 }
 
+// SKILL.md speaks of every field an agent may write, by its JSON name
+// (quoted or as code).
+func TestSkillMDNamesEveryField(t *testing.T) {
+	data, err := os.ReadFile("../SKILL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fieldDefs {
+		if !strings.Contains(string(data), `"`+f.name+`"`) && !strings.Contains(string(data), "`"+f.name+"`") {
+			t.Errorf("SKILL.md does not mention %q (%s)", f.name, f.summary)
+		}
+	}
+}
+
 // docFiles are the documents agents and people learn cdpskill from.
 var docFiles = []string{"../SKILL.md", "../EXAMPLES.md", "../README.md"}
 
 // Every step the docs show, inline or in a call, is one the registry
-// accepts with those params: a renamed field or a dropped form fails
+// accepts with those params, and every document's top-level fields are
+// the field registry's: a renamed field or a dropped form fails
 // here. A snippet is a JSON object whose action key is a step; a whole
 // input document is checked step by step. Placeholders (…) are left out.
 func TestDocsStepsValidate(t *testing.T) {
@@ -60,12 +75,15 @@ func TestDocsStepsValidate(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, snip := range jsonSnippets(string(data)) {
-			var doc struct {
-				Steps []json.RawMessage `json:"steps"`
-			}
+			var doc map[string]json.RawMessage
 			steps := []json.RawMessage{json.RawMessage(snip)}
-			if json.Unmarshal([]byte(snip), &doc) == nil && doc.Steps != nil {
-				steps = doc.Steps
+			if json.Unmarshal([]byte(snip), &doc) == nil && doc["steps"] != nil {
+				json.Unmarshal(doc["steps"], &steps)
+				for k := range doc {
+					if fieldAt(k, topLevel) == nil {
+						t.Errorf("%s: %s: unknown top-level field %q", path, snip, k)
+					}
+				}
 			}
 			for _, raw := range steps {
 				if !isStep(raw) {

@@ -27,8 +27,6 @@ type stepHooks struct {
 
 func (h stepHooks) empty() bool { return h.readyWhen == "" && h.settledWhen == "" && h.observe == "" }
 
-var hookNames = []string{"readyWhen", "settledWhen", "observe"}
-
 // takesHooks says whether a step accepts hooks and a dialog policy inside
 // its params. Action steps do: those flagged hooks and, without needing
 // the flag, every step that needs a tab and changes what is on screen
@@ -51,65 +49,46 @@ func hookSteps() []string {
 	return names
 }
 
-// paramsExtras is what splitParams takes out of an action's params.
-type paramsExtras struct {
-	hooks  stepHooks
-	dialog *dialogPolicy
-}
-
 // splitParams takes the hooks and the dialog policy out of an action's
-// object params and returns the rest for the step's own decoder. Steps
-// that take no hooks get a message that says where those belong.
-func splitParams(def *step, raw json.RawMessage) (json.RawMessage, paramsExtras, error) {
-	var ex paramsExtras
+// object params, recording them on ps, and returns the rest for the
+// step's own decoder. Steps that take no hooks get a message that says
+// where those belong.
+func splitParams(ps *plannedStep, raw json.RawMessage) (json.RawMessage, error) {
 	if !isObject(raw) {
-		return raw, ex, nil
+		return raw, nil
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		return raw, ex, paramErrorf("%v", err)
-	}
-	_, found := fields["dialog"]
-	for _, name := range hookNames {
-		if _, ok := fields[name]; ok {
-			found = true
-		}
-	}
-	if !found {
-		return raw, ex, nil
-	}
-	if !takesHooks(def) {
-		return raw, ex, extrasRejected(def, fields)
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &keys); err != nil {
+		return raw, paramErrorf("%v", err)
 	}
 	var problems []string
-	for _, name := range hookNames {
-		v, ok := fields[name]
-		if !ok {
+	found := false
+	for k, v := range keys {
+		f := fieldAt(k, inParams)
+		if f == nil {
 			continue
 		}
-		src, ok := asString(v)
-		if !ok || strings.TrimSpace(src) == "" {
-			problems = append(problems, fmt.Sprintf(`%q must be JavaScript source such as "() => !document.querySelector('.spinner')", got %s`, name, describeHookValue(v, ok)))
+		if !takesHooks(ps.def) {
+			return raw, extrasRejected(ps.def, keys)
 		}
-		ex.hooks.set(name, src)
-		delete(fields, name)
+		found = true
+		if err := f.set(v, inParams, nil, ps); err != nil {
+			problems = append(problems, fmt.Sprintf("%q %v", k, err))
+		}
+		delete(keys, k)
 	}
-	if v, ok := fields["dialog"]; ok {
-		d, err := decodeDialog(v)
-		if err != nil {
-			problems = append(problems, fmt.Sprintf(`"dialog" %v`, err))
-		}
-		ex.dialog = d
-		delete(fields, "dialog")
+	if !found {
+		return raw, nil
 	}
 	if len(problems) > 0 {
-		return raw, ex, paramErrorf("%s", strings.Join(problems, "; "))
+		sort.Strings(problems)
+		return raw, paramErrorf("%s", strings.Join(problems, "; "))
 	}
-	rest, err := json.Marshal(fields)
+	rest, err := json.Marshal(keys)
 	if err != nil {
-		return raw, ex, paramErrorf("%v", err)
+		return raw, paramErrorf("%v", err)
 	}
-	return rest, ex, nil
+	return rest, nil
 }
 
 func (h *stepHooks) set(name, src string) {
@@ -136,8 +115,8 @@ func extrasRejected(def *step, fields map[string]json.RawMessage) error {
 		return paramErrorf(`"dialog" inside params is for action steps; put it beside the action instead: {%q: …, "dialog": {"accept": false}}`, def.name)
 	}
 	var given []string
-	for _, name := range hookNames {
-		if _, ok := fields[name]; ok {
+	for _, name := range fieldNames(inParams) {
+		if _, ok := fields[name]; ok && name != "dialog" {
 			given = append(given, name)
 		}
 	}

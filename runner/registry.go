@@ -165,7 +165,7 @@ func unknownStepHint(k string, v json.RawMessage) string {
 		}
 		return "; did you mean " + use + "?"
 	}
-	if s := suggest(k, append(stepNames(), stepModifiers...)); s != "" {
+	if s := suggest(k, append(stepNames(), fieldNames(onStep)...)); s != "" {
 		return fmt.Sprintf("; did you mean %q?", s)
 	}
 	return ""

@@ -54,13 +54,6 @@ type plannedStep struct {
 	last bool
 }
 
-// topLevelFields are the fields an input document may have.
-var topLevelFields = []string{"tab", "timeout", "dialog", "steps"}
-
-// stepModifiers may sit beside the action key of any step; they are never
-// counted as a second action.
-var stepModifiers = []string{"optional", "timeout", "dialog", "waitForResponse"}
-
 // parseRequest parses input and validates all of it before anything runs,
 // reporting every problem at once.
 func parseRequest(input []byte) (*request, *Error) {
@@ -75,39 +68,24 @@ func parseRequest(input []byte) (*request, *Error) {
 	if _, ok := doc["config"]; ok {
 		add(`"config" is no longer supported: put host, port and headless in an openTab step ({"steps":[{"openTab":{"url":"https://example.com","port":9333,"headless":true}}]}) and timeout at the top level`)
 	}
-	for k := range doc {
-		if k == "config" || contains(topLevelFields, k) {
-			continue
+	top := fieldNames(topLevel)
+	for k, raw := range doc {
+		f := fieldAt(k, topLevel)
+		switch {
+		case k == "config":
+		case f == nil:
+			msg := fmt.Sprintf("unknown top-level field %q", k)
+			if s := suggest(k, top); s != "" {
+				msg += fmt.Sprintf("; did you mean %q?", s)
+			} else if stepByName(k) != nil {
+				msg += fmt.Sprintf(`; steps go inside "steps": {"steps":[{%q: ...}]}`, k)
+			}
+			add("%s (the top level takes %s)", msg, strings.Join(top, ", "))
+		case f.set != nil:
+			if err := f.set(raw, topLevel, req, nil); err != nil {
+				add("%q %v", k, err)
+			}
 		}
-		msg := fmt.Sprintf("unknown top-level field %q", k)
-		if s := suggest(k, topLevelFields); s != "" {
-			msg += fmt.Sprintf("; did you mean %q?", s)
-		} else if stepByName(k) != nil {
-			msg += fmt.Sprintf(`; steps go inside "steps": {"steps":[{%q: ...}]}`, k)
-		}
-		add("%s (the top level takes %s)", msg, strings.Join(topLevelFields, ", "))
-	}
-	if raw, ok := doc["tab"]; ok {
-		if s, ok := asString(raw); ok && s != "" {
-			req.tab = s
-		} else {
-			add(`"tab" must be a tab alias such as "t1", got %s`, jsonKind(raw))
-		}
-	}
-	if raw, ok := doc["timeout"]; ok {
-		d, err := parseTimeout(raw)
-		if err != nil {
-			add(`"timeout" %v`, err)
-		} else {
-			req.timeout = d
-		}
-	}
-	if raw, ok := doc["dialog"]; ok {
-		d, err := decodeDialog(raw)
-		if err != nil {
-			add(`"dialog" %v`, err)
-		}
-		req.dialog = d
 	}
 	raw, ok := doc["steps"]
 	switch {
@@ -201,53 +179,32 @@ func planStep(n int, raw json.RawMessage) (*plannedStep, []string) {
 	if !isObject(raw) {
 		return nil, at(`must be an object with one action key, e.g. {"click":"#submit"}, got %s`, jsonKind(raw))
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &keys); err != nil {
 		return nil, at("%v", err)
 	}
 	ps := &plannedStep{n: n, raw: raw}
 	var actions, unknown []string
 	var problems []string
-	for k, v := range fields {
-		switch {
-		case k == "optional":
-			b, ok := asBool(v)
-			if !ok {
-				problems = append(problems, at(`"optional" must be true or false, got %s`, jsonKind(v))...)
+	for k, v := range keys {
+		if f := fieldAt(k, onStep); f != nil {
+			if err := f.set(v, onStep, nil, ps); err != nil {
+				problems = append(problems, at("%q %v", k, err)...)
 			}
-			ps.optional = b
-		case k == "timeout":
-			d, err := parseTimeout(v)
-			if err != nil {
-				problems = append(problems, at(`"timeout" %v`, err)...)
-			}
-			ps.timeout = d
-		case k == "dialog":
-			d, err := decodeDialog(v)
-			if err != nil {
-				problems = append(problems, at(`"dialog" %v`, err)...)
-			}
-			ps.dialog = d
-		case k == "waitForResponse":
-			m, err := decodeWaitForResponse(v)
-			if err != nil {
-				problems = append(problems, at(`"waitForResponse" %v`, err)...)
-			}
-			ps.waitFor = m
-		case stepByName(k) != nil:
+		} else if stepByName(k) != nil {
 			actions = append(actions, k)
-		default:
+		} else {
 			unknown = append(unknown, k)
 		}
 	}
 	sort.Strings(actions)
 	sort.Strings(unknown)
 	for _, k := range unknown {
-		if contains(hookNames, k) {
+		if fieldAt(k, inParams) != nil {
 			problems = append(problems, at(`%q goes inside the action's params, e.g. {"click":{"selector":"#save",%q:"() => …"}}`, k, k)...)
 			continue
 		}
-		problems = append(problems, at("unknown step %q%s", k, unknownStepHint(k, fields[k]))...)
+		problems = append(problems, at("unknown step %q%s", k, unknownStepHint(k, keys[k]))...)
 	}
 	switch {
 	case len(actions) == 0 && len(unknown) == 0:
@@ -255,7 +212,7 @@ func planStep(n int, raw json.RawMessage) (*plannedStep, []string) {
 	case len(actions) > 1:
 		problems = append(problems, at("has %d actions (%s): put each in its own step", len(actions), strings.Join(actions, ", "))...)
 	case len(actions) == 1:
-		problems = append(problems, planAction(ps, actions[0], fields[actions[0]], at)...)
+		problems = append(problems, planAction(ps, actions[0], keys[actions[0]], at)...)
 		if ps.waitFor != nil && !ps.def.has(needsTab) {
 			problems = append(problems, at(`"waitForResponse" goes beside a step that acts on a tab (click, fill, press, goto, pageFunction…), not %s`, actions[0])...)
 		}
@@ -270,16 +227,9 @@ func planStep(n int, raw json.RawMessage) (*plannedStep, []string) {
 // policy are taken out of them, so that step decoders never see either.
 func planAction(ps *plannedStep, name string, raw json.RawMessage, at func(string, ...any) []string) []string {
 	ps.def = stepByName(name)
-	rest, split, err := splitParams(ps.def, raw)
+	rest, err := splitParams(ps, raw)
 	if err != nil {
 		return at("%s: %v", name, err)
-	}
-	ps.hooks = split.hooks
-	if split.dialog != nil {
-		if ps.dialog != nil {
-			return at(`give "dialog" once: beside the action or inside its params, not both`)
-		}
-		ps.dialog = split.dialog
 	}
 	params, err := ps.def.decode(rest)
 	if err != nil {

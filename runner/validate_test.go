@@ -119,7 +119,7 @@ func TestAliasForms(t *testing.T) {
 	for _, s := range steps {
 		for _, a := range s.aliases {
 			seen++
-			if stepByName(a.name) != nil || contains(stepModifiers, a.name) || contains(hookNames, a.name) {
+			if stepByName(a.name) != nil || fieldAt(a.name, onStep|inParams) != nil {
 				t.Errorf("alias %s of %s is a name the input already takes", a.name, s.name)
 			}
 			if !strings.HasPrefix(a.use, `{"`+s.name+`":`) {
@@ -278,7 +278,7 @@ func TestParseRequestHookAndDialogErrors(t *testing.T) {
 		{"dialog inside params of a plain step", `{"steps":[{"pageFunction":{"fn":"1","dialog":true}}]}`,
 			[]string{`"dialog" inside params is for action steps`, "beside the action"}},
 		{"dialog twice", `{"steps":[{"click":{"selector":"#a","dialog":true},"dialog":false}]}`,
-			[]string{`give "dialog" once`}},
+			[]string{`"dialog" is given twice`}},
 		{"dialog bad type", `{"steps":[{"click":"#a","dialog":"yes"}]}`,
 			[]string{`step 1: "dialog" must be {"accept"`}},
 		{"dialog unknown field", `{"dialog":{"acept":true},"steps":[{"sleep":1}]}`,

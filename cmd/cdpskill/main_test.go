@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/internal/testbrowser"
+	"github.com/cdpskill/cdpskill/runner"
 )
 
 var (
@@ -230,7 +231,16 @@ func TestHelpAndVersion(t *testing.T) {
 	if code := run(t.Context(), []string{"--help"}, strings.NewReader(""), &out, &out, os.Getenv); code != 0 {
 		t.Fatal(code)
 	}
-	for _, s := range []string{"openTab", "pageFunction", "wait", "--debug", "cdpskill install", "uninstall"} {
+	// --help is the registries': every step and every field an agent may
+	// write is on it, with its form.
+	want := []string{"--debug", "cdpskill install", "uninstall"}
+	for _, s := range runner.Steps() {
+		want = append(want, "\n  "+s.Name+" ", s.Usage)
+	}
+	for _, f := range runner.Fields() {
+		want = append(want, "\n  "+f.Name+" ", f.Usage, f.Summary)
+	}
+	for _, s := range want {
 		if !strings.Contains(out.String(), s) {
 			t.Errorf("--help lacks %q", s)
 		}

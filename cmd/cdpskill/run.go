@@ -125,12 +125,13 @@ usage:
   cdpskill uninstall   (removes exactly what install created)
 
 flags: --debug (write ./log/NNN-tab-actions.status.json), --help, --version
-top level: tab (alias from openTab), timeout (ms per step, default 30000), steps
-step modifiers: optional (failure → skipped), timeout (ms)
 env: CDP_URL (default browser: ws(s):// websocket or http(s):// endpoint; never auto-launched)
-
-steps:
 `)
+	b.WriteString("\nfields (top: beside \"steps\"; step: beside a step's action key; params: inside an action's):\n")
+	for _, f := range runner.Fields() {
+		fmt.Fprintf(&b, "  %-16s %-19s %s\n  %-16s   %s\n", f.Name, "("+f.Where()+")", f.Usage, "", f.Summary)
+	}
+	b.WriteString("\nsteps:\n")
 	for _, s := range runner.Steps() {
 		fmt.Fprintf(&b, "  %-14s %s\n  %-14s   %s\n", s.Name, s.Usage, "", s.Does("", ""))
 	}
