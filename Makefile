@@ -59,7 +59,7 @@ fuzz:
 	$(GO) test ./diff -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 8000000x
 	$(GO) test ./profiles -run '^$$' -fuzz '^FuzzNormalize$$' -fuzztime 12000000x
 	$(GO) test ./cdp -run '^$$' -fuzz '^FuzzParseMessage$$' -fuzztime 4500000x
-	$(GO) test ./cdp -run '^$$' -fuzz '^FuzzRegistryLoad$$' -fuzztime 150000x
+	$(GO) test ./tabs -run '^$$' -fuzz '^FuzzRegistryLoad$$' -fuzztime 150000x
 
 clean:
 	rm -rf bin log

@@ -1,6 +1,9 @@
-// Package cdp speaks the Chrome DevTools Protocol: HTTP discovery, one
-// websocket to the browser, flat sessions routed by sessionId, Chrome
-// discovery and launch, and the tab-alias registry shared by processes.
+// Package cdp is the wire of the Chrome DevTools Protocol: one websocket
+// to a browser or a tab, calls matched to their replies by id, flat
+// sessions routed by sessionId, events queued for their listeners, and the
+// errors a call can end in. It imports nothing else of cdpskill's: finding,
+// launching and reaching a Chrome is package chrome's job, the tabs' aliases
+// package tabs'.
 package cdp
 
 import (
@@ -105,11 +108,12 @@ const dialWait = 15 * time.Second
 // Dial opens the browser websocket at wsURL (ws:// or wss://; a query
 // string, such as a gateway's token, is sent as it is).
 func Dial(ctx context.Context, wsURL string) (*Conn, error) {
-	return dial(ctx, wsURL, RedactURL(wsURL))
+	return DialAs(ctx, wsURL, RedactURL(wsURL))
 }
 
-// dial is Dial naming the endpoint name in its errors.
-func dial(ctx context.Context, wsURL, name string) (*Conn, error) {
+// DialAs is Dial naming the endpoint name, which must hold no secret, in
+// its errors.
+func DialAs(ctx context.Context, wsURL, name string) (*Conn, error) {
 	d := websocket.Dialer{ReadBufferSize: 64 << 10, WriteBufferSize: 64 << 10, HandshakeTimeout: dialWait}
 	ws, resp, err := d.DialContext(ctx, wsURL, nil)
 	if resp != nil && resp.Body != nil {

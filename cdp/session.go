@@ -34,7 +34,7 @@ func Adopt(c *Conn, sessionID, targetID string) *Session {
 }
 
 // TabSession is the session of the tab whose own websocket c is
-// (DialTab): its messages carry no session id.
+// (chrome.DialTab): its messages carry no session id.
 func TabSession(c *Conn, targetID string) *Session {
 	return &Session{conn: c, TargetID: targetID}
 }

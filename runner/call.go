@@ -15,16 +15,18 @@ import (
 	"github.com/cdpskill/cdpskill/aria"
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/chrome"
 	"github.com/cdpskill/cdpskill/internal/private"
 	"github.com/cdpskill/cdpskill/page"
+	"github.com/cdpskill/cdpskill/tabs"
 )
 
 // Call is the state of one cdpskill invocation: the browser connection,
 // the attached tab and what the executors report beyond their outputs.
 type Call struct {
-	getenv  cdp.Env
-	tabs    *cdp.Registry
-	browser *cdp.Browser
+	getenv  chrome.Env
+	tabs    *tabs.Registry
+	browser *chrome.Browser
 	sess    *cdp.Session
 	page    *page.Page
 	console *capture.Console
@@ -119,17 +121,17 @@ func (c *Call) warn(format string, args ...any) {
 
 // connect reaches the browser at ep, reusing the open connection when it
 // is that browser's websocket. The callers attach another tab next, so a
-// tab's own websocket (cdp.DialTab) is left with its tab.
-func (c *Call) connect(ctx context.Context, ep cdp.Endpoint, headless *bool, autoLaunch bool) (*cdp.Browser, error) {
+// tab's own websocket (chrome.DialTab) is left with its tab.
+func (c *Call) connect(ctx context.Context, ep chrome.Endpoint, headless *bool, autoLaunch bool) (*chrome.Browser, error) {
 	ep = ep.WithDefaults()
 	if c.browser != nil && c.browser.Endpoint == ep && c.browser.Tab == "" {
 		return c.browser, nil
 	}
-	opts := cdp.LaunchOptions{Endpoint: ep, Headless: cdp.DefaultHeadless(c.getenv)}
+	opts := chrome.LaunchOptions{Endpoint: ep, Headless: chrome.DefaultHeadless(c.getenv)}
 	if headless != nil {
 		opts.Headless = *headless
 	}
-	b, err := cdp.Connect(ctx, c.getenv, opts, autoLaunch && !ep.Remote())
+	b, err := chrome.Connect(ctx, c.getenv, opts, autoLaunch && !ep.Remote())
 	if err != nil {
 		return nil, connectError(ep, err)
 	}
@@ -143,8 +145,8 @@ func (c *Call) connect(ctx context.Context, ep cdp.Endpoint, headless *bool, aut
 
 // connectError says, as a CONNECTION error, why the browser at ep could
 // not be reached. A remote endpoint is named with its secrets redacted.
-func connectError(ep cdp.Endpoint, err error) *Error {
-	if errors.Is(err, cdp.ErrNoChrome) {
+func connectError(ep chrome.Endpoint, err error) *Error {
+	if errors.Is(err, chrome.ErrNotFound) {
 		return &Error{Type: Connection, Message: err.Error(), Err: err}
 	}
 	msg := fmt.Sprintf("cannot connect to Chrome at %s: %v", ep, err)
@@ -172,8 +174,8 @@ const pageAnswerWait = 5 * time.Second
 // reload anyway.
 func (c *Call) attach(ctx context.Context, alias, targetID, frame string) error {
 	c.detach()
-	unlock, waited, err := cdp.LockTarget(targetID, c.lockWait)
-	var busy *cdp.TargetBusyError
+	unlock, waited, err := tabs.LockTarget(targetID, c.lockWait)
+	var busy *tabs.TargetBusyError
 	switch {
 	case errors.As(err, &busy):
 		return &Error{Type: Connection, Message: fmt.Sprintf("tab %s: %v", alias, err), Err: err}
@@ -541,8 +543,8 @@ func (c *Call) saveFrame() {
 	if id == c.savedFrame {
 		return
 	}
-	err := c.tabs.Update(c.alias, func(t *cdp.TabEntry) { t.Frame = id })
-	var gone *cdp.UnknownAliasError // a closed tab, or a bare target id
+	err := c.tabs.Update(c.alias, func(t *tabs.Entry) { t.Frame = id })
+	var gone *tabs.UnknownAliasError // a closed tab, or a bare target id
 	if err != nil && !errors.As(err, &gone) {
 		c.warn("tab registry: %v", err)
 	}
@@ -685,7 +687,7 @@ func (c *Call) attachAlias(ctx context.Context, tab string, onlyTab bool) error 
 			}
 			return &Error{Type: Connection, Message: msg}
 		}
-		alias, entry = tab, cdp.TabEntry{TargetID: tab}
+		alias, entry = tab, tabs.Entry{TargetID: tab}
 	}
 	ep := entry.Endpoint()
 	if !found {
@@ -720,11 +722,11 @@ func (c *Call) attachAlias(ctx context.Context, tab string, onlyTab bool) error 
 
 // reach connects the call to the browser of the tab entry names: over the
 // tab's own websocket for a batch that stays on a tab of a local Chrome
-// (cdp.DialTab), else over the browser's, dialled at the URL the registry
+// (chrome.DialTab), else over the browser's, dialled at the URL the registry
 // cached while it answers.
-func (c *Call) reach(ctx context.Context, ep cdp.Endpoint, entry cdp.TabEntry, onlyTab bool) error {
+func (c *Call) reach(ctx context.Context, ep chrome.Endpoint, entry tabs.Entry, onlyTab bool) error {
 	if onlyTab && !ep.Remote() {
-		b, err := cdp.DialTab(ctx, ep, entry.TargetID)
+		b, err := chrome.DialTab(ctx, ep, entry.TargetID)
 		if err == nil {
 			c.browser = b
 			return nil
@@ -733,7 +735,7 @@ func (c *Call) reach(ctx context.Context, ep cdp.Endpoint, entry cdp.TabEntry, o
 	}
 	if entry.BrowserWS != "" {
 		if conn, err := cdp.Dial(ctx, entry.BrowserWS); err == nil {
-			c.browser = &cdp.Browser{Conn: conn, Endpoint: ep}
+			c.browser = &chrome.Browser{Conn: conn, Endpoint: ep}
 		}
 	}
 	_, err := c.connect(ctx, ep, nil, false)
@@ -750,12 +752,12 @@ func (c *Call) connectWait() time.Duration {
 
 // rememberBrowser caches the browser's websocket URL in the tab's entry
 // when it changed (a new Chrome on the same port).
-func (c *Call) rememberBrowser(alias string, entry cdp.TabEntry) {
+func (c *Call) rememberBrowser(alias string, entry tabs.Entry) {
 	if c.browser.Version == nil || c.browser.Version.WebSocketDebuggerURL == entry.BrowserWS {
 		return
 	}
 	ws := c.browser.Version.WebSocketDebuggerURL
-	if err := c.tabs.Update(alias, func(e *cdp.TabEntry) { e.BrowserWS = ws }); err != nil {
+	if err := c.tabs.Update(alias, func(e *tabs.Entry) { e.BrowserWS = ws }); err != nil {
 		c.warn("tab registry: %v", err)
 	}
 }
@@ -810,7 +812,7 @@ func (c *Call) saveRefCounters(snapshot, element int) {
 	if snapshot <= s && element <= e {
 		return
 	}
-	err := c.tabs.Update(c.alias, func(t *cdp.TabEntry) {
+	err := c.tabs.Update(c.alias, func(t *tabs.Entry) {
 		t.SnapshotID = max(t.SnapshotID, snapshot)
 		t.ElementID = max(t.ElementID, element)
 	})

@@ -16,8 +16,10 @@ import (
 
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/chrome"
 	"github.com/cdpskill/cdpskill/dom"
 	"github.com/cdpskill/cdpskill/page"
+	"github.com/cdpskill/cdpskill/tabs"
 )
 
 // Post-call captures are courtesies: they never hold the agent up for
@@ -30,7 +32,7 @@ const (
 
 // Options configure a call.
 type Options struct {
-	Getenv cdp.Env
+	Getenv chrome.Env
 	// RegistryPath overrides the tab registry file (tests).
 	RegistryPath string
 	// Trace records every CDP call's timing for WriteDebugLog.
@@ -58,11 +60,11 @@ func Run(ctx context.Context, input []byte, opts Options) *Result {
 	}
 	path := opts.RegistryPath
 	if path == "" {
-		path = cdp.DefaultRegistryPath()
+		path = tabs.DefaultRegistryPath()
 	}
 	ctx, abort := context.WithCancelCause(ctx)
 	defer abort(nil)
-	c := &Call{getenv: opts.Getenv, tabs: cdp.OpenRegistry(path), start: time.Now(), abort: abort, lockWait: req.timeout, timeout: req.timeout, exiting: opts.Exiting}
+	c := &Call{getenv: opts.Getenv, tabs: tabs.OpenRegistry(path), start: time.Now(), abort: abort, lockWait: req.timeout, timeout: req.timeout, exiting: opts.Exiting}
 	defer c.close()
 	// The registry is transient state: a damaged one is rebuilt from what
 	// survived, and the call goes on, told.

@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/profiles"
+	"github.com/cdpskill/cdpskill/tabs"
 )
 
 // profileSteps read and write what agents learned about sites (SPEC 15).
@@ -163,12 +163,12 @@ func (c *Call) toldSite(domain string) {
 	if c.alias == "" {
 		return
 	}
-	err := c.tabs.Update(c.alias, func(t *cdp.TabEntry) {
+	err := c.tabs.Update(c.alias, func(t *tabs.Entry) {
 		if sites := strings.Fields(t.Sites); !slices.Contains(sites, domain) {
 			t.Sites = strings.Join(append(sites, domain), " ")
 		}
 	})
-	var gone *cdp.UnknownAliasError
+	var gone *tabs.UnknownAliasError
 	if err != nil && !errors.As(err, &gone) {
 		c.warn("tab registry: %v", err)
 	}

@@ -10,6 +10,8 @@ import (
 	"slices"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/chrome"
+	"github.com/cdpskill/cdpskill/tabs"
 )
 
 // tabSteps open, find and close tabs.
@@ -44,29 +46,29 @@ func (e endpointParams) given() bool { return e.Host != "" || e.Port != 0 || e.W
 
 // endpoint is the browser the step names, else the default: CDP_URL from
 // the environment, else localhost:9222.
-func (e endpointParams) endpoint(getenv cdp.Env) (cdp.Endpoint, error) {
+func (e endpointParams) endpoint(getenv chrome.Env) (chrome.Endpoint, error) {
 	switch {
 	case e.WSURL != "":
-		return cdp.ParseEndpoint(e.WSURL)
+		return chrome.ParseEndpoint(e.WSURL)
 	case e.Host != "" || e.Port != 0:
-		return cdp.Endpoint{Host: e.Host, Port: e.Port}.WithDefaults(), nil
+		return chrome.Endpoint{Host: e.Host, Port: e.Port}.WithDefaults(), nil
 	}
 	return defaultEndpoint(getenv)
 }
 
 // defaultEndpoint is CDP_URL when the environment sets it, else
 // localhost:9222.
-func defaultEndpoint(getenv cdp.Env) (cdp.Endpoint, error) {
+func defaultEndpoint(getenv chrome.Env) (chrome.Endpoint, error) {
 	if getenv != nil {
 		if raw := getenv("CDP_URL"); raw != "" {
-			ep, err := cdp.ParseEndpoint(raw)
+			ep, err := chrome.ParseEndpoint(raw)
 			if err != nil {
 				return ep, &Error{Type: Connection, Message: "CDP_URL in the environment: " + err.Error(), Err: err}
 			}
 			return ep, nil
 		}
 	}
-	return cdp.Endpoint{}.WithDefaults(), nil
+	return chrome.Endpoint{}.WithDefaults(), nil
 }
 
 func (e endpointParams) check() error {
@@ -77,7 +79,7 @@ func (e endpointParams) check() error {
 		if e.Host != "" || e.Port != 0 {
 			return paramErrorf(`give "wsUrl" or "host"/"port", not both`)
 		}
-		if _, err := cdp.ParseEndpoint(e.WSURL); err != nil {
+		if _, err := chrome.ParseEndpoint(e.WSURL); err != nil {
 			return paramErrorf(`"wsUrl": %v`, err)
 		}
 	}
@@ -106,7 +108,7 @@ func runChromeStatus(ctx context.Context, c *Call, p chromeStatusParams) (any, e
 	if err != nil {
 		return nil, err
 	}
-	st := cdp.ChromeStatus(ctx, c.getenv, cdp.StatusOptions{Endpoint: ep, Headless: p.Headless, AutoLaunch: auto})
+	st := chrome.CheckStatus(ctx, c.getenv, chrome.StatusOptions{Endpoint: ep, Headless: p.Headless, AutoLaunch: auto})
 	if !st.Running {
 		return st, &Error{Type: Connection, Message: "Chrome is not reachable: " + st.Error}
 	}
@@ -176,7 +178,7 @@ func runOpenTab(ctx context.Context, c *Call, p openTabParams) (any, error) {
 	if err := c.attach(ctx, alias, created.TargetID, ""); err != nil {
 		return nil, err
 	}
-	c.rememberBrowser(alias, cdp.TabEntry{})
+	c.rememberBrowser(alias, tabs.Entry{})
 	out := &tabOutput{Tab: alias, URL: "about:blank"}
 	if p.URL == "" {
 		return out, nil
@@ -189,8 +191,8 @@ func runOpenTab(ctx context.Context, c *Call, p openTabParams) (any, error) {
 }
 
 // pruneTabs drops registry entries of this browser whose tab is gone.
-func (c *Call) pruneTabs(ctx context.Context, b *cdp.Browser) map[string]cdp.TargetInfo {
-	var pages map[string]cdp.TargetInfo
+func (c *Call) pruneTabs(ctx context.Context, b *chrome.Browser) map[string]chrome.TargetInfo {
+	var pages map[string]chrome.TargetInfo
 	var listErr error
 	list := func() (map[string]bool, error) {
 		if pages, listErr = pageTargets(ctx, b); listErr != nil {
@@ -212,12 +214,12 @@ func (c *Call) pruneTabs(ctx context.Context, b *cdp.Browser) map[string]cdp.Tar
 }
 
 // pageTargets lists the browser's tabs over the open websocket.
-func pageTargets(ctx context.Context, b *cdp.Browser) (map[string]cdp.TargetInfo, error) {
-	pages, err := cdp.ListPagesWS(ctx, b.Conn)
+func pageTargets(ctx context.Context, b *chrome.Browser) (map[string]chrome.TargetInfo, error) {
+	pages, err := chrome.ListPagesWS(ctx, b.Conn)
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]cdp.TargetInfo{}
+	out := map[string]chrome.TargetInfo{}
 	for _, t := range pages {
 		out[t.ID] = t
 	}
@@ -285,11 +287,11 @@ func runConnectTab(ctx context.Context, c *Call, p connectTabParams) (any, error
 	}
 	// In Chrome's order, so that a pattern two tabs match picks the same
 	// one every time: the first.
-	pages, err := cdp.ListPagesWS(ctx, b.Conn)
+	pages, err := chrome.ListPagesWS(ctx, b.Conn)
 	if err != nil {
 		return nil, err
 	}
-	var matches []cdp.TargetInfo
+	var matches []chrome.TargetInfo
 	if p.urlRe != nil {
 		for _, t := range pages {
 			if p.urlRe.MatchString(t.URL) {
@@ -301,7 +303,7 @@ func runConnectTab(ctx context.Context, c *Call, p connectTabParams) (any, error
 		}
 		targetID = matches[0].ID
 	}
-	i := slices.IndexFunc(pages, func(t cdp.TargetInfo) bool { return t.ID == targetID })
+	i := slices.IndexFunc(pages, func(t chrome.TargetInfo) bool { return t.ID == targetID })
 	if i < 0 {
 		return nil, &Error{Type: Connection, Message: fmt.Sprintf("tab %s no longer exists; listTabs shows the open tabs", orStr(p.Alias, targetID))}
 	}
@@ -380,7 +382,7 @@ func runCloseTab(ctx context.Context, c *Call, p closeTabParams) (any, error) {
 		if !rawTargetID.MatchString(p.Tab) {
 			return nil, &Error{Type: Connection, Message: fmt.Sprintf("unknown tab %q: listTabs shows the open tabs", p.Tab)}
 		}
-		entry = cdp.TabEntry{TargetID: p.Tab}
+		entry = tabs.Entry{TargetID: p.Tab}
 	}
 	ep := entry.Endpoint()
 	if !found {
@@ -394,11 +396,11 @@ func runCloseTab(ctx context.Context, c *Call, p closeTabParams) (any, error) {
 	}
 	// Over the websocket, which every endpoint has (remote ones may offer
 	// no /json/close).
-	closeErr := c.withBrowser(ctx, ep, func(b *cdp.Browser) error {
-		return cdp.CloseTargetWS(ctx, b.Conn, entry.TargetID)
+	closeErr := c.withBrowser(ctx, ep, func(b *chrome.Browser) error {
+		return chrome.CloseTargetWS(ctx, b.Conn, entry.TargetID)
 	})
 	if closeErr == nil || cdp.IsTargetGone(closeErr) {
-		cdp.ForgetTarget(entry.TargetID)
+		tabs.ForgetTarget(entry.TargetID)
 	}
 	if found && (closeErr == nil || cdp.IsTargetGone(closeErr)) {
 		if err := c.tabs.Remove(alias); err != nil {
@@ -419,11 +421,11 @@ func runCloseTab(ctx context.Context, c *Call, p closeTabParams) (any, error) {
 // it is that browser's websocket, else a connection of its own for fn's
 // length, so a step about another browser (or tab) leaves the call's tab
 // attached. Nothing is launched.
-func (c *Call) withBrowser(ctx context.Context, ep cdp.Endpoint, fn func(*cdp.Browser) error) error {
-	if c.browser != nil && cdp.SameEndpoint(c.browser.Endpoint, ep) && c.browser.Tab == "" {
+func (c *Call) withBrowser(ctx context.Context, ep chrome.Endpoint, fn func(*chrome.Browser) error) error {
+	if c.browser != nil && chrome.SameEndpoint(c.browser.Endpoint, ep) && c.browser.Tab == "" {
 		return fn(c.browser)
 	}
-	b, err := cdp.Connect(ctx, c.getenv, cdp.LaunchOptions{Endpoint: ep}, false)
+	b, err := chrome.Connect(ctx, c.getenv, chrome.LaunchOptions{Endpoint: ep}, false)
 	if err != nil {
 		return connectError(ep, err)
 	}
@@ -456,13 +458,13 @@ func runListTabs(ctx context.Context, c *Call, p endpointParams) (any, error) {
 	if c.browser != nil && !p.given() {
 		ep = c.browser.Endpoint
 	}
-	var pages []cdp.TargetInfo
+	var pages []chrome.TargetInfo
 	var listErr error
 	listed := false
 	list := func() (map[string]bool, error) {
 		listed = true
-		listErr = c.withBrowser(ctx, ep, func(b *cdp.Browser) (err error) {
-			pages, err = cdp.ListPagesWS(ctx, b.Conn)
+		listErr = c.withBrowser(ctx, ep, func(b *chrome.Browser) (err error) {
+			pages, err = chrome.ListPagesWS(ctx, b.Conn)
 			return err
 		})
 		if listErr != nil {
@@ -498,11 +500,11 @@ func runListTabs(ctx context.Context, c *Call, p endpointParams) (any, error) {
 
 // aliasesAt maps the registered tabs of the browser at ep to their
 // aliases.
-func (c *Call) aliasesAt(ep cdp.Endpoint) map[string]string {
+func (c *Call) aliasesAt(ep chrome.Endpoint) map[string]string {
 	aliases := map[string]string{}
 	if entries, err := c.tabs.List(); err == nil {
 		for a, e := range entries {
-			if cdp.SameEndpoint(e.Endpoint(), ep) {
+			if chrome.SameEndpoint(e.Endpoint(), ep) {
 				aliases[e.TargetID] = a
 			}
 		}
@@ -511,7 +513,7 @@ func (c *Call) aliasesAt(ep cdp.Endpoint) map[string]string {
 }
 
 // listTab is t as tab listings show it, with its alias if it has one.
-func listTab(t cdp.TargetInfo, aliases map[string]string) listedTab {
+func listTab(t chrome.TargetInfo, aliases map[string]string) listedTab {
 	lt := listedTab{Tab: aliases[t.ID], TargetID: t.ID, URL: t.URL, Title: t.Title}
 	if lt.Title == lt.URL || "http://"+lt.Title == lt.URL || "https://"+lt.Title == lt.URL {
 		lt.Title = "" // Chrome titles an untitled page with its URL
@@ -538,7 +540,7 @@ func decodeTrue(name string) func(json.RawMessage) (struct{}, error) {
 	}
 }
 
-func entryOf(r *cdp.Registry, alias string) (cdp.TabEntry, bool) {
+func entryOf(r *tabs.Registry, alias string) (tabs.Entry, bool) {
 	_, e, found, err := r.Resolve(alias)
 	return e, found && err == nil
 }

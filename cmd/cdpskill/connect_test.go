@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/chrome"
 )
 
 // A pattern two tabs match connects to the first of them in Chrome's
@@ -19,10 +19,10 @@ func TestConnectTabPatternPicksTheFirstMatch(t *testing.T) {
 			t.Fatal(err)
 		}
 		ids = append(ids, id)
-		t.Cleanup(func() { cdp.CloseTargetWS(t.Context(), browser.Conn, id) })
+		t.Cleanup(func() { chrome.CloseTargetWS(t.Context(), browser.Conn, id) })
 	}
 	first := func() (string, string) {
-		pages, err := cdp.ListPagesWS(t.Context(), browser.Conn)
+		pages, err := chrome.ListPagesWS(t.Context(), browser.Conn)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/chrome"
 	"github.com/cdpskill/cdpskill/internal/testbrowser"
 )
 
@@ -139,7 +140,7 @@ func stepOut(t *testing.T, res map[string]any, i int) map[string]any {
 
 func pageIDs(t *testing.T, conn *cdp.Conn) map[string]bool {
 	t.Helper()
-	pages, err := cdp.ListPagesWS(t.Context(), conn)
+	pages, err := chrome.ListPagesWS(t.Context(), conn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,11 +172,11 @@ func TestRemoteBrowsers(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(second.Stop)
-	v1, err := cdp.GetVersion(t.Context(), browser.Endpoint)
+	v1, err := chrome.GetVersion(t.Context(), browser.Endpoint)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v2, err := cdp.GetVersion(t.Context(), second.Endpoint)
+	v2, err := chrome.GetVersion(t.Context(), second.Endpoint)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,11 +17,12 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/chrome"
 )
 
 // Browser is a Chromium this test binary started and will stop.
 type Browser struct {
-	Endpoint cdp.Endpoint
+	Endpoint chrome.Endpoint
 	Conn     *cdp.Conn
 	cmd      *exec.Cmd
 	dir      string
@@ -29,7 +30,7 @@ type Browser struct {
 
 // Start launches headless Chromium on a free port with a throwaway profile.
 func Start() (*Browser, error) {
-	path, err := cdp.FindChrome(os.Getenv)
+	path, err := chrome.Find(os.Getenv)
 	if err != nil {
 		return nil, err
 	}
@@ -62,10 +63,10 @@ func Start() (*Browser, error) {
 		b.Stop()
 		return nil, err
 	}
-	b.Endpoint = cdp.Endpoint{Host: "127.0.0.1", Port: port}
+	b.Endpoint = chrome.Endpoint{Host: "127.0.0.1", Port: port}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	v, err := cdp.GetVersion(ctx, b.Endpoint)
+	v, err := chrome.GetVersion(ctx, b.Endpoint)
 	if err != nil {
 		b.Stop()
 		return nil, err

@@ -1,4 +1,4 @@
-package cdp
+package chrome
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cdpskill/cdpskill/cdp"
 )
 
 // StatusOptions are the chromeStatus step's parameters (SPEC 4).
@@ -54,18 +56,18 @@ const (
 	firstTabWait    = 2 * time.Second
 )
 
-// statusDeps are what ChromeStatus needs from the machine, so tests can
+// statusDeps are what CheckStatus needs from the machine, so tests can
 // stage a Chrome that runs without a debugging port.
 type statusDeps struct {
 	processes func(context.Context) ([]procInfo, error)
 	launch    func(context.Context, Env, LaunchOptions) (*Version, int, error)
 }
 
-// ChromeStatus reports on the Chrome at opts.Endpoint and brings it into a
-// usable state: launched when nothing answers (and AutoLaunch is set),
+// CheckStatus is the chromeStatus step: it reports on the Chrome at
+// opts.Endpoint and brings it into a usable state: launched when nothing answers (and AutoLaunch is set),
 // alongside any Chrome running without a debugging port, and given a blank
 // tab when it has none. It never fails: problems land in Status.Error.
-func ChromeStatus(ctx context.Context, getenv Env, opts StatusOptions) *Status {
+func CheckStatus(ctx context.Context, getenv Env, opts StatusOptions) *Status {
 	d := statusDeps{processes: listProcesses, launch: Launch}
 	return d.status(ctx, getenv, opts)
 }
@@ -131,7 +133,7 @@ func (d statusDeps) launchFor(ctx context.Context, getenv Env, opts StatusOption
 
 // whyNotLaunchable explains a probe failure that launching cannot fix.
 func whyNotLaunchable(ctx context.Context, ep Endpoint, probeErr error) error {
-	var ce *ConnectError
+	var ce *cdp.ConnectError
 	switch {
 	case ctx.Err() != nil:
 		return probeErr

@@ -1,4 +1,9 @@
-package cdp
+// Package chrome finds, launches and reaches a Chrome: where its
+// debugging server listens (Endpoint, local or remote), what it says over
+// HTTP discovery, finding and starting the executable, the chromeStatus
+// step's check, and the browser connection a call gets (Connect, DialTab).
+// The wire itself is package cdp's.
+package chrome
 
 import (
 	"context"
@@ -10,7 +15,10 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
+
+	"github.com/cdpskill/cdpskill/cdp"
 )
 
 // DefaultPort is Chrome's conventional remote-debugging port.
@@ -52,9 +60,16 @@ func (e Endpoint) WithDefaults() Endpoint {
 // query values and password redacted.
 func (e Endpoint) String() string {
 	if e.URL != "" {
-		return RedactURL(e.URL)
+		return cdp.RedactURL(e.URL)
 	}
 	return net.JoinHostPort(e.Host, strconv.Itoa(e.Port))
+}
+
+// SameEndpoint reports whether a and b are the same browser endpoint: the
+// same URL, or for host and port endpoints the same host and port.
+func SameEndpoint(a, b Endpoint) bool {
+	a, b = a.WithDefaults(), b.WithDefaults()
+	return a.URL == b.URL && strings.EqualFold(a.Host, b.Host) && a.Port == b.Port
 }
 
 // Version is /json/version.
@@ -92,11 +107,11 @@ var remoteHTTPClient = &http.Client{Transport: &http.Transport{
 func getJSON(ctx context.Context, ep Endpoint, method, path string, out any) error {
 	u, err := ep.httpURL(path)
 	if err != nil {
-		return &ConnectError{Endpoint: ep.String(), Err: err}
+		return &cdp.ConnectError{Endpoint: ep.String(), Err: err}
 	}
 	req, err := http.NewRequestWithContext(ctx, method, u, nil)
 	if err != nil {
-		return &ConnectError{Endpoint: ep.String(), Err: errors.New(RedactText(err.Error()))}
+		return &cdp.ConnectError{Endpoint: ep.String(), Err: errors.New(cdp.RedactText(err.Error()))}
 	}
 	client := httpClient
 	if ep.Remote() {
@@ -111,12 +126,12 @@ func getJSON(ctx context.Context, ep Endpoint, method, path string, out any) err
 		if errors.As(err, &ue) {
 			err = ue.Err // its text repeats the URL, token and all
 		}
-		return &ConnectError{Endpoint: ep.String(), Err: err}
+		return &cdp.ConnectError{Endpoint: ep.String(), Err: err}
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
 	if err != nil {
-		return &ConnectError{Endpoint: ep.String(), Err: err}
+		return &cdp.ConnectError{Endpoint: ep.String(), Err: err}
 	}
 	if resp.StatusCode != http.StatusOK {
 		return &HTTPError{Path: path, Status: resp.StatusCode, Body: string(body)}
@@ -148,7 +163,7 @@ func GetVersion(ctx context.Context, ep Endpoint) (*Version, error) {
 		return nil, err
 	}
 	if v.WebSocketDebuggerURL == "" {
-		return nil, &ConnectError{Endpoint: ep.String(), Err: errors.New("/json/version names no webSocketDebuggerUrl; give the browser websocket URL (ws:// or wss://) instead")}
+		return nil, &cdp.ConnectError{Endpoint: ep.String(), Err: errors.New("/json/version names no webSocketDebuggerUrl; give the browser websocket URL (ws:// or wss://) instead")}
 	}
 	v.WebSocketDebuggerURL = reachableWS(ep, v.WebSocketDebuggerURL)
 	return &v, nil
@@ -189,10 +204,4 @@ func NewTarget(ctx context.Context, ep Endpoint, rawURL string) (*TargetInfo, er
 		return nil, err
 	}
 	return &t, nil
-}
-
-// CloseTarget closes the target with id. A target that is already gone is
-// reported as *HTTPError with status 404.
-func CloseTarget(ctx context.Context, ep Endpoint, id string) error {
-	return getJSON(ctx, ep, http.MethodGet, "/json/close/"+url.PathEscape(id), nil)
 }

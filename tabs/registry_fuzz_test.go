@@ -1,10 +1,12 @@
-package cdp
+package tabs
 
 import (
 	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/cdpskill/cdpskill/chrome"
 )
 
 // FuzzRegistryLoad feeds arbitrary bytes as the registry file. Loading must
@@ -53,14 +55,14 @@ func FuzzRegistryLoad(f *testing.F) {
 // parsed is what parseRegistry made of data.
 func checkRegistryOnFile(t *testing.T, data []byte, parsed *registryState) {
 	r := OpenRegistry(filepath.Join(t.TempDir(), "tabs.json"))
-	if err := os.WriteFile(r.Path(), data, 0o600); err != nil {
+	if err := os.WriteFile(r.path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	list, err := r.List()
 	if err != nil || len(list) != len(parsed.tabs) {
 		t.Fatalf("List = %d entries, %v; want %d", len(list), err, len(parsed.tabs))
 	}
-	a, err := r.Register("FUZZ", Endpoint{})
+	a, err := r.Register("FUZZ", chrome.Endpoint{})
 	exhausted := parsed.nextID > maxAliasNumber
 	if exhausted != (err != nil) {
 		t.Fatalf("Register = %q, %v with nextId %d", a, err, parsed.nextID)

@@ -1,4 +1,4 @@
-package cdp
+package tabs
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/cdpskill/cdpskill/chrome"
 )
 
 // maxAliasNumber keeps alias numbers to 15 digits: exact in any JSON
@@ -32,15 +34,15 @@ func aliasNumber(s string) int64 {
 // alias number in tabs.
 type registryState struct {
 	nextID int64
-	tabs   map[string]TabEntry
+	tabs   map[string]Entry
 }
 
 func newRegistryState() *registryState {
-	return &registryState{nextID: 1, tabs: map[string]TabEntry{}}
+	return &registryState{nextID: 1, tabs: map[string]Entry{}}
 }
 
 // add stores e under the next alias.
-func (st *registryState) add(e TabEntry) (string, error) {
+func (st *registryState) add(e Entry) (string, error) {
 	if st.nextID > maxAliasNumber {
 		return "", fmt.Errorf("tab registry: alias numbers exhausted (next is %d)", st.nextID)
 	}
@@ -61,10 +63,10 @@ func (st *registryState) aliases() []string {
 }
 
 // aliasOf finds the lowest alias of targetID, on ep when ep is not nil.
-func (st *registryState) aliasOf(targetID string, ep *Endpoint) (string, bool) {
+func (st *registryState) aliasOf(targetID string, ep *chrome.Endpoint) (string, bool) {
 	for _, a := range st.aliases() {
 		e := st.tabs[a]
-		if e.TargetID == targetID && (ep == nil || SameEndpoint(e.Endpoint(), *ep)) {
+		if e.TargetID == targetID && (ep == nil || chrome.SameEndpoint(e.Endpoint(), *ep)) {
 			return a, true
 		}
 	}
@@ -75,8 +77,8 @@ func (st *registryState) aliasOf(targetID string, ep *Endpoint) (string, bool) {
 // rebuild where numbering stood.
 func (st *registryState) encode() ([]byte, error) {
 	return json.MarshalIndent(struct {
-		NextID int64               `json:"nextId"`
-		Tabs   map[string]TabEntry `json:"tabs"`
+		NextID int64            `json:"nextId"`
+		Tabs   map[string]Entry `json:"tabs"`
 	}{st.nextID, st.tabs}, "", "  ")
 }
 
@@ -143,24 +145,24 @@ func (st *registryState) addEntries(tabs map[string]json.RawMessage) []string {
 
 // parseEntry reads one entry. A bare string is the legacy form: a target id
 // on localhost:9222.
-func parseEntry(raw json.RawMessage) (TabEntry, error) {
+func parseEntry(raw json.RawMessage) (Entry, error) {
 	if raw = bytes.TrimSpace(raw); len(raw) > 0 && raw[0] == '"' {
 		var id string
 		if err := json.Unmarshal(raw, &id); err != nil {
-			return TabEntry{}, err
+			return Entry{}, err
 		}
-		return normaliseEntry(TabEntry{TargetID: id})
+		return normaliseEntry(Entry{TargetID: id})
 	}
-	var e TabEntry
+	var e Entry
 	if err := json.Unmarshal(raw, &e); err != nil {
-		return TabEntry{}, errors.New("entry is neither a target id nor an object of the right shape")
+		return Entry{}, errors.New("entry is neither a target id nor an object of the right shape")
 	}
 	return normaliseEntry(e)
 }
 
 // normaliseEntry fills the default endpoint and rejects what no caller
 // could use.
-func normaliseEntry(e TabEntry) (TabEntry, error) {
+func normaliseEntry(e Entry) (Entry, error) {
 	if e.TargetID == "" {
 		return e, errors.New("empty targetId")
 	}
@@ -168,7 +170,7 @@ func normaliseEntry(e TabEntry) (TabEntry, error) {
 		return e, fmt.Errorf("port %d out of range", e.Port)
 	}
 	if e.EndpointURL != "" {
-		ep, err := ParseEndpoint(e.EndpointURL)
+		ep, err := chrome.ParseEndpoint(e.EndpointURL)
 		if err != nil {
 			return e, fmt.Errorf("endpoint: %v", err)
 		}
@@ -279,14 +281,14 @@ func clip(s string) string {
 	return s[:n] + "..."
 }
 
-// tabEntryJSON is TabEntry without its methods, for the default encoding.
-type tabEntryJSON TabEntry
+// entryJSON is Entry without its methods, for the default encoding.
+type entryJSON Entry
 
-// tabEntryKeys are the JSON names of TabEntry's fields, read from its tags
+// entryKeys are the JSON names of Entry's fields, read from its tags
 // so fields added later are known without editing a list.
-var tabEntryKeys = func() []string {
+var entryKeys = func() []string {
 	var keys []string
-	t := reflect.TypeFor[TabEntry]()
+	t := reflect.TypeFor[Entry]()
 	for i := range t.NumField() {
 		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
 		if name != "" && name != "-" {
@@ -296,14 +298,14 @@ var tabEntryKeys = func() []string {
 	return keys
 }()
 
-// isTabEntryKey matches as encoding/json does, ignoring case.
-func isTabEntryKey(k string) bool {
-	return slices.ContainsFunc(tabEntryKeys, func(n string) bool { return strings.EqualFold(n, k) })
+// isEntryKey matches as encoding/json does, ignoring case.
+func isEntryKey(k string) bool {
+	return slices.ContainsFunc(entryKeys, func(n string) bool { return strings.EqualFold(n, k) })
 }
 
 // UnmarshalJSON decodes the known fields and keeps the rest aside.
-func (e *TabEntry) UnmarshalJSON(b []byte) error {
-	var known tabEntryJSON
+func (e *Entry) UnmarshalJSON(b []byte) error {
+	var known entryJSON
 	if err := json.Unmarshal(b, &known); err != nil {
 		return err
 	}
@@ -312,11 +314,11 @@ func (e *TabEntry) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	for k := range all {
-		if isTabEntryKey(k) {
+		if isEntryKey(k) {
 			delete(all, k)
 		}
 	}
-	*e = TabEntry(known)
+	*e = Entry(known)
 	e.extra = ""
 	if len(all) > 0 {
 		extra, err := json.Marshal(all)
@@ -329,8 +331,8 @@ func (e *TabEntry) UnmarshalJSON(b []byte) error {
 }
 
 // MarshalJSON writes the known fields, then the ones kept aside.
-func (e TabEntry) MarshalJSON() ([]byte, error) {
-	known, err := json.Marshal(tabEntryJSON(e))
+func (e Entry) MarshalJSON() ([]byte, error) {
+	known, err := json.Marshal(entryJSON(e))
 	if err != nil || e.extra == "" {
 		return known, err
 	}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package cdp
+package chrome
 
 import (
 	"bytes"

@@ -1,21 +1,22 @@
-package cdp
+package chrome
 
 import (
 	"context"
 	"fmt"
 	"net"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cdpskill/cdpskill/cdp"
 )
 
 // Remote browsers: an endpoint handed out by a hosted browser service or a
 // self-hosted Chrome pool is a URL, either the browser websocket itself
 // (ws://, wss://) or an HTTP debugging endpoint (http://, https://) whose
 // /json/version names it. Its query string often carries a token: it is
-// kept for dialling and never shown (RedactURL).
+// kept for dialling and never shown (cdp.RedactURL).
 
 // RemoteConnectWait bounds reaching a remote endpoint (the HTTP discovery
 // and the websocket handshake) when the caller's deadline is later.
@@ -27,7 +28,7 @@ func ParseEndpoint(raw string) (Endpoint, error) {
 	raw = strings.TrimSpace(raw)
 	u, err := url.Parse(raw)
 	if err != nil {
-		return Endpoint{}, fmt.Errorf("%s is not a URL", RedactURL(raw))
+		return Endpoint{}, fmt.Errorf("%s is not a URL", cdp.RedactURL(raw))
 	}
 	scheme := strings.ToLower(u.Scheme)
 	var port int
@@ -37,15 +38,15 @@ func ParseEndpoint(raw string) (Endpoint, error) {
 	case "wss", "https":
 		port = 443
 	default:
-		return Endpoint{}, fmt.Errorf("%s is not a browser endpoint: use a ws:// or wss:// browser websocket URL, or an http:// or https:// debugging endpoint", RedactURL(raw))
+		return Endpoint{}, fmt.Errorf("%s is not a browser endpoint: use a ws:// or wss:// browser websocket URL, or an http:// or https:// debugging endpoint", cdp.RedactURL(raw))
 	}
 	if u.Hostname() == "" {
-		return Endpoint{}, fmt.Errorf("%s has no host", RedactURL(raw))
+		return Endpoint{}, fmt.Errorf("%s has no host", cdp.RedactURL(raw))
 	}
 	if p := u.Port(); p != "" {
 		n, err := strconv.Atoi(p)
 		if err != nil || n < 1 || n > 65535 {
-			return Endpoint{}, fmt.Errorf("%s has an invalid port", RedactURL(raw))
+			return Endpoint{}, fmt.Errorf("%s has an invalid port", cdp.RedactURL(raw))
 		}
 		port = n
 	}
@@ -148,7 +149,7 @@ func connectRemote(ctx context.Context, ep Endpoint) (*Browser, error) {
 			return nil, err
 		}
 	}
-	conn, err := dial(ctx, v.WebSocketDebuggerURL, ep.String())
+	conn, err := cdp.DialAs(ctx, v.WebSocketDebuggerURL, ep.String())
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +159,7 @@ func connectRemote(ctx context.Context, ep Endpoint) (*Browser, error) {
 // ListPagesWS lists the browser's tabs over its websocket
 // (Target.getTargets), which every endpoint supports, the remote ones
 // without HTTP discovery included.
-func ListPagesWS(ctx context.Context, c *Conn) ([]TargetInfo, error) {
+func ListPagesWS(ctx context.Context, c *cdp.Conn) ([]TargetInfo, error) {
 	var res struct {
 		TargetInfos []struct {
 			TargetID string `json:"targetId"`
@@ -180,8 +181,8 @@ func ListPagesWS(ctx context.Context, c *Conn) ([]TargetInfo, error) {
 }
 
 // CloseTargetWS closes a tab over the browser websocket. A tab that is
-// already gone reports IsTargetGone.
-func CloseTargetWS(ctx context.Context, c *Conn, id string) error {
+// already gone reports cdp.IsTargetGone.
+func CloseTargetWS(ctx context.Context, c *cdp.Conn, id string) error {
 	return c.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": id}, nil)
 }
 
@@ -226,47 +227,4 @@ func remoteStatus(ctx context.Context, ep Endpoint) *Status {
 		st.Tabs = append(st.Tabs, StatusTab{TargetID: p.ID, URL: p.URL, Title: p.Title})
 	}
 	return st
-}
-
-// urlInText finds URLs in a message, stopping before quotes, spaces and
-// the punctuation that follows a URL in a sentence.
-var urlInText = regexp.MustCompile(`(?i)\b(?:wss?|https?)://[^\s"'<>]*[^\s"'<>:;,.)]`)
-
-// RedactText redacts every URL in s (see RedactURL).
-func RedactText(s string) string {
-	if !strings.Contains(s, "://") {
-		return s
-	}
-	return urlInText.ReplaceAllStringFunc(s, RedactURL)
-}
-
-// RedactURL hides a URL's secrets: each query value becomes *** (names are
-// kept: ?token=*** says what to check) and so does a password.
-func RedactURL(raw string) string {
-	base, query, hasQuery := strings.Cut(raw, "?")
-	if u, err := url.Parse(base); err == nil && u.User != nil {
-		if _, has := u.User.Password(); has {
-			u.User = url.UserPassword(u.User.Username(), "***")
-			base = strings.Replace(u.String(), "%2A%2A%2A", "***", 1)
-		}
-	}
-	if !hasQuery {
-		return base
-	}
-	frag := ""
-	if q, f, ok := strings.Cut(query, "#"); ok {
-		query, frag = q, "#"+f
-	}
-	parts := strings.Split(query, "&")
-	for i, p := range parts {
-		if p == "" {
-			continue
-		}
-		if k, _, ok := strings.Cut(p, "="); ok {
-			parts[i] = k + "=***"
-		} else {
-			parts[i] = "***"
-		}
-	}
-	return base + "?" + strings.Join(parts, "&") + frag
 }

@@ -1,4 +1,4 @@
-package cdp
+package chrome
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +19,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cdpskill/cdpskill/cdp"
 )
 
 func TestParseCommandLine(t *testing.T) {
@@ -139,7 +142,7 @@ const (
 	otherCDPChrome = "/usr/lib/chromium/chromium --remote-debugging-port=9555 --user-data-dir=/tmp/p"
 )
 
-func TestChromeStatusStaged(t *testing.T) {
+func TestCheckStatusStaged(t *testing.T) {
 	yes := true
 	noDisplay := fakeEnv(nil)
 	tests := []struct {
@@ -180,7 +183,7 @@ func TestChromeStatusStaged(t *testing.T) {
 		},
 		{
 			name: "launch fails", opts: StatusOptions{AutoLaunch: true},
-			launchErr: &ConnectError{Endpoint: "x", Err: errors.New("did not answer within 10s")}, wantLaunch: true,
+			launchErr: &cdp.ConnectError{Endpoint: "x", Err: errors.New("did not answer within 10s")}, wantLaunch: true,
 			errorHas: "did not answer within 10s",
 		},
 		{
@@ -220,7 +223,7 @@ func TestChromeStatusStaged(t *testing.T) {
 	}
 }
 
-func TestChromeStatusWontLaunchWhereItCannotHelp(t *testing.T) {
+func TestCheckStatusWontLaunchWhereItCannotHelp(t *testing.T) {
 	notChrome := httptest.NewServer(http.NotFoundHandler())
 	defer notChrome.Close()
 	busyPort := notChrome.Listener.Addr().(*net.TCPAddr).Port
@@ -275,21 +278,21 @@ func browserPID(t *testing.T, ctx context.Context, port int) int {
 	return 0
 }
 
-// TestChromeStatusRealChromium walks one Chromium on a free port through
+// TestCheckStatusRealChromium walks one Chromium on a free port through
 // the scenarios: not running, launched, listing its tab, and closing every
 // tab so chromeStatus must open one.
-func TestChromeStatusRealChromium(t *testing.T) {
+func TestCheckStatusRealChromium(t *testing.T) {
 	useTempDir(t)
 	ep := Endpoint{Host: "127.0.0.1", Port: freePort(t)}
 	ctx := callCtx(t)
 	headless := true
 
-	st := ChromeStatus(ctx, os.Getenv, StatusOptions{Endpoint: ep})
+	st := CheckStatus(ctx, os.Getenv, StatusOptions{Endpoint: ep})
 	if st.Running || st.Launched || st.Error == "" || st.Port != ep.Port || st.Tabs != nil {
 		t.Fatalf("dead port, autoLaunch off: %+v", *st)
 	}
 
-	st = ChromeStatus(ctx, os.Getenv, StatusOptions{Endpoint: ep, Headless: &headless, AutoLaunch: true})
+	st = CheckStatus(ctx, os.Getenv, StatusOptions{Endpoint: ep, Headless: &headless, AutoLaunch: true})
 	if !st.Running || !st.Launched || st.Error != "" {
 		t.Fatalf("autoLaunch: %+v", *st)
 	}
@@ -301,13 +304,13 @@ func TestChromeStatusRealChromium(t *testing.T) {
 		t.Errorf("launch not explained in the note: %q", st.Note)
 	}
 
-	st = ChromeStatus(ctx, os.Getenv, StatusOptions{Endpoint: ep, AutoLaunch: true})
+	st = CheckStatus(ctx, os.Getenv, StatusOptions{Endpoint: ep, AutoLaunch: true})
 	if !st.Running || st.Launched || st.CreatedTab || st.Note != "" || st.Error != "" || len(st.Tabs) != 1 {
 		t.Fatalf("running with a tab: %+v", *st)
 	}
 
 	closeAllPages(t, ctx, ep)
-	st = ChromeStatus(ctx, os.Getenv, StatusOptions{Endpoint: ep, AutoLaunch: true})
+	st = CheckStatus(ctx, os.Getenv, StatusOptions{Endpoint: ep, AutoLaunch: true})
 	if !st.Running || st.Launched || !st.CreatedTab || st.Note != noteCreatedTab || len(st.Tabs) != 1 {
 		t.Fatalf("running without tabs: %+v", *st)
 	}
@@ -325,7 +328,7 @@ func closeAllPages(t *testing.T, ctx context.Context, ep Endpoint) {
 		t.Fatal(err)
 	}
 	for _, p := range pages {
-		if err := CloseTarget(ctx, ep, p.ID); err != nil {
+		if err := getJSON(ctx, ep, http.MethodGet, "/json/close/"+url.PathEscape(p.ID), nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -345,12 +348,12 @@ func closeAllPages(t *testing.T, ctx context.Context, ep Endpoint) {
 	}
 }
 
-// TestChromeStatusBesideChromeWithoutCDP runs a real Chromium with no
+// TestCheckStatusBesideChromeWithoutCDP runs a real Chromium with no
 // debugging port, as a user's own browser would be, and checks that
 // chromeStatus leaves it alone and launches a separate instance.
-func TestChromeStatusBesideChromeWithoutCDP(t *testing.T) {
+func TestCheckStatusBesideChromeWithoutCDP(t *testing.T) {
 	tmp := useTempDir(t)
-	path, err := FindChrome(os.Getenv)
+	path, err := Find(os.Getenv)
 	if err != nil {
 		t.Skip(err)
 	}
@@ -371,7 +374,7 @@ func TestChromeStatusBesideChromeWithoutCDP(t *testing.T) {
 
 	ep := Endpoint{Host: "127.0.0.1", Port: freePort(t)}
 	headless := true
-	st := ChromeStatus(ctx, os.Getenv, StatusOptions{Endpoint: ep, Headless: &headless, AutoLaunch: true})
+	st := CheckStatus(ctx, os.Getenv, StatusOptions{Endpoint: ep, Headless: &headless, AutoLaunch: true})
 	if !st.Running || !st.Launched || st.Error != "" || len(st.Tabs) != 1 {
 		t.Fatalf("status: %+v", *st)
 	}

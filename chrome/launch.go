@@ -1,4 +1,4 @@
-package cdp
+package chrome
 
 import (
 	"context"
@@ -12,14 +12,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/internal/private"
 )
 
 // Env reads the environment; tests hand in their own.
 type Env func(string) string
 
-// ErrNoChrome means no Chrome or Chromium executable could be found.
-var ErrNoChrome = errors.New("no Chrome or Chromium found: install Chromium (Debian/Ubuntu: apt-get install chromium) or Google Chrome (https://www.google.com/chrome/), or set CHROME_PATH to its executable")
+// ErrNotFound means no Chrome or Chromium executable could be found.
+var ErrNotFound = errors.New("no Chrome or Chromium found: install Chromium (Debian/Ubuntu: apt-get install chromium) or Google Chrome (https://www.google.com/chrome/), or set CHROME_PATH to its executable")
 
 // Launch timing, from SPEC 4 "Auto-Launch".
 const (
@@ -33,32 +34,32 @@ var (
 	linuxChromeDirs  = []string{"/usr/bin", "/snap/bin"}
 )
 
-// FindChrome returns the browser executable: CHROME_PATH when it exists,
-// else the first of the platform's usual names and places.
-func FindChrome(getenv Env) (string, error) {
-	return findChrome(runtime.GOOS, getenv, linuxChromeDirs)
+// Find returns the browser executable: CHROME_PATH when it exists, else
+// the first of the platform's usual names and places.
+func Find(getenv Env) (string, error) {
+	return find(runtime.GOOS, getenv, linuxChromeDirs)
 }
 
-// findChrome is FindChrome with the platform and the Linux install
-// directories as parameters, so every branch runs in tests on any host.
-func findChrome(goos string, getenv Env, linuxDirs []string) (string, error) {
+// find is Find with the platform and the Linux install directories as
+// parameters, so every branch runs in tests on any host.
+func find(goos string, getenv Env, linuxDirs []string) (string, error) {
 	if p := getenv("CHROME_PATH"); p != "" {
 		if isFile(p) {
 			return p, nil
 		}
-		return "", fmt.Errorf("CHROME_PATH=%s does not exist or is not a file; %w", p, ErrNoChrome)
+		return "", fmt.Errorf("CHROME_PATH=%s does not exist or is not a file; %w", p, ErrNotFound)
 	}
-	for _, c := range chromeCandidates(goos, getenv, linuxDirs) {
+	for _, c := range candidates(goos, getenv, linuxDirs) {
 		if isExecutable(c) {
 			return c, nil
 		}
 	}
-	return "", ErrNoChrome
+	return "", ErrNotFound
 }
 
-// chromeCandidates lists absolute paths to try, best first. PATH comes
-// from getenv rather than the process so lookups are testable.
-func chromeCandidates(goos string, getenv Env, linuxDirs []string) []string {
+// candidates lists absolute paths to try, best first. PATH comes from
+// getenv rather than the process so lookups are testable.
+func candidates(goos string, getenv Env, linuxDirs []string) []string {
 	switch goos {
 	case "darwin":
 		return []string{
@@ -166,7 +167,7 @@ const launchLogName = "cdpskill-chrome.log"
 // Chrome that does not come up in time is killed: it is ours, and left
 // running it would hold the port and the profile.
 func Launch(ctx context.Context, getenv Env, opts LaunchOptions) (*Version, int, error) {
-	path, err := FindChrome(getenv)
+	path, err := Find(getenv)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -176,7 +177,7 @@ func Launch(ctx context.Context, getenv Env, opts LaunchOptions) (*Version, int,
 	logPath := filepath.Join(profile, launchLogName)
 	cmd := exec.Command(path, LaunchArgs(opts)...)
 	if err := startDetached(cmd, logPath); err != nil {
-		return nil, 0, &ConnectError{Endpoint: ep.String(), Err: fmt.Errorf("start %s: %w", path, err)}
+		return nil, 0, &cdp.ConnectError{Endpoint: ep.String(), Err: fmt.Errorf("start %s: %w", path, err)}
 	}
 	pid := cmd.Process.Pid
 	exited := make(chan error, 1)
@@ -187,7 +188,7 @@ func Launch(ctx context.Context, getenv Env, opts LaunchOptions) (*Version, int,
 		if !errors.Is(err, errChromeExited) {
 			_ = cmd.Process.Kill() // by handle, so a reused pid is never hit
 		}
-		return nil, 0, &ConnectError{Endpoint: ep.String(), Err: fmt.Errorf("%s: %w%s", path, err, logTail(logPath))}
+		return nil, 0, &cdp.ConnectError{Endpoint: ep.String(), Err: fmt.Errorf("%s: %w%s", path, err, logTail(logPath))}
 	}
 	return v, pid, nil
 }
@@ -265,7 +266,7 @@ func logTail(path string) string {
 
 // Browser is a connection to a running Chrome.
 type Browser struct {
-	*Conn
+	*cdp.Conn
 	Endpoint Endpoint
 	Version  *Version
 	Launched bool
@@ -286,7 +287,7 @@ func DialTab(ctx context.Context, ep Endpoint, targetID string) (*Browser, error
 	if ep.Remote() {
 		return nil, errors.New("a remote endpoint is reached through its browser websocket only")
 	}
-	conn, err := dial(ctx, "ws://"+ep.String()+"/devtools/page/"+targetID, ep.String())
+	conn, err := cdp.DialAs(ctx, "ws://"+ep.String()+"/devtools/page/"+targetID, ep.String())
 	if err != nil {
 		return nil, err
 	}
@@ -313,7 +314,7 @@ func Connect(ctx context.Context, getenv Env, opts LaunchOptions, autoLaunch boo
 		}
 		launched = true
 	}
-	conn, err := dial(ctx, v.WebSocketDebuggerURL, ep.String())
+	conn, err := cdp.DialAs(ctx, v.WebSocketDebuggerURL, ep.String())
 	if err != nil {
 		return nil, err
 	}
@@ -324,7 +325,7 @@ func Connect(ctx context.Context, getenv Env, opts LaunchOptions, autoLaunch boo
 // when nothing listens on a local port. Something that answers HTTP there
 // but is not Chrome's debugger would keep the new Chrome off the port.
 func canLaunchFor(ctx context.Context, ep Endpoint, probeErr error) bool {
-	var ce *ConnectError
+	var ce *cdp.ConnectError
 	return ctx.Err() == nil && isLocal(ep.Host) && errors.As(probeErr, &ce)
 }
 

@@ -1,4 +1,4 @@
-package cdp
+package tabs
 
 import (
 	"encoding/json"
@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cdpskill/cdpskill/chrome"
 )
 
 // newTestRegistry opens a registry in a fresh directory and records every
@@ -23,7 +25,7 @@ func newTestRegistry(t *testing.T) (*Registry, *[]error) {
 	return r, &reports
 }
 
-func mustRegister(t *testing.T, r *Registry, id string, ep Endpoint) string {
+func mustRegister(t *testing.T, r *Registry, id string, ep chrome.Endpoint) string {
 	t.Helper()
 	a, err := r.Register(id, ep)
 	if err != nil {
@@ -34,7 +36,7 @@ func mustRegister(t *testing.T, r *Registry, id string, ep Endpoint) string {
 
 func writeRegistryFile(t *testing.T, r *Registry, content string) {
 	t.Helper()
-	if err := os.WriteFile(r.Path(), []byte(content), 0o600); err != nil {
+	if err := os.WriteFile(r.path, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -42,7 +44,7 @@ func writeRegistryFile(t *testing.T, r *Registry, content string) {
 // readSound reads the file back and fails unless it parses cleanly.
 func readSound(t *testing.T, r *Registry) *registryState {
 	t.Helper()
-	data, err := os.ReadFile(r.Path())
+	data, err := os.ReadFile(r.path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,32 +61,32 @@ const (
 	idC = "C1B2C3D4E5F60718293A4B5C6D7E8F90"
 )
 
-var remoteEP = Endpoint{Host: "10.0.0.5", Port: 9333}
+var remoteEP = chrome.Endpoint{Host: "10.0.0.5", Port: 9333}
 
 func TestRegistryRegisterResolveRemove(t *testing.T) {
 	r, reports := newTestRegistry(t)
-	if a := mustRegister(t, r, idA, Endpoint{}); a != "t1" {
+	if a := mustRegister(t, r, idA, chrome.Endpoint{}); a != "t1" {
 		t.Fatalf("first alias %q, want t1", a)
 	}
 	if a := mustRegister(t, r, idB, remoteEP); a != "t2" {
 		t.Fatalf("second alias %q, want t2", a)
 	}
-	local := TabEntry{TargetID: idA, Host: "localhost", Port: 9222}
-	remote := TabEntry{TargetID: idB, Host: "10.0.0.5", Port: 9333}
+	local := Entry{TargetID: idA, Host: "localhost", Port: 9222}
+	remote := Entry{TargetID: idB, Host: "10.0.0.5", Port: 9333}
 	for _, tc := range []struct {
 		in        string
 		wantAlias string
-		want      TabEntry
+		want      Entry
 		wantFound bool
 	}{
 		{"t1", "t1", local, true},
 		{"t2", "t2", remote, true},
 		{idA, "t1", local, true}, // a registered target id finds its alias
 		{idB, "t2", remote, true},
-		{"t3", "", TabEntry{}, false}, // unknown alias
-		{idC, "", TabEntry{}, false},  // raw target id: caller uses it as is
-		{"T1", "", TabEntry{}, false}, // aliases are case-sensitive
-		{"", "", TabEntry{}, false},
+		{"t3", "", Entry{}, false}, // unknown alias
+		{idC, "", Entry{}, false},  // raw target id: caller uses it as is
+		{"T1", "", Entry{}, false}, // aliases are case-sensitive
+		{"", "", Entry{}, false},
 	} {
 		a, e, found, err := r.Resolve(tc.in)
 		if err != nil {
@@ -117,20 +119,20 @@ func TestRegistryRegisterResolveRemove(t *testing.T) {
 
 func TestRegistryAliasesNeverReused(t *testing.T) {
 	r, _ := newTestRegistry(t)
-	mustRegister(t, r, idA, Endpoint{})
-	mustRegister(t, r, idB, Endpoint{})
+	mustRegister(t, r, idA, chrome.Endpoint{})
+	mustRegister(t, r, idB, chrome.Endpoint{})
 	for _, a := range []string{"t2", "t1"} {
 		if err := r.Remove(a); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// A fresh handle stands for a later process: the counter is in the file.
-	r2 := OpenRegistry(r.Path())
-	if a := mustRegister(t, r2, idC, Endpoint{}); a != "t3" {
+	r2 := OpenRegistry(r.path)
+	if a := mustRegister(t, r2, idC, chrome.Endpoint{}); a != "t3" {
 		t.Errorf("after removing t1 and t2 got %q, want t3", a)
 	}
 	// Re-registering a removed target is a new tab as far as aliases go.
-	if a := mustRegister(t, r2, idA, Endpoint{}); a != "t4" {
+	if a := mustRegister(t, r2, idA, chrome.Endpoint{}); a != "t4" {
 		t.Errorf("re-registered target got %q, want t4", a)
 	}
 }
@@ -140,15 +142,15 @@ func TestRegistryExistingTargetKeepsAlias(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		id   string
-		ep   Endpoint
+		ep   chrome.Endpoint
 		want string
 	}{
-		{"first", idA, Endpoint{}, "t1"},
-		{"same target, default endpoint spelled out", idA, Endpoint{Host: "localhost", Port: 9222}, "t1"},
-		{"same target, host in other case", idA, Endpoint{Host: "LOCALHOST"}, "t1"},
+		{"first", idA, chrome.Endpoint{}, "t1"},
+		{"same target, default endpoint spelled out", idA, chrome.Endpoint{Host: "localhost", Port: 9222}, "t1"},
+		{"same target, host in other case", idA, chrome.Endpoint{Host: "LOCALHOST"}, "t1"},
 		{"same target on another Chrome", idA, remoteEP, "t2"},
 		{"that one again", idA, remoteEP, "t2"},
-		{"new target", idB, Endpoint{}, "t3"},
+		{"new target", idB, chrome.Endpoint{}, "t3"},
 	} {
 		if a := mustRegister(t, r, tc.id, tc.ep); a != tc.want {
 			t.Errorf("%s: got %q, want %q", tc.name, a, tc.want)
@@ -158,7 +160,7 @@ func TestRegistryExistingTargetKeepsAlias(t *testing.T) {
 	if a, _, _, _ := r.Resolve(idA); a != "t1" {
 		t.Errorf("Resolve(id on two endpoints) = %q, want t1", a)
 	}
-	if _, err := r.Register("", Endpoint{}); err == nil {
+	if _, err := r.Register("", chrome.Endpoint{}); err == nil {
 		t.Error("registering an empty target id succeeded")
 	}
 }
@@ -167,18 +169,18 @@ func TestRegistryLegacyStringEntries(t *testing.T) {
 	r, reports := newTestRegistry(t)
 	writeRegistryFile(t, r, `{"nextId": 3, "tabs": {"t1": "`+idA+`", "t2": {"targetId": "`+idB+`", "host": "10.0.0.5", "port": 9333}}}`)
 	_, e, found, err := r.Resolve("t1")
-	if err != nil || !found || e != (TabEntry{TargetID: idA, Host: "localhost", Port: 9222}) {
+	if err != nil || !found || e != (Entry{TargetID: idA, Host: "localhost", Port: 9222}) {
 		t.Fatalf("legacy t1 = %+v, %v, %v", e, found, err)
 	}
-	if a := mustRegister(t, r, idA, Endpoint{}); a != "t1" {
+	if a := mustRegister(t, r, idA, chrome.Endpoint{}); a != "t1" {
 		t.Errorf("legacy target re-registered as %q, want t1", a)
 	}
-	if a := mustRegister(t, r, idC, Endpoint{}); a != "t3" {
+	if a := mustRegister(t, r, idC, chrome.Endpoint{}); a != "t3" {
 		t.Errorf("new target got %q, want t3", a)
 	}
 	// The rewrite turned the string into the object form.
 	var raw struct{ Tabs map[string]any }
-	data, _ := os.ReadFile(r.Path())
+	data, _ := os.ReadFile(r.path)
 	if err := json.Unmarshal(data, &raw); err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +216,7 @@ func TestRegistryDamagedFileRebuilt(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r, reports := newTestRegistry(t)
 			writeRegistryFile(t, r, tc.content)
-			if a := mustRegister(t, r, idC, Endpoint{}); a != tc.wantAlias {
+			if a := mustRegister(t, r, idC, chrome.Endpoint{}); a != tc.wantAlias {
 				t.Errorf("Register got %q, want %q", a, tc.wantAlias)
 			}
 			checkOneReport(t, *reports)
@@ -247,9 +249,9 @@ func checkOneReport(t *testing.T, reports []error) {
 func TestRegistryTruncatedAnywhere(t *testing.T) {
 	r, _ := newTestRegistry(t)
 	for _, id := range []string{idA, idB, idC, "D1", "E1"} {
-		mustRegister(t, r, id, Endpoint{})
+		mustRegister(t, r, id, chrome.Endpoint{})
 	}
-	full, err := os.ReadFile(r.Path())
+	full, err := os.ReadFile(r.path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +270,7 @@ func TestRegistryTruncatedAnywhere(t *testing.T) {
 				t.Fatalf("cut %d: %s = %+v, was %+v", cut, a, e, orig.tabs[a])
 			}
 		}
-		if a := mustRegister(t, r2, "NEW", Endpoint{}); a != "t6" {
+		if a := mustRegister(t, r2, "NEW", chrome.Endpoint{}); a != "t6" {
 			t.Fatalf("cut %d: next alias %q, want t6", cut, a)
 		}
 		if len(*reports) != 1 {
@@ -291,11 +293,11 @@ func TestRegistryReadersRebuildOnce(t *testing.T) {
 
 func TestRegistryPrune(t *testing.T) {
 	r, _ := newTestRegistry(t)
-	mustRegister(t, r, idA, Endpoint{})                  // t1, live
-	mustRegister(t, r, idB, Endpoint{})                  // t2, gone
-	mustRegister(t, r, idC, Endpoint{Host: "localhost"}) // t3, gone
-	mustRegister(t, r, idB, remoteEP)                    // t4, other Chrome
-	removed, err := r.Prune(Endpoint{}, listed(map[string]bool{idA: true}))
+	mustRegister(t, r, idA, chrome.Endpoint{})                  // t1, live
+	mustRegister(t, r, idB, chrome.Endpoint{})                  // t2, gone
+	mustRegister(t, r, idC, chrome.Endpoint{Host: "localhost"}) // t3, gone
+	mustRegister(t, r, idB, remoteEP)                           // t4, other Chrome
+	removed, err := r.Prune(chrome.Endpoint{}, listed(map[string]bool{idA: true}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,18 +308,18 @@ func TestRegistryPrune(t *testing.T) {
 	if _, ok := list["t4"]; !ok || len(list) != 2 {
 		t.Errorf("after Prune: %v; want t1 and t4", list)
 	}
-	if removed, _ := r.Prune(Endpoint{}, listed(map[string]bool{idA: true})); len(removed) != 0 {
+	if removed, _ := r.Prune(chrome.Endpoint{}, listed(map[string]bool{idA: true})); len(removed) != 0 {
 		t.Errorf("second Prune removed %v", removed)
 	}
 	// A tab registered while the list is taken is not in it, but alive.
-	removed, _ = r.Prune(Endpoint{}, func() (map[string]bool, error) {
-		mustRegister(t, r, "LATE", Endpoint{})
+	removed, _ = r.Prune(chrome.Endpoint{}, func() (map[string]bool, error) {
+		mustRegister(t, r, "LATE", chrome.Endpoint{})
 		return map[string]bool{idA: true}, nil
 	})
 	if list, _ := r.List(); len(removed) != 0 || list["t5"].TargetID != "LATE" {
 		t.Errorf("Prune removed %v, a tab registered during its listing: %v", removed, list)
 	}
-	if a := mustRegister(t, r, "NEW", Endpoint{}); a != "t6" {
+	if a := mustRegister(t, r, "NEW", chrome.Endpoint{}); a != "t6" {
 		t.Errorf("after Prune next alias %q, want t6", a)
 	}
 }
@@ -329,18 +331,18 @@ func listed(live map[string]bool) func() (map[string]bool, error) {
 
 func TestRegistryUpdate(t *testing.T) {
 	r, _ := newTestRegistry(t)
-	mustRegister(t, r, idA, Endpoint{})
-	if err := r.Update("t1", func(e *TabEntry) { e.Port = 9333 }); err != nil {
+	mustRegister(t, r, idA, chrome.Endpoint{})
+	if err := r.Update("t1", func(e *Entry) { e.Port = 9333 }); err != nil {
 		t.Fatal(err)
 	}
 	if _, e, _, _ := r.Resolve("t1"); e.Port != 9333 {
 		t.Errorf("port after Update = %d", e.Port)
 	}
 	var unknown *UnknownAliasError
-	if err := r.Update("t9", func(*TabEntry) {}); !errors.As(err, &unknown) || unknown.Alias != "t9" {
+	if err := r.Update("t9", func(*Entry) {}); !errors.As(err, &unknown) || unknown.Alias != "t9" {
 		t.Errorf("Update of unknown alias: %v", err)
 	}
-	if err := r.Update("t1", func(e *TabEntry) { e.TargetID = "" }); err == nil {
+	if err := r.Update("t1", func(e *Entry) { e.TargetID = "" }); err == nil {
 		t.Error("Update emptying the target id succeeded")
 	}
 	if _, e, _, _ := r.Resolve("t1"); e.TargetID != idA {
@@ -351,14 +353,14 @@ func TestRegistryUpdate(t *testing.T) {
 func TestRegistryKeepsUnknownEntryFields(t *testing.T) {
 	r, reports := newTestRegistry(t)
 	writeRegistryFile(t, r, `{"nextId": 2, "tabs": {"t1": {"targetId": "`+idA+`", "host": "localhost", "port": 9222, "snapshotSeq": 4, "future": {"id": "F1"}}}}`)
-	if err := r.Update("t1", func(e *TabEntry) { e.Port = 9333 }); err != nil {
+	if err := r.Update("t1", func(e *Entry) { e.Port = 9333 }); err != nil {
 		t.Fatal(err)
 	}
-	mustRegister(t, r, idB, Endpoint{})
+	mustRegister(t, r, idB, chrome.Endpoint{})
 	var raw struct {
 		Tabs map[string]map[string]json.RawMessage
 	}
-	data, _ := os.ReadFile(r.Path())
+	data, _ := os.ReadFile(r.path)
 	if err := json.Unmarshal(data, &raw); err != nil {
 		t.Fatal(err)
 	}
@@ -390,7 +392,7 @@ func TestRegistryFileErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := OpenRegistry(tc.path)
-			if _, err := r.Register(idA, Endpoint{}); err == nil {
+			if _, err := r.Register(idA, chrome.Endpoint{}); err == nil {
 				t.Error("Register succeeded")
 			}
 			if _, err := r.List(); tc.name == "path is a directory" && err == nil {
@@ -403,10 +405,10 @@ func TestRegistryFileErrors(t *testing.T) {
 func TestRegistryLeavesNoTempFiles(t *testing.T) {
 	r, _ := newTestRegistry(t)
 	for _, id := range []string{idA, idB, idC} {
-		mustRegister(t, r, id, Endpoint{})
+		mustRegister(t, r, id, chrome.Endpoint{})
 	}
 	r.Remove("t2")
-	entries, err := os.ReadDir(filepath.Dir(r.Path()))
+	entries, err := os.ReadDir(filepath.Dir(r.path))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -425,8 +427,8 @@ func TestDefaultRegistryPath(t *testing.T) {
 	if got, want := DefaultRegistryPath(), filepath.Join(dir, "cdp-skill-tabs.json"); got != want {
 		t.Errorf("DefaultRegistryPath() = %q, want %q", got, want)
 	}
-	if got := OpenRegistry("").Path(); got != DefaultRegistryPath() {
-		t.Errorf("OpenRegistry(\"\").Path() = %q", got)
+	if got := OpenRegistry("").path; got != DefaultRegistryPath() {
+		t.Errorf("OpenRegistry(\"\").path = %q", got)
 	}
 }
 
@@ -444,17 +446,17 @@ func TestRegistryLockTimeout(t *testing.T) {
 		t.Run(k.name, func(t *testing.T) {
 			r, _ := newTestRegistry(t)
 			r.lock, r.LockTimeout = k.lock, 30*time.Millisecond
-			unlock, err := k.lock(r.Path()+".lock", time.Second)
+			unlock, err := k.lock(r.path+".lock", time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = r.Register(idA, Endpoint{})
+			_, err = r.Register(idA, chrome.Endpoint{})
 			var le *RegistryLockError
 			if !errors.As(err, &le) {
 				t.Fatalf("Register under a held lock: %v, want *RegistryLockError", err)
 			}
 			unlock()
-			if _, err := r.Register(idA, Endpoint{}); err != nil {
+			if _, err := r.Register(idA, chrome.Endpoint{}); err != nil {
 				t.Errorf("Register after unlock: %v", err)
 			}
 		})
@@ -488,7 +490,7 @@ func TestExclLockBreaksStaleLock(t *testing.T) {
 func BenchmarkRegistryResolve(b *testing.B) {
 	r := OpenRegistry(filepath.Join(b.TempDir(), "tabs.json"))
 	for i := range 50 {
-		if _, err := r.Register(fmt.Sprintf("T%02d", i), Endpoint{}); err != nil {
+		if _, err := r.Register(fmt.Sprintf("T%02d", i), chrome.Endpoint{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -503,8 +505,33 @@ func BenchmarkRegistryResolve(b *testing.B) {
 func BenchmarkRegistryRegister(b *testing.B) {
 	r := OpenRegistry(filepath.Join(b.TempDir(), "tabs.json"))
 	for i := 0; b.Loop(); i++ {
-		if _, err := r.Register(strconv.Itoa(i), Endpoint{}); err != nil {
+		if _, err := r.Register(strconv.Itoa(i), chrome.Endpoint{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func TestRegistryKeepsRemoteEndpoint(t *testing.T) {
+	r := OpenRegistry(filepath.Join(t.TempDir(), "tabs.json"))
+	a, _ := chrome.ParseEndpoint("wss://gw.example.com/chrome?token=abc")
+	b, _ := chrome.ParseEndpoint("ws://127.0.0.1:9333/devtools/browser/y")
+	ta, err := r.Register("SAME", a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, _ := r.Register("SAME", b)
+	tl, _ := r.Register("SAME", chrome.Endpoint{})
+	if ta == tb || tb == tl || ta == tl {
+		t.Fatalf("one target id on three browsers needs three aliases: %s %s %s", ta, tb, tl)
+	}
+	_, e, found, err := r.Resolve(ta)
+	if err != nil || !found || e.Endpoint() != a || e.Host != "gw.example.com" || e.Port != 443 {
+		t.Fatalf("resolve %s: %+v %v", ta, e, err)
+	}
+	if removed, _ := r.Prune(a, listed(nil)); len(removed) != 1 || removed[0] != ta {
+		t.Fatalf("prune on a must drop only %s: %v", ta, removed)
+	}
+	if _, _, found, _ := r.Resolve(tb); !found {
+		t.Fatal("prune dropped another browser's tab")
 	}
 }

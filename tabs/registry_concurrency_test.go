@@ -1,4 +1,4 @@
-package cdp
+package tabs
 
 import (
 	"bufio"
@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+
+	"github.com/cdpskill/cdpskill/chrome"
 )
 
 // checkAllRegistered fails unless every id got its own alias, the file holds
@@ -53,13 +55,13 @@ func TestRegistryConcurrentGoroutines(t *testing.T) {
 			)
 			for w := range workers {
 				// A handle per goroutine, as separate processes would have.
-				rw := OpenRegistry(r.Path())
+				rw := OpenRegistry(r.path)
 				rw.lock = k.lock
 				rw.OnCorrupt = func(error) { mu.Lock(); reports++; mu.Unlock() }
 				wg.Go(func() {
 					for i := range each {
 						id := fmt.Sprintf("G%02d-%d", w, i)
-						a, err := rw.Register(id, Endpoint{})
+						a, err := rw.Register(id, chrome.Endpoint{})
 						if err != nil {
 							t.Error(err)
 							return
@@ -118,7 +120,7 @@ func registryChild(jobJSON string) int {
 	io.ReadFull(os.Stdin, make([]byte, 1))
 	for i := range job.N {
 		id := job.Prefix + "-" + strconv.Itoa(i)
-		a, err := r.Register(id, Endpoint{})
+		a, err := r.Register(id, chrome.Endpoint{})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
@@ -135,7 +137,7 @@ func TestRegistryConcurrentProcesses(t *testing.T) {
 			r, _ := newTestRegistry(t)
 			children := make([]*registryProc, procs)
 			for i := range children {
-				job := registryChildJob{Path: r.Path(), Prefix: fmt.Sprintf("P%d", i), N: each, Excl: k.name == "excl"}
+				job := registryChildJob{Path: r.path, Prefix: fmt.Sprintf("P%d", i), N: each, Excl: k.name == "excl"}
 				children[i] = startRegistryChild(t, job)
 			}
 			for _, c := range children {

@@ -1,4 +1,4 @@
-package cdp
+package chrome
 
 import (
 	"context"
@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cdpskill/cdpskill/cdp"
 )
 
 // fakeEnv is an Env backed by a map.
@@ -38,7 +40,7 @@ func touch(t *testing.T, path string, executable bool) string {
 	return path
 }
 
-func TestFindChrome(t *testing.T) {
+func TestFind(t *testing.T) {
 	dir := t.TempDir()
 	pathA := filepath.Join(dir, "a")
 	pathB := filepath.Join(dir, "b")
@@ -60,7 +62,7 @@ func TestFindChrome(t *testing.T) {
 		goos string
 		env  map[string]string
 		dirs []string
-		want string // "" means ErrNoChrome
+		want string // "" means ErrNotFound
 	}{
 		{"CHROME_PATH wins", "linux", map[string]string{"CHROME_PATH": explicit, "PATH": pathA}, []string{fixed}, explicit},
 		{"missing CHROME_PATH is an error, not a fallback", "linux", map[string]string{"CHROME_PATH": filepath.Join(dir, "nope"), "PATH": pathA}, nil, ""},
@@ -83,15 +85,15 @@ func TestFindChrome(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := findChrome(tc.goos, fakeEnv(tc.env), tc.dirs)
+			got, err := find(tc.goos, fakeEnv(tc.env), tc.dirs)
 			if tc.want != "" {
 				if err != nil || got != tc.want {
 					t.Fatalf("got %q, %v; want %q", got, err, tc.want)
 				}
 				return
 			}
-			if !errors.Is(err, ErrNoChrome) {
-				t.Fatalf("got %q, %v; want ErrNoChrome", got, err)
+			if !errors.Is(err, ErrNotFound) {
+				t.Fatalf("got %q, %v; want ErrNotFound", got, err)
 			}
 			if !strings.Contains(err.Error(), "CHROME_PATH") || !strings.Contains(err.Error(), "install") {
 				t.Errorf("error does not say what to install or set: %v", err)
@@ -297,9 +299,9 @@ func TestLaunchReportsChromeThatExits(t *testing.T) {
 	useTempDir(t)
 	t.Setenv("CHROME_PATH", fakeChrome(t, `echo "Missing X server or \$DISPLAY" >&2; exit 3`))
 	_, _, err := Launch(callCtx(t), os.Getenv, LaunchOptions{Endpoint: Endpoint{Port: freePort(t)}})
-	var ce *ConnectError
+	var ce *cdp.ConnectError
 	if !errors.As(err, &ce) || !errors.Is(err, errChromeExited) {
-		t.Fatalf("got %v (%T), want a *ConnectError for a Chrome that exited", err, err)
+		t.Fatalf("got %v (%T), want a *cdp.ConnectError for a Chrome that exited", err, err)
 	}
 	for _, want := range []string{"exit status 3", "Missing X server or $DISPLAY"} {
 		if !strings.Contains(err.Error(), want) {
@@ -375,8 +377,8 @@ func TestLaunchWithoutChrome(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "no-such-chrome")
 	env := fakeEnv(map[string]string{"CHROME_PATH": missing})
 	_, _, err := Launch(callCtx(t), env, LaunchOptions{Endpoint: Endpoint{Port: freePort(t)}})
-	if !errors.Is(err, ErrNoChrome) || !strings.Contains(err.Error(), missing) {
-		t.Fatalf("got %v, want ErrNoChrome naming %s", err, missing)
+	if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), missing) {
+		t.Fatalf("got %v, want ErrNotFound naming %s", err, missing)
 	}
 }
 

@@ -1,6 +1,6 @@
 //go:build !windows
 
-package cdp
+package chrome
 
 import (
 	"bytes"

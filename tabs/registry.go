@@ -1,4 +1,8 @@
-package cdp
+// Package tabs is the table of tabs that outlives each short cdpskill
+// process: the registry file of aliases (t1, t2, ...) shared by every
+// process on the machine under a file lock, and the per-tab lock that
+// makes two calls on one tab take turns.
+package tabs
 
 import (
 	"errors"
@@ -9,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cdpskill/cdpskill/chrome"
 	"github.com/cdpskill/cdpskill/internal/private"
 )
 
@@ -30,15 +35,16 @@ func DefaultRegistryPath() string {
 	return filepath.Join(os.TempDir(), "cdp-skill-tabs.json")
 }
 
-// TabEntry is what an alias stands for.
-type TabEntry struct {
+// Entry is what an alias stands for.
+type Entry struct {
 	TargetID string `json:"targetId"`
 	Host     string `json:"host"`
 	Port     int    `json:"port"`
 	// EndpointURL is the remote endpoint the tab was reached through
-	// (Endpoint.URL), kept whole, token and all, so a later call with only
-	// the alias dials it again; Host and Port are then the URL's. The file
-	// is private to this user, and the URL is never printed.
+	// (chrome.Endpoint.URL), kept whole, token and all, so a later call
+	// with only the alias dials it again; Host and Port are then the
+	// URL's. The file is private to this user, and the URL is never
+	// printed.
 	EndpointURL string `json:"endpoint,omitempty"`
 	// BrowserWS caches the browser's websocket URL so a call can skip the
 	// /json/version round trip; a stale one just costs that round trip.
@@ -58,13 +64,13 @@ type TabEntry struct {
 
 	// extra keeps, as a compact JSON object, the fields this build does
 	// not know, so a rewrite by an older cdpskill does not drop what a
-	// newer one stored. A string keeps TabEntry comparable with ==.
+	// newer one stored. A string keeps Entry comparable with ==.
 	extra string
 }
 
 // Endpoint is the Chrome the entry's target lives in.
-func (e TabEntry) Endpoint() Endpoint {
-	return Endpoint{Host: e.Host, Port: e.Port, URL: e.EndpointURL}.WithDefaults()
+func (e Entry) Endpoint() chrome.Endpoint {
+	return chrome.Endpoint{Host: e.Host, Port: e.Port, URL: e.EndpointURL}.WithDefaults()
 }
 
 // Registry is a handle on a registry file. It holds no state of its own
@@ -97,12 +103,9 @@ func OpenRegistry(path string) *Registry {
 	return &Registry{path: path}
 }
 
-// Path is the registry file's path.
-func (r *Registry) Path() string { return r.path }
-
 // Register returns the alias of targetID on ep, assigning the next one if
 // the target has none there yet. ep's empty fields mean localhost:9222.
-func (r *Registry) Register(targetID string, ep Endpoint) (string, error) {
+func (r *Registry) Register(targetID string, ep chrome.Endpoint) (string, error) {
 	if targetID == "" {
 		return "", errors.New("tab registry: cannot register an empty target id")
 	}
@@ -114,7 +117,7 @@ func (r *Registry) Register(targetID string, ep Endpoint) (string, error) {
 			return false, nil
 		}
 		var err error
-		alias, err = st.add(TabEntry{TargetID: targetID, Host: ep.Host, Port: ep.Port, EndpointURL: ep.URL})
+		alias, err = st.add(Entry{TargetID: targetID, Host: ep.Host, Port: ep.Port, EndpointURL: ep.URL})
 		return err == nil, err
 	})
 	if err != nil {
@@ -127,7 +130,7 @@ func (r *Registry) Register(targetID string, ep Endpoint) (string, error) {
 // id (on any endpoint; the lowest alias wins if several). found is false for
 // anything else, which the caller may use as a raw target id on the default
 // endpoint (SPEC 18.7).
-func (r *Registry) Resolve(aliasOrID string) (alias string, e TabEntry, found bool, err error) {
+func (r *Registry) Resolve(aliasOrID string) (alias string, e Entry, found bool, err error) {
 	err = r.view(func(st *registryState) {
 		if ent, ok := st.tabs[aliasOrID]; ok {
 			alias, e, found = aliasOrID, ent, true
@@ -153,7 +156,7 @@ func (r *Registry) Remove(alias string) error {
 }
 
 // Update changes alias's entry in place through fn, under the lock.
-func (r *Registry) Update(alias string, fn func(*TabEntry)) error {
+func (r *Registry) Update(alias string, fn func(*Entry)) error {
 	return r.mutate(func(st *registryState) (bool, error) {
 		e, ok := st.tabs[alias]
 		if !ok {
@@ -170,10 +173,10 @@ func (r *Registry) Update(alias string, fn func(*TabEntry)) error {
 }
 
 // List returns a copy of every entry by alias.
-func (r *Registry) List() (map[string]TabEntry, error) {
-	var out map[string]TabEntry
+func (r *Registry) List() (map[string]Entry, error) {
+	var out map[string]Entry
 	err := r.view(func(st *registryState) {
-		out = make(map[string]TabEntry, len(st.tabs))
+		out = make(map[string]Entry, len(st.tabs))
 		for a, e := range st.tabs {
 			out[a] = e
 		}
@@ -186,7 +189,7 @@ func (r *Registry) List() (map[string]TabEntry, error) {
 // endpoints are left alone: their Chrome was not asked. Only entries
 // registered before list is called may go: a tab another process opens
 // and registers while the list is taken is missing from it, yet alive.
-func (r *Registry) Prune(ep Endpoint, list func() (map[string]bool, error)) ([]string, error) {
+func (r *Registry) Prune(ep chrome.Endpoint, list func() (map[string]bool, error)) ([]string, error) {
 	ep = ep.WithDefaults()
 	known := map[string]string{}
 	if err := r.view(func(st *registryState) {
@@ -204,7 +207,7 @@ func (r *Registry) Prune(ep Endpoint, list func() (map[string]bool, error)) ([]s
 	err = r.mutate(func(st *registryState) (bool, error) {
 		for _, a := range st.aliases() {
 			e := st.tabs[a]
-			if SameEndpoint(e.Endpoint(), ep) && known[a] == e.TargetID && !live[e.TargetID] {
+			if chrome.SameEndpoint(e.Endpoint(), ep) && known[a] == e.TargetID && !live[e.TargetID] {
 				delete(st.tabs, a)
 				removed = append(removed, a)
 			}
@@ -333,11 +336,4 @@ func (r *Registry) write(st *registryState) error {
 		return fmt.Errorf("tab registry: encode: %w", err)
 	}
 	return private.WriteFileSync(r.path, data)
-}
-
-// SameEndpoint reports whether a and b are the same browser endpoint: the
-// same URL, or for host and port endpoints the same host and port.
-func SameEndpoint(a, b Endpoint) bool {
-	a, b = a.WithDefaults(), b.WithDefaults()
-	return a.URL == b.URL && strings.EqualFold(a.Host, b.Host) && a.Port == b.Port
 }

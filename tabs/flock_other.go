@@ -1,6 +1,6 @@
 //go:build !(darwin || dragonfly || freebsd || linux || netbsd || openbsd)
 
-package cdp
+package tabs
 
 // lockFreeReads is off because on Windows a rename onto a file that a
 // reader holds open can fail; readers take the lock there.
