@@ -39,6 +39,11 @@ func TabSession(c *Conn, targetID string) *Session {
 	return &Session{conn: c, TargetID: targetID}
 }
 
+// Browser is the connection's own session, with no session id: its
+// commands go to the browser, or, over a tab's own websocket, to the tab
+// (which hands the browser's domains, Target and Browser, on).
+func (c *Conn) Browser() *Session { return &Session{conn: c} }
+
 // Conn is the browser connection the session travels over.
 func (s *Session) Conn() *Conn { return s.conn }
 
