@@ -1,12 +1,10 @@
-/**
- * The page context reported after every call (SPEC 14.4): URL, title,
- * scroll, viewport, the focused element and an open modal dialog.
- *
- * It runs on every invocation, so it touches as little as it can: one
- * focused element, and one querySelectorAll for dialogs. S is
- * inpage/selectors.js. It runs in cdpskill's helper world; the page's
- * framework, whose globals live in the page's own world, is read apart.
- */
+// The page context reported after every call (SPEC 14.4): URL, title,
+// scroll, viewport, the focused element and an open modal dialog.
+//
+// It runs on every invocation, so it touches as little as it can: one
+// focused element, and one querySelectorAll for dialogs. S is
+// inpage/selectors.js. It runs in cdpskill's helper world; the page's
+// framework, whose globals live in the page's own world, is read apart.
 function pageContext(S) {
   const MAX_VALUE = 200;
   const TEXT_INPUTS = new Set([

@@ -2,7 +2,7 @@
 // by CSS selector, or the index-th <iframe>/<frame> in document order.
 // Returns the element, or a string saying why there is none; a selector
 // that does not parse gives the prefix the Go side looks for.
-(selector, index) => {
+function frameOwner(selector, index) {
   let el;
   if (selector) {
     try {

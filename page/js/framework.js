@@ -1,10 +1,8 @@
-/**
- * What the page runs on, told from the globals, attributes and element
- * properties each framework leaves behind: meta-frameworks first, then
- * UI libraries, then helpers, with a version where the page exposes one
- * ("Next.js 14.2.3, React 18.3.1"). "" when nothing is recognised. Each
- * probe is guarded: a page's odd globals must not break the context.
- */
+// What the page runs on, told from the globals, attributes and element
+// properties each framework leaves behind: meta-frameworks first, then
+// UI libraries, then helpers, with a version where the page exposes one
+// ("Next.js 14.2.3, React 18.3.1"). "" when nothing is recognised. Each
+// probe is guarded: a page's odd globals must not break the context.
 function framework() {
   const w = window;
   const d = document;

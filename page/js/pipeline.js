@@ -1,19 +1,17 @@
-/**
- * Runs a pipeline of micro-operations (SPEC 12.3) in one evaluation.
- *
- * ops are data: {op: 'fill'|'click'|'type'|'check'|'select', find, text,
- * check} act on the element find names (a CSS selector or a ref);
- * {op: 'waitFor', fn, ms} polls fns[fn] every 100 ms for up to ms;
- * {op: 'sleep', ms} pauses; {op: 'return', fn} records fns[fn]()'s value.
- * fns are the agent's own functions, the only code not written here.
- *
- * budgetMs bounds the whole run: an operation that would outlast it
- * fails as a timeout, so the caller learns where it stopped.
- *
- * Resolves {completed: true, steps, results} or {completed: false,
- * failedAt, kind, error, results}; results hold one entry per completed
- * operation: true, or the value a return produced (as JSON).
- */
+// Runs a pipeline of micro-operations (SPEC 12.3) in one evaluation.
+//
+// ops are data: {op: 'fill'|'click'|'type'|'check'|'select', find, text,
+// check} act on the element find names (a CSS selector or a ref);
+// {op: 'waitFor', fn, ms} polls fns[fn] every 100 ms for up to ms;
+// {op: 'sleep', ms} pauses; {op: 'return', fn} records fns[fn]()'s value.
+// fns are the agent's own functions, the only code not written here.
+//
+// budgetMs bounds the whole run: an operation that would outlast it
+// fails as a timeout, so the caller learns where it stopped.
+//
+// Resolves {completed: true, steps, results} or {completed: false,
+// failedAt, kind, error, results}; results hold one entry per completed
+// operation: true, or the value a return produced (as JSON).
 async function runPipeline(ops, fns, budgetMs) {
   const POLL_MS = 100;
   const start = Date.now();

@@ -5,7 +5,7 @@
 // Map, ...) and cut containers become nested descriptors, because agents
 // pay for every byte. Limits, a depth cap, an ancestor set for cycles and a
 // total budget keep huge or circular graphs from hanging the page.
-function () {
+function serialize() {
   "use strict";
   const LIMIT = {
     items: 100,     // array items

@@ -1,39 +1,37 @@
-/**
- * The DOM half of the settle after an action (SPEC 17.4): a
- * MutationObserver and a scroll listener armed before the action, and a
- * wait for a quiet window after it; they stop LINGER ms after the last
- * wait, or at the next arm. Only changes
- * an agent could see count: not style attributes (a script animation
- * rewrites them every frame), not an attribute set to the value it had,
- * and not a batch of nodes replaced by identical ones in the same places
- * (a framework re-rendering on a clock). The state lives on the document,
- * under a symbol the page does not enumerate, so a new document starts
- * without one.
- *
- * Animations and transitions the action began count as changes until
- * they end (see animating).
- *
- * The nodes the actions of one call add or whose text they change are
- * gathered in the state's `touched` (a Set, bounded), for the report to
- * say what changed out of view (aria/js/elsewhere.js), which takes them
- * and sets `reported`; `call` names the call they belong to. From the
- * report to the next call's action, the elements the page changes on its
- * own are noted in `ambient` (a WeakSet), and nothing else is done.
- *
- * a: {op: "arm", call} starts watching afresh;
- *    {op: "now"} answers the document's clock (performance.now());
- *    {op: "quiet", window, max, fresh, rendered} waits until the DOM has
- *    not changed for window ms (counted from the last change, or from now
- *    when fresh or in a new document), at most max ms. Without fresh it
- *    first lets the page render a frame (unless rendered: the action
- *    waited for one already), and answers then if nothing changed since
- *    arm.
- * returns {moved, settled, newDocument, scrolled, seen}: scrolled, when
- *    the page or an element still shown in it scrolled since arm (a list
- *    that scrolled an option into view and then closed moved nothing);
- *    seen, when on the document's clock anything last changed since arm,
- *    a style or an identical rebuild too, or anything scrolled (0: no).
- */
+// The DOM half of the settle after an action (SPEC 17.4): a
+// MutationObserver and a scroll listener armed before the action, and a
+// wait for a quiet window after it; they stop LINGER ms after the last
+// wait, or at the next arm. Only changes
+// an agent could see count: not style attributes (a script animation
+// rewrites them every frame), not an attribute set to the value it had,
+// and not a batch of nodes replaced by identical ones in the same places
+// (a framework re-rendering on a clock). The state lives on the document,
+// under a symbol the page does not enumerate, so a new document starts
+// without one.
+//
+// Animations and transitions the action began count as changes until
+// they end (see animating).
+//
+// The nodes the actions of one call add or whose text they change are
+// gathered in the state's `touched` (a Set, bounded), for the report to
+// say what changed out of view (aria/js/elsewhere.js), which takes them
+// and sets `reported`; `call` names the call they belong to. From the
+// report to the next call's action, the elements the page changes on its
+// own are noted in `ambient` (a WeakSet), and nothing else is done.
+//
+// a: {op: "arm", call} starts watching afresh;
+//    {op: "now"} answers the document's clock (performance.now());
+//    {op: "quiet", window, max, fresh, rendered} waits until the DOM has
+//    not changed for window ms (counted from the last change, or from now
+//    when fresh or in a new document), at most max ms. Without fresh it
+//    first lets the page render a frame (unless rendered: the action
+//    waited for one already), and answers then if nothing changed since
+//    arm.
+// returns {moved, settled, newDocument, scrolled, seen}: scrolled, when
+//    the page or an element still shown in it scrolled since arm (a list
+//    that scrolled an option into view and then closed moved nothing);
+//    seen, when on the document's clock anything last changed since arm,
+//    a style or an identical rebuild too, or anything scrolled (0: no).
 function settle(a) {
   const KEY = Symbol.for('cdpskill.settle');
   const LINGER = 10000; // ms the watch stays after a wait

@@ -1,19 +1,17 @@
-/**
- * Resolves once a page condition holds, or once budgetMs has passed.
- *
- * cond is one of
- *   {selector, hidden, minCount}   visible matches (or none, when hidden)
- *   {text, caseSensitive}          text in the page's rendered text
- *   {textRegex}                    "source" or "/source/flags"
- *   {urlContains}                  substring of location.href
- *
- * Checks run when the DOM mutates (coalesced) and on a slow poll, which
- * catches what no mutation announces: CSS changes, pushState, layout.
- *
- * Resolves {ok: true, count?, url?}, or {ok: false, seen} when the budget
- * ran out (seen says how close the page came), or {invalid: message} when
- * the selector or regex cannot be parsed: that is reported at once.
- */
+// Resolves once a page condition holds, or once budgetMs has passed.
+//
+// cond is one of
+//   {selector, hidden, minCount}   visible matches (or none, when hidden)
+//   {text, caseSensitive}          text in the page's rendered text
+//   {textRegex}                    "source" or "/source/flags"
+//   {urlContains}                  substring of location.href
+//
+// Checks run when the DOM mutates (coalesced) and on a slow poll, which
+// catches what no mutation announces: CSS changes, pushState, layout.
+//
+// Resolves {ok: true, count?, url?}, or {ok: false, seen} when the budget
+// ran out (seen says how close the page came), or {invalid: message} when
+// the selector or regex cannot be parsed: that is reported at once.
 function waitForCondition(cond, budgetMs) {
   const POLL_MS = 100;
   const MIN_GAP_MS = 30;
