@@ -6,7 +6,7 @@
 // expression, "source" or "/source/flags"). Returns {assertions: [...]}
 // each {type, mode?, selector?, expected, actual, passed, error?}, or
 // {error} for a regular expression or selector the browser cannot parse.
-function (h, a) {
+function assert(h, a) {
   const ACTUAL_MAX = 200;
   const out = [];
   const url = location.href;

@@ -7,7 +7,7 @@
 // centre is within radius of the point, closest first.
 // Returns {hits, counters} where a hit is an element description, or
 // {error} for a point with nothing there.
-function (h, a) {
+function elementsAt(h, a) {
   const refs = h.refs(a.floors);
 
   function describe(el) {

@@ -4,7 +4,7 @@
 //   {type: 'table', headers, rows, rowCount}  rowCount counts every data row
 //   {type: 'list', items, itemCount}          itemCount counts every item
 // or {error}. Cells and items are their rendered text, whitespace collapsed.
-function (h, a) {
+function extract(h, a) {
   const found = h.find(a.target);
   if (found.error) return found;
   const root = found.el;

@@ -6,7 +6,7 @@
 // is a string, a boolean for a checkbox, the checked value (or null) for a
 // radio group, a list for <select multiple> and file inputs. Passwords
 // read "********" (or "" when empty); long values are cut at 200.
-function (h, a) {
+function formState(h, a) {
   const VALUE_MAX = 200;
   const found = h.find(a.target);
   if (found.error) return found;

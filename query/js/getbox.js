@@ -5,7 +5,7 @@
 //   {error: 'not found'}                 no ref map entry
 //   {error: 'stale', message}            the element left the page
 //   {error: 'hidden', box}               it exists but cannot be seen
-function (h, refs) {
+function getBox(h, refs) {
   const map = window.__ariaRefs instanceof Map ? window.__ariaRefs : new Map();
   const boxes = {};
   for (const ref of refs) {

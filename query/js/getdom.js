@@ -2,7 +2,7 @@
 //
 // a = {target, outer}: no target means the whole document. Returns
 // {html, tagName, length} or {error}.
-function (h, a) {
+function getDom(h, a) {
   let el = document.documentElement;
   if (a.target) {
     const found = h.find(a.target);

@@ -10,7 +10,7 @@
 // ref -> Element, window.__ariaRefMeta ref -> {selector, role, name},
 // window.__ariaRefOf Element -> ref, and the counters
 // window.__ariaSnapshotId and window.__ariaElementId.
-function (R, S) {
+function queryHelpers(R, S) {
   const REF = /^s\d+e\d+$/;
 
   function norm(s) {

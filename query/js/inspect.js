@@ -3,7 +3,7 @@
 // a = {selectors: [...], limit}. Returns {title, url, elements, custom?},
 // where custom maps each selector to its count, or with a limit to
 // {count, values}; or {error} naming a selector that does not parse.
-function (h, a) {
+function inspect(h, a) {
   const COMMON = ['a', 'button', 'input', 'textarea', 'select', 'h1', 'h2', 'h3', 'img', 'form'];
   const elements = {};
   for (const tag of COMMON) elements[tag] = document.getElementsByTagName(tag).length;

@@ -7,7 +7,7 @@
 //   {fields: [{mode} or {attr}, ...]}           value is an object keyed by them
 //
 // Returns {total, results: [{index, value, metadata?}]} or {error}.
-function (h, q) {
+function query(h, q) {
   const TEXT_MAX = 500;
   const HTML_MAX = 1000;
   const ATTR_MAX = 200;

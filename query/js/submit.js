@@ -5,7 +5,7 @@
 // Returns {submitted, valid, errors?} or {error}. An invalid form is not
 // submitted: reportValidity shows the browser's messages, as a user
 // would see them, and errors lists them.
-function (h, a) {
+function submit(h, a) {
   const found = h.find(a.target);
   if (found.error) return found;
   const el = found.el;

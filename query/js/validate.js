@@ -4,7 +4,7 @@
 // a = {target}. Returns {valid, message?, validity} where validity lists
 // the flags that are set (valueMissing, typeMismatch, ...). A form gives
 // {valid, errors} for its failing fields instead. Or {error}.
-function (h, a) {
+function validate(h, a) {
   const FLAGS = ['valueMissing', 'typeMismatch', 'patternMismatch', 'tooLong', 'tooShort',
     'rangeUnderflow', 'rangeOverflow', 'stepMismatch', 'badInput', 'customError'];
   const found = h.find(a.target);
