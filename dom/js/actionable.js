@@ -7,7 +7,7 @@
 // On success the element is pinned under req.token in the handle store and,
 // when req.probe is set, a listener records whether the coming CDP click
 // or hover reaches it. With req.force every check but editability is skipped.
-async function (h, req) {
+async function actionable(h, req) {
   const found = h.resolve(req.target);
   if (found.error) return found.error;
   // A visually hidden checkbox or radio is clicked through its label, as a

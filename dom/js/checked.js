@@ -3,7 +3,7 @@
 // left the page (a re-render replaced it), or when it is in another row
 // than at the first reading: a framework that reuses rows by position put
 // another item's content around it, so its state is that item's.
-function (h, token) {
+function readChecked(h, token) {
   const entry = h.handles().get(token);
   if (!entry || !entry.el.isConnected) return { detached: true };
   const el = entry.el;

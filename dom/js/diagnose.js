@@ -6,7 +6,7 @@
 //
 // a: {term, fields}: term is what the step looked for ("" for none);
 // fields asks for the visible form fields instead of the buttons.
-function (h, a) {
+function diagnose(h, a) {
   const term = a.term || '';
   const out = { title: document.title, url: location.href };
   const part = (name, fn) => {

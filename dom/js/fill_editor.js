@@ -12,7 +12,7 @@
 //           editor shows to stop changing (editors render in an
 //           animation frame), and reads it, saying whether the editor
 //           renders only the lines in its view (partial).
-async function (h, args) {
+async function fillEditor(h, args) {
   const entry = h.handles().get(args.token);
   if (!entry) return { navigated: true };
   const el = entry.el;

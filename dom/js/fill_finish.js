@@ -9,7 +9,7 @@
 // A missing handle store means the document was replaced since the text
 // went in, which only the fill itself can have caused (a field that
 // submits its form as you type): navigated.
-function (h, token) {
+function fillFinish(h, token) {
   const entry = h.handles().get(token);
   if (!entry) return { navigated: true };
   const watch = entry.watch || { landed: null };

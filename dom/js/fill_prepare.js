@@ -8,7 +8,7 @@
 // records what the field held when the first input event reached it:
 // the text that went in, before any of the page's listeners reacted to it
 // (cleared it, reformatted it, moved focus away).
-function (h, args) {
+function fillPrepare(h, args) {
   const entry = h.handles().get(args.token);
   if (!entry || !entry.el.isConnected) return { detached: true };
   const el = entry.el;

@@ -4,7 +4,7 @@
 // native setter bypasses that tracker, and the input event that follows is
 // then seen as a real edit. Nothing types here, so change is fired too.
 // contenteditable has no value: unsupported.
-function (h, args) {
+function fillReact(h, args) {
   const entry = h.handles().get(args.token);
   if (!entry || !entry.el.isConnected) return { detached: true };
   const el = entry.el;

@@ -1,2 +1,4 @@
 // Reports whether this window's document handed out ref.
-(ref) => !!(window.__ariaRefs && window.__ariaRefs.has(ref))
+function hasRef(ref) {
+  return !!(window.__ariaRefs && window.__ariaRefs.has(ref));
+}

@@ -5,7 +5,7 @@
 // requires) or dragleave if not, and dragend on the source. Endpoints are
 // pinned elements ({token}) or top-level points ({x, y}); points are the
 // client coordinates the events carry.
-function (h, args) {
+function dragHTML5(h, args) {
   const grabbed = element(args.source);
   // A real drag starts on the draggable ancestor of what was grabbed.
   const src = grabbed && (grabbed.closest('[draggable=true]') || grabbed);

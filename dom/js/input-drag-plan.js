@@ -7,7 +7,7 @@
 // A source that is <input type="range"> is not dragged when args.setRange
 // is set: its value is set from the target's x position along the track,
 // as a user's drag to there would leave it, with input and change events.
-function (h, args) {
+function dragPlan(h, args) {
   const out = {};
   const els = {};
   for (const side of ['source', 'target']) {

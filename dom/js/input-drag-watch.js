@@ -22,7 +22,7 @@
 // The record stays in the page under args.token with a probe, as a
 // click's does: release.js removes the observer and listeners on every
 // path, stop or not.
-async function (h, args) {
+async function dragWatch(h, args) {
   const LISTS = 'ul, ol, [role=list], [role=listbox], [role=grid], [role=tree], tbody';
   const store = h.handles();
   if (args.phase === 'start') {

@@ -3,7 +3,7 @@
 // did not have focus gets its caret at the end, so typed text appends
 // instead of landing wherever a click put the caret. With no token it only
 // reports what has focus, so that keys sent to nothing can be flagged.
-function (h, args) {
+function focusInput(h, args) {
   if (!args.token) return { focused: !!h.focusedElement() };
   const entry = h.handles().get(args.token);
   const el = entry && entry.el;

@@ -5,7 +5,7 @@
 // that were not before, outermost only, and forgets the record. An
 // overlay a re-rendering page rebuilt in the meantime is the same one if
 // it reads the same.
-async function (h, args) {
+async function hoverOverlays(h, args) {
   const OVERLAY = [
     '[role=tooltip]', '[role=menu]', '[role=menubar]', '[role=listbox]', '[role=dialog]',
     '[role=alertdialog]', '[popover]', '[data-tooltip]',

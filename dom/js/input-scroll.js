@@ -8,7 +8,7 @@
 // cannot scroll along the axis asked for, the container under the middle
 // of the viewport, or else the largest scrollable one, is scrolled
 // instead and named in the reply.
-function (h, args) {
+function scrollPage(h, args) {
   if (args.mode === 'element') {
     const entry = h.handles().get(args.token);
     const el = entry && entry.el;

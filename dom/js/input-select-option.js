@@ -8,7 +8,7 @@
 // and role of what it is instead), disabled, missing (with the first 10
 // options), tooMany (several values for a single select) or
 // optionDisabled.
-function (h, args) {
+function selectOptions(h, args) {
   const entry = h.handles().get(args.token);
   const el = entry && entry.el;
   if (!el || !el.isConnected) return { detached: true };

@@ -2,7 +2,7 @@
 // the characters from args.start to args.end (null: the end). Fields get
 // focus and setSelectionRange; other elements a document Range over
 // their text nodes. Replies {text} (what is selected) or why not.
-function (h, args) {
+function selectText(h, args) {
   const entry = h.handles().get(args.token);
   const el = entry && entry.el;
   if (!el || !el.isConnected) return { detached: true };

@@ -1,7 +1,7 @@
 // Clicks the pinned element from JavaScript: element.click() count times,
 // then a dblclick for a double click. SVG elements have no click(), so
 // they get a synthetic MouseEvent.
-function (h, args) {
+function jsClick(h, args) {
   const entry = h.handles().get(args.token);
   if (!entry || !entry.el.isConnected) return { detached: true };
   const el = entry.el;

@@ -1,5 +1,5 @@
 // Unpins the element of one action and removes its click probe, if any.
-function (h, token) {
+function release(h, token) {
   const store = h.handles();
   const entry = store.get(token);
   if (entry && entry.probe) entry.probe.remove();

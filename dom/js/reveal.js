@@ -7,7 +7,7 @@
 // page ahead and a.wait ms at its edge, where infinite lists load more.
 // atEnd says the page neither moved nor grew, so scrolling on is unlikely
 // to help; hopeless, that no scrolling can help.
-async function (h, a) {
+async function reveal(h, a) {
   const hit = () => {
     const r = h.resolve(a.target);
     return r.error ? null : r.el;

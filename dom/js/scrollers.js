@@ -38,7 +38,7 @@
 // in something a click by text takes: no scrolling shows another),
 // {found: true} when the target was there all along, or {hopeless: true}
 // when no scrolling can find it (an invalid selector, an unknown ref).
-async function (h, a) {
+async function searchScrollers(h, a) {
   const start = performance.now();
   const deadline = start + Math.max(0, a.budget || 0);
   const peek = a.peek || 100;

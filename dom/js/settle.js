@@ -2,7 +2,7 @@
 // once no DOM mutation has happened for a.stable ms, or after a.timeout
 // ms with settled false. Mutations in the whole document count: attributes,
 // children and text alike, since any of them is what the agent would see.
-function (h, a) {
+function settleDOM(h, a) {
   return new Promise((done) => {
     const start = performance.now();
     let mutations = 0;

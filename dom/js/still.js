@@ -18,7 +18,7 @@
 //   busy, why the page is changing though its DOM is quiet ('' when it
 //   is not): still loading, an animation running; candidate, an element
 //   that matches the target but is hidden, which may yet show.
-function (h, a) {
+function isStill(h, a) {
   const KEY = Symbol.for('cdpskill.still');
   const OPTS = { subtree: true, childList: true, attributes: true, characterData: true };
   const now = performance.now();

@@ -9,7 +9,7 @@
 // JSON string, so that one evaluation not returned by value still reads
 // it: the statuses of the target resolution, plus notFileInput and
 // ambiguous.
-function (h, args) {
+function findFileInput(h, args) {
   const isFileInput = (el) => !!el && el.localName === 'input' && el.type === 'file';
 
   // fileInputs lists the file inputs under root, open shadow roots included.

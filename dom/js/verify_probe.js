@@ -8,7 +8,7 @@
 // (reResolved); when the target resolves to an element the events
 // missed, they never reached it and Go acts again (replaced); when
 // nothing matches, the element is gone.
-function (h, args) {
+function verifyProbe(h, args) {
   const entry = h.handles().get(args.token);
   if (!entry) return { received: true, navigated: true };
   const p = entry.probe;

@@ -4,7 +4,7 @@
 // router's next step). A busy page takes longer to answer, which is the
 // point: the wait for effects then starts later, when the page has caught
 // up. A tab that renders no frames (hidden) is bounded by a timer.
-function () {
+function yieldToPage() {
   return new Promise((done) => {
     const t = setTimeout(done, 100);
     requestAnimationFrame(() => setTimeout(() => { clearTimeout(t); done(); }, 0));
