@@ -6,8 +6,8 @@
 //
 // The JavaScript it runs lives in js/. Each operation there is a function
 // (h, args) whose first argument is the helper object built by
-// js/resolve.js; bind pairs the two so that one Runtime.evaluate does the
-// whole operation.
+// js/resolve.js from its modules (js/resolve_*.js); bind pairs the two so
+// that one Runtime.evaluate does the whole operation.
 package dom
 
 import (
@@ -18,7 +18,19 @@ import (
 
 var (
 	//go:embed js/resolve.js
-	helpersJS string
+	resolveJS string
+	//go:embed js/resolve_base.js
+	resolveBaseJS string
+	//go:embed js/resolve_deep.js
+	resolveDeepJS string
+	//go:embed js/resolve_reach.js
+	resolveReachJS string
+	//go:embed js/resolve_text.js
+	resolveTextJS string
+	//go:embed js/resolve_label.js
+	resolveLabelJS string
+	//go:embed js/resolve_ref.js
+	resolveRefJS string
 	//go:embed js/actionable.js
 	actionableJS string
 	//go:embed js/release.js
@@ -65,9 +77,21 @@ var (
 	stillFn       = bind(stillJS)
 )
 
-// bind composes an operation with the helpers (js.Bind).
+// helpersJS is the helper object's factory, function (R, S, P): resolve.js
+// with the modules it builds on as its lib (inpage.Compose).
+var helpersJS = inpage.Lazy(func() string {
+	return inpage.Compose(resolveJS,
+		inpage.Module{Name: "base", Src: resolveBaseJS},
+		inpage.Module{Name: "deep", Src: resolveDeepJS},
+		inpage.Module{Name: "reach", Src: resolveReachJS},
+		inpage.Module{Name: "text", Src: resolveTextJS},
+		inpage.Module{Name: "label", Src: resolveLabelJS},
+		inpage.Module{Name: "ref", Src: resolveRefJS})
+})
+
+// bind composes an operation with the helpers (inpage.Bind).
 func bind(op string) func() string {
-	return inpage.Lazy(func() string { return inpage.Bind(helpersJS, op) })
+	return inpage.Lazy(func() string { return inpage.Bind(helpersJS(), op) })
 }
 
 // Point is a position in CSS pixels of the top-level viewport.

@@ -2,7 +2,7 @@
 // text of the row, list item or card around it ("Call mom" for a to-do's
 // checkbox). The flattened views print it as ` in "…"` (aria's
 // context.js), and a ref records it to know its element again after a
-// re-render (aria's refs.js, dom's resolve.js): a checkbox with no name
+// re-render (aria's refs.js, dom's resolve_ref.js): a checkbox with no name
 // is the checkbox in "Call mom", not the second checkbox. R is
 // ariaRoles().
 function ariaPlaces(R) {

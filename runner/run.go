@@ -250,7 +250,7 @@ func exactElsewhere(err error, d *dom.Diagnostics) string {
 }
 
 // clickedByText are the roles of the elements a click by text takes
-// (resolve.js's CLICKABLE_TIERS, but for the catch-all last tier).
+// (dom/js/resolve_text.js's CLICKABLE_TIERS, but for the catch-all last tier).
 var clickedByText = map[string]bool{
 	"button": true, "link": true, "checkbox": true, "radio": true, "switch": true, "tab": true,
 	"option": true, "menuitem": true, "menuitemcheckbox": true, "menuitemradio": true,
