@@ -15,6 +15,7 @@ import (
 	"github.com/cdpskill/cdpskill/aria"
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/chrome"
 	"github.com/cdpskill/cdpskill/internal/private"
 	"github.com/cdpskill/cdpskill/page"
@@ -293,7 +294,7 @@ func (c *Call) open(ctx context.Context, alias, targetID, frame string) error {
 	c.landed, c.rebased = false, false
 	// Subscribed before Inspector.enable, which announces a crash that
 	// happened earlier before it replies.
-	crashed := sess.Listen("Inspector.targetCrashed")
+	crashed := sess.Listen(proto.EventInspectorTargetCrashed)
 	sctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	answered := make(chan struct{})
@@ -320,7 +321,7 @@ func (c *Call) open(ctx context.Context, alias, targetID, frame string) error {
 		return nil
 	})
 	g.Go(func() error {
-		if err := sess.Call(sctx, "Inspector.enable", nil, nil); err != nil {
+		if err := (proto.InspectorEnable{}).Do(sctx, sess); err != nil {
 			return err
 		}
 		if len(crashed.Drain()) > 0 {
@@ -616,7 +617,7 @@ func (c *Call) watchTab(sess *cdp.Session, crashed *cdp.Listener) (stop func()) 
 	conn := sess.Conn()
 	var detached *cdp.Listener
 	if sess.ID == "" {
-		detached = sess.Listen("Inspector.detached")
+		detached = sess.Listen(proto.EventInspectorDetached)
 	} else {
 		detached = conn.Listen("", "Target.detachedFromTarget")
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // dialogPolicy is how to answer JavaScript dialogs (SPEC 19.2): the
@@ -280,7 +281,7 @@ func (w *dialogWatch) heldByDialog(ctx context.Context, sess *cdp.Session, enabl
 	defer cancel()
 	live := make(chan struct{})
 	go func() {
-		sess.Call(pctx, "Performance.getMetrics", nil, nil) // an error is an answer too
+		proto.PerformanceGetMetrics{}.Do(pctx, sess) // an error is an answer too
 		close(live)
 	}()
 	wait := liveWait

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -152,7 +153,7 @@ func mainThreadBusy(ctx context.Context, conn *cdp.Conn, targetID string) (busy,
 	}()
 	pctx, cancel := context.WithTimeout(ctx, answerProbe)
 	defer cancel()
-	err = s.Call(pctx, "Performance.getMetrics", nil, nil) // an error is an answer too
+	err = proto.PerformanceGetMetrics{}.Do(pctx, s) // an error is an answer too
 	if err != nil && pctx.Err() != nil && ctx.Err() == nil {
 		return true, true
 	}
