@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/aria"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -28,7 +29,7 @@ func eval(t *testing.T, p *page.Page, expr string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
-	if _, err := p.Evaluate(ctx, map[string]any{"expression": expr}); err != nil {
+	if _, err := p.Evaluate(ctx, proto.RuntimeEvaluate{Expression: expr}); err != nil {
 		t.Fatalf("%s: %v", expr, err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/aria"
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -156,8 +157,8 @@ func refsFloor(expr string) floor {
 }
 
 func evaluate(ctx context.Context, p *page.Page, expr string) error {
-	var res page.EvalResult
-	if err := p.S.Call(ctx, "Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true}, &res); err != nil {
+	res, err := proto.RuntimeEvaluate{Expression: expr, ReturnByValue: true}.Do(ctx, p.S)
+	if err != nil {
 		return err
 	}
 	if res.ExceptionDetails != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/capture"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -86,11 +87,10 @@ func TestConsoleLoggedBy(t *testing.T) {
 	c := startConsole(t, ctx, s)
 	eval(t, ctx, s, "console.warn('before the mark')\n//# sourceURL=pageFunction")
 	mark := c.Mark()
-	var res any
-	err := s.Call(ctx, "Runtime.evaluate", map[string]any{
-		"expression":   "(async () => { console.log('mine', 1); await new Promise(r => setTimeout(r, 40)); helper(); console.error('last') })()\n//# sourceURL=pageFunction",
-		"awaitPromise": true,
-	}, &res)
+	_, err := proto.RuntimeEvaluate{
+		Expression:   "(async () => { console.log('mine', 1); await new Promise(r => setTimeout(r, 40)); helper(); console.error('last') })()\n//# sourceURL=pageFunction",
+		AwaitPromise: true,
+	}.Do(ctx, s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // feed hands c events as the connection would, without a browser.
@@ -31,7 +33,7 @@ func TestBufferKeepsNewestMaxMessages(t *testing.T) {
 	c := &Console{}
 	const total = 2*MaxMessages + 123 // crosses the compaction point
 	for i := range total {
-		feed(t, c, evConsole, logEvent(fmt.Sprint(i), float64(i)))
+		feed(t, c, proto.EventRuntimeConsoleAPICalled, logEvent(fmt.Sprint(i), float64(i)))
 	}
 	v := c.view()
 	if len(v) != MaxMessages {
@@ -47,7 +49,7 @@ func TestBufferKeepsNewestMaxMessages(t *testing.T) {
 
 func TestTimestampFromCDP(t *testing.T) {
 	c := &Console{}
-	feed(t, c, evConsole, logEvent("x", 1795316070665.263))
+	feed(t, c, proto.EventRuntimeConsoleAPICalled, logEvent("x", 1795316070665.263))
 	want := time.UnixMicro(1795316070665263)
 	if got := c.view()[0].Timestamp; !got.Equal(want) {
 		t.Errorf("got %v, want %v", got, want)
@@ -67,9 +69,9 @@ func TestRevokedRejectionIsWithdrawn(t *testing.T) {
 			},
 		}
 	}
-	feed(t, c, evThrown, thrown(1, "late"))
-	feed(t, c, evThrown, thrown(2, "real"))
-	feed(t, c, evRevoked, map[string]any{"exceptionId": 1, "reason": "Handler added to rejected promise"})
+	feed(t, c, proto.EventRuntimeExceptionThrown, thrown(1, "late"))
+	feed(t, c, proto.EventRuntimeExceptionThrown, thrown(2, "real"))
+	feed(t, c, proto.EventRuntimeExceptionRevoked, map[string]any{"exceptionId": 1, "reason": "Handler added to rejected promise"})
 	v := c.view()
 	if len(v) != 1 || v[0].Text != "Uncaught (in promise) Error: real" {
 		t.Fatalf("got %+v", v)
@@ -82,8 +84,8 @@ func TestRevokedRejectionIsWithdrawn(t *testing.T) {
 
 func TestGroupEndIsDropped(t *testing.T) {
 	c := &Console{}
-	feed(t, c, evConsole, map[string]any{"type": "endGroup", "args": []any{map[string]any{"type": "string", "value": "console.groupEnd"}}})
-	feed(t, c, evConsole, map[string]any{"type": "startGroup", "args": []any{map[string]any{"type": "string", "value": "grp"}}})
+	feed(t, c, proto.EventRuntimeConsoleAPICalled, map[string]any{"type": "endGroup", "args": []any{map[string]any{"type": "string", "value": "console.groupEnd"}}})
+	feed(t, c, proto.EventRuntimeConsoleAPICalled, map[string]any{"type": "startGroup", "args": []any{map[string]any{"type": "string", "value": "grp"}}})
 	if v := c.view(); len(v) != 1 || v[0].Text != "grp" || v[0].Level != "log" {
 		t.Errorf("got %+v", v)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -59,8 +60,8 @@ func StartConsole(ctx context.Context, s *cdp.Session) (*Console, error) {
 	c := ListenConsole(s, "")
 	// One round trip for both; V8 takes the depth only once Runtime is
 	// enabled, and Chrome runs a session's commands in order.
-	enable := s.Send(ctx, "Runtime.enable", nil)
-	depth := s.Send(ctx, "Runtime.setAsyncCallStackDepth", map[string]any{"maxDepth": page.AsyncStackDepth})
+	enable := proto.RuntimeEnable{}.Send(ctx, s)
+	depth := proto.RuntimeSetAsyncCallStackDepth{MaxDepth: page.AsyncStackDepth}.Send(ctx, s)
 	if err := c.Enabled(ctx, enable); err != nil {
 		depth.Wait(ctx, nil)
 		return nil, err
@@ -81,7 +82,7 @@ func StartConsole(ctx context.Context, s *cdp.Session) (*Console, error) {
 // is resumed, so the enable, the resume and the wait are the caller's to
 // order.
 func ListenConsole(s *cdp.Session, context string) *Console {
-	return &Console{s: s, l: s.Listen(evConsole, evThrown, evRevoked), context: context}
+	return &Console{s: s, l: s.Listen(proto.EventRuntimeConsoleAPICalled, proto.EventRuntimeExceptionThrown, proto.EventRuntimeExceptionRevoked), context: context}
 }
 
 // Enabled waits for the reply to the Runtime.enable sent on c's session
@@ -114,7 +115,7 @@ func (c *Console) Enabled(ctx context.Context, enable *cdp.Sent) error {
 // While a JavaScript dialog is open Chrome answers nothing, so Flush then
 // waits for ctx to end; what arrived before is collected either way.
 func (c *Console) Flush(ctx context.Context) error {
-	err := c.s.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "0", "silent": true}, nil)
+	_, err := proto.RuntimeEvaluate{Expression: "0", Silent: true}.Do(ctx, c.s)
 	c.mu.Lock()
 	c.pump()
 	c.mu.Unlock()
@@ -195,7 +196,7 @@ func (c *Console) Clear() {
 // for the page, so that the next call's Runtime.enable does not replay
 // them: without it a clear would last only until this process exits.
 func (c *Console) Discard(ctx context.Context) error {
-	if err := c.s.Call(ctx, "Runtime.discardConsoleEntries", nil, nil); err != nil {
+	if err := (proto.RuntimeDiscardConsoleEntries{}).Do(ctx, c.s); err != nil {
 		return fmt.Errorf("capture: clear console: %w", err)
 	}
 	c.Clear() // what was logged before the reply has arrived by now
@@ -222,7 +223,7 @@ func (c *Console) pump() {
 // apply adds a message, or withdraws a rejection that was handled late;
 // c.mu is held.
 func (c *Console) apply(e *entry) {
-	if e.method == evRevoked {
+	if e.method == proto.EventRuntimeExceptionRevoked {
 		c.buf = slices.DeleteFunc(c.buf, func(m Message) bool {
 			return m.Type == typeExcept && m.exceptionID == e.revokedID
 		})

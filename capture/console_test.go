@@ -10,6 +10,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/internal/testbrowser"
 )
 
@@ -36,7 +37,7 @@ func startConsole(t *testing.T, ctx context.Context, s *cdp.Session) *capture.Co
 
 func eval(t *testing.T, ctx context.Context, s *cdp.Session, expr string) {
 	t.Helper()
-	if err := s.Call(ctx, "Runtime.evaluate", map[string]any{"expression": expr}, nil); err != nil {
+	if _, err := (proto.RuntimeEvaluate{Expression: expr}).Do(ctx, s); err != nil {
 		t.Fatal(err)
 	}
 }

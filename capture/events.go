@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -53,9 +54,6 @@ const (
 )
 
 const (
-	evConsole  = "Runtime.consoleAPICalled"
-	evThrown   = "Runtime.exceptionThrown"
-	evRevoked  = "Runtime.exceptionRevoked"
 	typeCons   = "console"
 	typeExcept = "exception"
 )
@@ -64,42 +62,25 @@ const (
 // previews can be fetched for replayed messages first.
 type entry struct {
 	method    string
-	call      consoleAPICalled
-	thrown    exceptionThrown
+	call      proto.RuntimeConsoleAPICalled
+	thrown    proto.RuntimeExceptionThrown
 	revokedID int
-}
-
-type consoleAPICalled struct {
-	Type       string              `json:"type"`
-	Args       []page.RemoteObject `json:"args"`
-	Timestamp  float64             `json:"timestamp"`
-	StackTrace *page.StackTrace    `json:"stackTrace"`
-}
-
-type exceptionThrown struct {
-	Timestamp        float64 `json:"timestamp"`
-	ExceptionDetails struct {
-		page.ExceptionDetails
-		ExceptionID int `json:"exceptionId"`
-	} `json:"exceptionDetails"`
 }
 
 // decode parses one event; ok is false for events that are not messages.
 func decode(method string, params json.RawMessage) (e entry, ok bool) {
 	e.method = method
 	switch method {
-	case evConsole:
+	case proto.EventRuntimeConsoleAPICalled:
 		if json.Unmarshal(params, &e.call) != nil || e.call.Type == "endGroup" {
 			return e, false
 		}
-	case evThrown:
+	case proto.EventRuntimeExceptionThrown:
 		if json.Unmarshal(params, &e.thrown) != nil {
 			return e, false
 		}
-	case evRevoked:
-		var r struct {
-			ExceptionID int `json:"exceptionId"`
-		}
+	case proto.EventRuntimeExceptionRevoked:
+		var r proto.RuntimeExceptionRevoked
 		if json.Unmarshal(params, &r) != nil {
 			return e, false
 		}
@@ -112,7 +93,7 @@ func decode(method string, params json.RawMessage) (e entry, ok bool) {
 
 // message renders a console or exception entry.
 func (e *entry) message() Message {
-	if e.method == evThrown {
+	if e.method == proto.EventRuntimeExceptionThrown {
 		return exceptionMessage(&e.thrown)
 	}
 	c := &e.call
@@ -134,7 +115,7 @@ func (e *entry) message() Message {
 	return m
 }
 
-func exceptionMessage(t *exceptionThrown) Message {
+func exceptionMessage(t *proto.RuntimeExceptionThrown) Message {
 	d := &t.ExceptionDetails
 	m := Message{
 		Type:        typeExcept,
@@ -187,7 +168,7 @@ func cdpTime(ms float64) time.Time {
 // first, the first frame of each async part marked with how it was
 // scheduled. cdpskill's own frames, and frames that name neither a
 // function nor a script, are left out.
-func frames(st *page.StackTrace) []Frame {
+func frames(st *proto.StackTrace) []Frame {
 	if st == nil {
 		return nil
 	}
@@ -218,7 +199,7 @@ func frames(st *page.StackTrace) []Frame {
 
 // scripts lists the distinct URLs of every frame of st, async parts
 // included, so a message can be traced to the script it ran through.
-func scripts(st *page.StackTrace) []string {
+func scripts(st *proto.StackTrace) []string {
 	var out []string
 	for part := st; part != nil; part = part.Parent {
 		for _, f := range part.CallFrames {

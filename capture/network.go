@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // MaxRequests is how many requests a Network keeps; older ones are
@@ -122,7 +123,7 @@ func StartNetwork(ctx context.Context, s *cdp.Session) (*Network, error) {
 // Flush waits until the events of everything the page did before the
 // call have been collected (see Console.Flush).
 func (n *Network) Flush(ctx context.Context) error {
-	err := n.s.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "0", "silent": true}, nil)
+	_, err := proto.RuntimeEvaluate{Expression: "0", Silent: true}.Do(ctx, n.s)
 	n.mu.Lock()
 	n.pump()
 	n.mu.Unlock()

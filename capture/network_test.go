@@ -18,6 +18,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/internal/testbrowser"
 	"github.com/cdpskill/cdpskill/page"
 )
@@ -110,7 +111,7 @@ func fetchPage(t *testing.T) (*cdp.Session, context.Context, *capture.Network, *
 
 func evalAwait(t *testing.T, ctx context.Context, s *cdp.Session, expr string) string {
 	t.Helper()
-	raw, err := s.CallRaw(ctx, "Runtime.evaluate", map[string]any{"expression": expr, "awaitPromise": true, "returnByValue": true})
+	raw, err := proto.RuntimeEvaluate{Expression: expr, AwaitPromise: true, ReturnByValue: true}.Raw(ctx, s)
 	if err != nil {
 		t.Fatal(err)
 	}

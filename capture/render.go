@@ -7,7 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/cdpskill/cdpskill/page"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // MaxTextLen is the most characters of a message's text the console step
@@ -22,7 +22,7 @@ const MaxStoredText = 100_000
 // renderArgs renders a console call's arguments as DevTools prints them:
 // printf-style directives in a leading string consume arguments, the rest
 // follow separated by spaces.
-func renderArgs(args []page.RemoteObject) string {
+func renderArgs(args []proto.RemoteObject) string {
 	if len(args) == 0 {
 		return ""
 	}
@@ -46,7 +46,7 @@ func renderArgs(args []page.RemoteObject) string {
 // applyFormat substitutes %s %d %i %f %o %O %c in format with args and
 // reports how many it consumed. V8 has already converted the arguments of
 // numeric directives (3.7 for %d arrives as 3), so each renders as itself.
-func applyFormat(format string, args []page.RemoteObject) (string, int) {
+func applyFormat(format string, args []proto.RemoteObject) (string, int) {
 	var b strings.Builder
 	used := 0
 	for i := 0; i < len(format); i++ {
@@ -80,7 +80,7 @@ func applyFormat(format string, args []page.RemoteObject) (string, int) {
 
 // renderValue renders a top-level argument: strings raw, everything else
 // as DevTools writes it.
-func renderValue(o page.RemoteObject) string {
+func renderValue(o proto.RemoteObject) string {
 	switch o.Type {
 	case "string":
 		return stringValue(o)
@@ -98,14 +98,14 @@ func renderValue(o page.RemoteObject) string {
 
 // renderNested renders a value as it appears inside an object (%o):
 // strings quoted.
-func renderNested(o page.RemoteObject) string {
+func renderNested(o proto.RemoteObject) string {
 	if o.Type == "string" {
 		return quote(stringValue(o))
 	}
 	return renderValue(o)
 }
 
-func primitive(o page.RemoteObject) string {
+func primitive(o proto.RemoteObject) string {
 	switch {
 	case o.UnserializableValue != "":
 		return o.UnserializableValue
@@ -115,7 +115,7 @@ func primitive(o page.RemoteObject) string {
 	return string(o.Value)
 }
 
-func stringValue(o page.RemoteObject) string {
+func stringValue(o proto.RemoteObject) string {
 	var s string
 	if err := json.Unmarshal(o.Value, &s); err != nil {
 		return o.Description
@@ -123,7 +123,7 @@ func stringValue(o page.RemoteObject) string {
 	return s
 }
 
-func renderObject(o page.RemoteObject) string {
+func renderObject(o proto.RemoteObject) string {
 	switch o.Subtype {
 	case "null":
 		return "null"
@@ -151,7 +151,7 @@ func collapsed(subtype, description string) string {
 
 func isListSubtype(subtype string) bool { return subtype == "array" || subtype == "typedarray" }
 
-func renderPreview(p page.ObjectPreview) string {
+func renderPreview(p proto.ObjectPreview) string {
 	switch p.Subtype {
 	case "null":
 		return "null"
@@ -179,7 +179,7 @@ func renderPreview(p page.ObjectPreview) string {
 
 // renderList renders arrays and typed arrays; the length is shown only
 // when the preview overflowed, since otherwise every element is there.
-func renderList(p page.ObjectPreview) string {
+func renderList(p proto.ObjectPreview) string {
 	length, isNamed := listLength(p.Description)
 	var items, named []string
 	next := 0
@@ -223,7 +223,7 @@ func listLength(description string) (n int, named bool) {
 	return n, name != "Array"
 }
 
-func renderEntries(p page.ObjectPreview) string {
+func renderEntries(p proto.ObjectPreview) string {
 	items := make([]string, 0, len(p.Entries)+1)
 	for _, e := range p.Entries {
 		v := renderEntryValue(e.Value)
@@ -235,7 +235,7 @@ func renderEntries(p page.ObjectPreview) string {
 	return p.Description + " {" + joinItems(items, p.Overflow) + "}"
 }
 
-func renderPromise(p page.ObjectPreview) string {
+func renderPromise(p proto.ObjectPreview) string {
 	state, result := "", ""
 	for _, pp := range p.Properties {
 		switch pp.Name {
@@ -253,7 +253,7 @@ func renderPromise(p page.ObjectPreview) string {
 
 // renderEntryValue renders a Map or Set entry, whose key and value come
 // as whole previews rather than property previews.
-func renderEntryValue(p page.ObjectPreview) string {
+func renderEntryValue(p proto.ObjectPreview) string {
 	switch p.Type {
 	case "string":
 		return quote(p.Description)
@@ -265,7 +265,7 @@ func renderEntryValue(p page.ObjectPreview) string {
 	return p.Description
 }
 
-func renderProp(pp page.PropertyPreview) string {
+func renderProp(pp proto.PropertyPreview) string {
 	if pp.ValuePreview != nil {
 		return renderPreview(*pp.ValuePreview)
 	}

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/cdpskill/cdpskill/page"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // The arguments are Runtime.consoleAPICalled args as Chrome sends them.
@@ -43,7 +43,7 @@ func TestRenderArgs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var args []page.RemoteObject
+			var args []proto.RemoteObject
 			if err := json.Unmarshal([]byte(tt.args), &args); err != nil {
 				t.Fatal(err)
 			}

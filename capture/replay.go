@@ -6,7 +6,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/cdpskill/cdpskill/cdp"
-	"github.com/cdpskill/cdpskill/page"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // maxReplayPreviews bounds the round trips StartConsole spends on
@@ -21,7 +21,7 @@ const previewGroup = "cdpskill-console-preview"
 // when logged. This is best effort: an object Chrome no longer has keeps
 // its collapsed rendering, which is the correct output without a preview.
 func fillPreviews(ctx context.Context, s *cdp.Session, entries []entry) {
-	var todo []*page.RemoteObject
+	var todo []*proto.RemoteObject
 	for i := len(entries) - 1; i >= 0 && len(todo) < maxReplayPreviews; i-- {
 		e := &entries[i]
 		if x := e.thrown.ExceptionDetails.Exception; x != nil && needsPreview(x) {
@@ -47,10 +47,10 @@ func fillPreviews(ctx context.Context, s *cdp.Session, entries []entry) {
 		})
 	}
 	_ = g.Wait() // the goroutines report nothing; see fetchPreview
-	_ = s.Call(ctx, "Runtime.releaseObjectGroup", map[string]any{"objectGroup": previewGroup}, nil)
+	_ = proto.RuntimeReleaseObjectGroup{ObjectGroup: previewGroup}.Do(ctx, s)
 }
 
-func needsPreview(o *page.RemoteObject) bool {
+func needsPreview(o *proto.RemoteObject) bool {
 	if o.Type != "object" || o.Preview != nil || o.ObjectID == "" {
 		return false
 	}
@@ -63,16 +63,13 @@ func needsPreview(o *page.RemoteObject) bool {
 
 // fetchPreview returns the object's preview, or nil when Chrome cannot
 // give one (object released, context gone, deadline).
-func fetchPreview(ctx context.Context, s *cdp.Session, objectID string) *page.ObjectPreview {
-	var res struct {
-		Result page.RemoteObject `json:"result"`
-	}
-	err := s.Call(ctx, "Runtime.callFunctionOn", map[string]any{
-		"functionDeclaration": "function () { return this; }",
-		"objectId":            objectID,
-		"generatePreview":     true,
-		"objectGroup":         previewGroup,
-	}, &res)
+func fetchPreview(ctx context.Context, s *cdp.Session, objectID string) *proto.ObjectPreview {
+	res, err := proto.RuntimeCallFunctionOn{
+		FunctionDeclaration: "function () { return this; }",
+		ObjectID:            objectID,
+		GeneratePreview:     true,
+		ObjectGroup:         previewGroup,
+	}.Do(ctx, s)
 	if err != nil {
 		return nil
 	}

@@ -2,12 +2,14 @@ package capture
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/internal/private"
 	"golang.org/x/sync/errgroup"
 )
@@ -217,16 +219,16 @@ type view struct {
 }
 
 func viewOf(ctx context.Context, s *cdp.Session) (view, error) {
-	var res struct {
-		Result struct {
-			Value [3]float64 `json:"value"`
-		} `json:"result"`
-	}
-	err := s.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "[devicePixelRatio, innerWidth, innerHeight]", "returnByValue": true, "silent": true}, &res)
+	res, err := proto.RuntimeEvaluate{Expression: "[devicePixelRatio, innerWidth, innerHeight]", ReturnByValue: true, Silent: true}.Do(ctx, s)
 	if err != nil {
 		return view{}, fmt.Errorf("capture: screenshot: %w", err)
 	}
-	v := res.Result.Value
+	var v [3]float64
+	if len(res.Result.Value) > 0 {
+		if err := json.Unmarshal(res.Result.Value, &v); err != nil {
+			return view{}, fmt.Errorf("capture: screenshot: %w", err)
+		}
+	}
 	return view{Ratio: max(v[0], 1e-3), Width: v[1], Height: v[2]}, nil
 }
 

@@ -3,6 +3,7 @@ package capture_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"image"
 	"image/jpeg"
@@ -19,26 +20,27 @@ import (
 
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/page"
 )
 
 // viewport is the tab's viewport in device pixels, what a screenshot holds.
 func viewport(t *testing.T, ctx context.Context, s *cdp.Session) image.Point {
 	t.Helper()
-	var res struct {
-		Result struct {
-			Value [3]float64 `json:"value"`
-		} `json:"result"`
-	}
-	err := s.Call(ctx, "Runtime.evaluate", map[string]any{
-		"expression":    "[innerWidth, innerHeight, devicePixelRatio]",
-		"returnByValue": true,
-	}, &res)
-	if err != nil {
+	var v [3]float64
+	if err := evalValue(ctx, s, "[innerWidth, innerHeight, devicePixelRatio]", &v); err != nil {
 		t.Fatal(err)
 	}
-	v := res.Result.Value
 	return image.Pt(int(v[0]*v[2]), int(v[1]*v[2]))
+}
+
+// evalValue evaluates expr in s's page and decodes its value into out.
+func evalValue(ctx context.Context, s *cdp.Session, expr string, out any) error {
+	res, err := proto.RuntimeEvaluate{Expression: expr, ReturnByValue: true}.Do(ctx, s)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(res.Result.Value, out)
 }
 
 func TestScreenshotPNGHasViewportSize(t *testing.T) {
@@ -148,13 +150,8 @@ func waitTitle(t *testing.T, ctx context.Context, s *cdp.Session, want string) {
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		var res struct {
-			Result struct {
-				Value string `json:"value"`
-			} `json:"result"`
-		}
-		err := s.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "document.title", "returnByValue": true}, &res)
-		if err == nil && res.Result.Value == want {
+		var title string
+		if evalValue(ctx, s, "document.title", &title) == nil && title == want {
 			return
 		}
 		select {
@@ -174,7 +171,7 @@ func TestScreenshotBoundedByContext(t *testing.T) {
 	}
 	l := s.Listen("Page.javascriptDialogOpening")
 	defer l.Close()
-	if err := s.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "setTimeout(() => alert('hi'))"}, nil); err != nil {
+	if _, err := (proto.RuntimeEvaluate{Expression: "setTimeout(() => alert('hi'))"}).Do(ctx, s); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := l.Next(ctx); err != nil {
@@ -239,17 +236,12 @@ func shoot(t *testing.T, ctx context.Context, s *cdp.Session, opts capture.ShotO
 func TestScreenshotFullPage(t *testing.T) {
 	s, ctx := openPage(t, "long.html")
 	// The page is as wide as the document, which leaves the scrollbar out.
-	var res struct {
-		Result struct {
-			Value int `json:"value"`
-		} `json:"result"`
-	}
-	err := s.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "document.documentElement.clientWidth", "returnByValue": true}, &res)
-	if err != nil {
+	var w int
+	if err := evalValue(ctx, s, "document.documentElement.clientWidth", &w); err != nil {
 		t.Fatal(err)
 	}
 	shot, path := shoot(t, ctx, s, capture.ShotOptions{FullPage: true})
-	if w := res.Result.Value; shot.Width != w || shot.Height != 3000 || shot.Format != "png" {
+	if shot.Width != w || shot.Height != 3000 || shot.Format != "png" {
 		t.Fatalf("full page %dx%d %s, want %dx3000 png", shot.Width, shot.Height, shot.Format, w)
 	}
 	img := decodePNG(t, path)
@@ -431,15 +423,11 @@ func TestScreenshotReadableSize(t *testing.T) {
 			if _, err := page.SetViewport(ctx, page.New(s), page.DeviceMetrics{Width: tc.width, Height: tc.height, DeviceScaleFactor: tc.ratio}); err != nil {
 				t.Fatal(err)
 			}
-			var res struct {
-				Result struct {
-					Value [2]float64 `json:"value"`
-				} `json:"result"`
-			}
-			if err := s.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "[innerWidth, innerHeight]", "returnByValue": true}, &res); err != nil {
+			var inner [2]float64
+			if err := evalValue(ctx, s, "[innerWidth, innerHeight]", &inner); err != nil {
 				t.Fatal(err)
 			}
-			cw, ch := res.Result.Value[0], res.Result.Value[1]
+			cw, ch := inner[0], inner[1]
 			scale := min(tc.ratio, capture.ReadableSide/max(cw, ch))
 			w, h := int(math.Round(cw*scale)), int(math.Round(ch*scale))
 			if scale == 1 {
@@ -479,7 +467,7 @@ func TestScreenshotFullPageTooTallToRead(t *testing.T) {
 	if got := rgbAt(img, 5, shot.Height-5); got != [3]uint32{0, 0, 255} {
 		t.Errorf("bottom %v, want the last band's blue", got)
 	}
-	if err := s.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "document.body.style.height = '8000px'"}, nil); err != nil {
+	if _, err := (proto.RuntimeEvaluate{Expression: "document.body.style.height = '8000px'"}).Do(ctx, s); err != nil {
 		t.Fatal(err)
 	}
 	shot, _ = shoot(t, ctx, s, capture.ShotOptions{FullPage: true, MaxSide: capture.ReadableSide})

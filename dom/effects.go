@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -407,7 +408,7 @@ func activate(ctx context.Context, conn *cdp.Conn, targetID string) error {
 // frames, so input and screenshots would stall. A visible tab is left
 // alone, since activating it can focus its window and fire resize.
 func frontIfHidden(ctx context.Context, p *page.Page) error {
-	obj, err := p.Evaluate(ctx, map[string]any{"expression": "document.visibilityState", "returnByValue": true})
+	obj, err := p.Evaluate(ctx, proto.RuntimeEvaluate{Expression: "document.visibilityState", ReturnByValue: true})
 	if err != nil {
 		return err
 	}

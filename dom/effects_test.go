@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/dom"
 	"github.com/cdpskill/cdpskill/page"
 )
@@ -99,12 +100,12 @@ func TestClickTabClosedAtOnce(t *testing.T) {
 func TestClickIgnoresOtherAgentsTabs(t *testing.T) {
 	p := openFixture(t, "nav.html")
 	ctx := testCtx(t)
-	if err := p.S.Call(ctx, "Runtime.addBinding", map[string]any{"name": "testHook"}, nil); err != nil {
+	if err := (proto.RuntimeAddBinding{Name: "testHook"}).Do(ctx, p.S); err != nil {
 		t.Fatal(err)
 	}
-	hook := p.S.Listen("Runtime.bindingCalled")
+	hook := p.S.Listen(proto.EventRuntimeBindingCalled)
 	defer hook.Close()
-	if err := p.S.Call(ctx, "Runtime.enable", nil, nil); err != nil {
+	if err := (proto.RuntimeEnable{}).Do(ctx, p.S); err != nil {
 		t.Fatal(err)
 	}
 	foreign := make(chan string, 1)

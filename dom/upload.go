@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -169,9 +170,9 @@ func evalFind(ctx context.Context, p *page.Page, arg map[string]any) (string, *c
 	if err != nil {
 		return "", nil, err
 	}
-	obj, err := p.Evaluate(ctx, map[string]any{
-		"expression":  "(" + uploadFindFn() + ")(" + string(data) + ")",
-		"objectGroup": uploadGroup,
+	obj, err := p.Evaluate(ctx, proto.RuntimeEvaluate{
+		Expression:  "(" + uploadFindFn() + ")(" + string(data) + ")",
+		ObjectGroup: uploadGroup,
 	})
 	if err != nil {
 		return "", nil, err
@@ -201,12 +202,11 @@ func uploadProblem(r *checkResult, t Target) (verdict, error) {
 
 // describeFileInput runs js/upload-info.js on the input.
 func describeFileInput(ctx context.Context, p *page.Page, objectID string) (*fileInputInfo, error) {
-	var res page.EvalResult
-	err := p.EvalSession().Call(ctx, "Runtime.callFunctionOn", map[string]any{
-		"functionDeclaration": uploadInfoJS,
-		"objectId":            objectID,
-		"returnByValue":       true,
-	}, &res)
+	res, err := proto.RuntimeCallFunctionOn{
+		FunctionDeclaration: uploadInfoJS,
+		ObjectID:            objectID,
+		ReturnByValue:       true,
+	}.Do(ctx, p.EvalSession())
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +225,7 @@ func describeFileInput(ctx context.Context, p *page.Page, objectID string) (*fil
 func releaseGroup(ctx context.Context, p *page.Page) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
-	_ = p.EvalSession().Call(ctx, "Runtime.releaseObjectGroup", map[string]any{"objectGroup": uploadGroup}, nil)
+	_ = proto.RuntimeReleaseObjectGroup{ObjectGroup: uploadGroup}.Do(ctx, p.EvalSession())
 }
 
 // acceptWarning names the files an accept attribute (".pdf,image/*")

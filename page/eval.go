@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 //go:embed js/serialize.js
@@ -147,8 +148,8 @@ func PageFunction(ctx context.Context, p *Page, req FuncRequest) (*Value, error)
 		}
 	}
 	params := src.params(req.Refs)
-	params["awaitPromise"] = req.Await == nil || *req.Await
-	params["returnByValue"] = !serialize
+	params.AwaitPromise = req.Await == nil || *req.Await
+	params.ReturnByValue = !serialize
 	ro, err := evaluateBounded(ctx, p, params)
 	if !serialize && notJSON(err) {
 		return nil, fmt.Errorf("%w: the result is not plain JSON; serialize:true handles circular and DOM values", err)
@@ -172,11 +173,8 @@ func PageFunction(ctx context.Context, p *Page, req FuncRequest) (*Value, error)
 // its let/const die with the call while its completion value survives.
 // The wrapper opens on the source's first line and leading blank lines and
 // comments stay, so line numbers in stacks and errors are the agent's own.
-func (s *agentScript) params(refs bool) map[string]any {
-	params := map[string]any{
-		// Lets the code do what needs a click: open popups, use the clipboard.
-		"userGesture": true,
-	}
+func (s *agentScript) params(refs bool) proto.RuntimeEvaluate {
+	params := proto.RuntimeEvaluate{UserGesture: true}
 	var expr string
 	if functionSource.MatchString(codeStart(s.src)) {
 		arg := ""
@@ -193,10 +191,10 @@ func (s *agentScript) params(refs bool) map[string]any {
 		s.prefix = 1
 		expr = "{" + s.src + "\n}"
 		if usesAwait.MatchString(s.src) {
-			params["replMode"] = true // top-level await
+			params.ReplMode = true // top-level await
 		}
 	}
-	params["expression"] = expr + "\n//# sourceURL=" + s.url
+	params.Expression = expr + "\n//# sourceURL=" + s.url
 	return params
 }
 
@@ -224,10 +222,10 @@ const v8TimeoutGrace = 100 * time.Millisecond
 // outlives ctx: when ctx ends first the execution is terminated so the tab
 // stays usable, and V8 is told the deadline too. A timeout comes back as
 // an error wrapping context.DeadlineExceeded.
-func evaluateBounded(ctx context.Context, p *Page, params map[string]any) (*RemoteObject, error) {
+func evaluateBounded(ctx context.Context, p *Page, params proto.RuntimeEvaluate) (*proto.RemoteObject, error) {
 	dl, hasDeadline := ctx.Deadline()
 	if hasDeadline {
-		params["timeout"] = max(time.Until(dl.Add(v8TimeoutGrace)).Milliseconds(), 1)
+		params.Timeout = float64(max(time.Until(dl.Add(v8TimeoutGrace)).Milliseconds(), 1))
 	}
 	ro, err := p.Main().Evaluate(ctx, params)
 	if err == nil {
@@ -256,7 +254,7 @@ func notJSON(err error) bool {
 func terminateScript(ctx context.Context, p *Page) {
 	tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 	defer cancel()
-	_ = p.EvalSession().Call(tctx, "Runtime.terminateExecution", nil, nil)
+	_ = proto.RuntimeTerminateExecution{}.Do(tctx, p.EvalSession())
 }
 
 // isTerminated reports the protocol error of an evaluation V8 stopped at
@@ -268,19 +266,18 @@ func isTerminated(err error) bool {
 
 // describeResult types ro: primitives here, objects by js/serialize.js where
 // they live, by value.
-func describeResult(ctx context.Context, p *Page, ro *RemoteObject) (*Value, error) {
+func describeResult(ctx context.Context, p *Page, ro *proto.RemoteObject) (*Value, error) {
 	if v, ok := primitiveValue(ro); ok {
 		return v, nil
 	}
 	if ro.ObjectID == "" {
 		return &Value{Type: "object", Value: ro.Value}, nil
 	}
-	var res EvalResult
-	err := p.EvalSession().Call(ctx, "Runtime.callFunctionOn", map[string]any{
-		"functionDeclaration": serializeJS,
-		"objectId":            ro.ObjectID,
-		"returnByValue":       true,
-	}, &res)
+	res, err := proto.RuntimeCallFunctionOn{
+		FunctionDeclaration: serializeJS,
+		ObjectID:            ro.ObjectID,
+		ReturnByValue:       true,
+	}.Do(ctx, p.EvalSession())
 	if err != nil {
 		return nil, fmt.Errorf("page: serialize result: %w", err)
 	}
@@ -295,7 +292,7 @@ func describeResult(ctx context.Context, p *Page, ro *RemoteObject) (*Value, err
 }
 
 // valueByValue types a result Chrome already copied by value.
-func valueByValue(ro *RemoteObject) *Value {
+func valueByValue(ro *proto.RemoteObject) *Value {
 	if v, ok := primitiveValue(ro); ok {
 		return v
 	}
@@ -308,7 +305,7 @@ func valueByValue(ro *RemoteObject) *Value {
 
 // primitiveValue types the values CDP describes completely without an object
 // round trip.
-func primitiveValue(ro *RemoteObject) (*Value, bool) {
+func primitiveValue(ro *proto.RemoteObject) (*Value, bool) {
 	switch ro.Type {
 	case "undefined":
 		return &Value{Type: "undefined"}, true

@@ -14,6 +14,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // Frame is one frame of the tab (ParentID "" is the top document); once
@@ -101,8 +102,8 @@ type contexts struct {
 func newContexts(s *cdp.Session, enabled bool) *contexts {
 	return &contexts{
 		s: s,
-		l: s.Listen("Runtime.executionContextCreated", "Runtime.executionContextDestroyed",
-			"Runtime.executionContextsCleared", "Page.frameDetached"),
+		l: s.Listen(proto.EventRuntimeExecutionContextCreated, proto.EventRuntimeExecutionContextDestroyed,
+			proto.EventRuntimeExecutionContextsCleared, "Page.frameDetached"),
 		enabled: enabled,
 		byFrame: map[string]int{},
 		world:   map[string]int{},
@@ -112,19 +113,27 @@ func newContexts(s *cdp.Session, enabled bool) *contexts {
 
 func (c *contexts) apply(ev cdp.Event) {
 	switch ev.Method {
-	case "Runtime.executionContextCreated":
-		ctx := gjson.GetBytes(ev.Params, "context")
-		frame, id := ctx.Get("auxData.frameId").String(), int(ctx.Get("id").Int())
+	case proto.EventRuntimeExecutionContextCreated:
+		var created proto.RuntimeExecutionContextCreated
+		if json.Unmarshal(ev.Params, &created) != nil {
+			return
+		}
+		ctx := created.Context
+		frame, id := ctx.AuxData.FrameID, ctx.ID
 		switch {
-		case ctx.Get("auxData.isDefault").Bool():
+		case ctx.AuxData.IsDefault:
 			c.byFrame[frame] = id
-		case ctx.Get("name").String() == WorldName && c.world[frame] == 0:
+		case ctx.Name == WorldName && c.world[frame] == 0:
 			// Made by an earlier call, and replayed by Runtime.enable: its
 			// globals hold the refs.
 			c.world[frame] = id
 		}
-	case "Runtime.executionContextDestroyed":
-		id := int(gjson.GetBytes(ev.Params, "executionContextId").Int())
+	case proto.EventRuntimeExecutionContextDestroyed:
+		var destroyed proto.RuntimeExecutionContextDestroyed
+		if json.Unmarshal(ev.Params, &destroyed) != nil {
+			return
+		}
+		id := destroyed.ExecutionContextID
 		for f, v := range c.byFrame {
 			if v == id {
 				delete(c.byFrame, f)
@@ -135,7 +144,7 @@ func (c *contexts) apply(ev cdp.Event) {
 				delete(c.world, f)
 			}
 		}
-	case "Runtime.executionContextsCleared":
+	case proto.EventRuntimeExecutionContextsCleared:
 		// The session's own document was replaced: the frames that had
 		// contexts belonged to the old one, all but the session's own
 		// frame (its id is the target's), which holds the new document.
@@ -164,7 +173,7 @@ const contextWait = 2 * time.Second
 // it reported.
 func (c *contexts) enable(ctx context.Context) error {
 	if !c.enabled {
-		if err := c.s.Call(ctx, "Runtime.enable", nil, nil); err != nil {
+		if err := (proto.RuntimeEnable{}).Do(ctx, c.s); err != nil {
 			return err
 		}
 		c.enabled = true
@@ -653,7 +662,7 @@ func (p *Page) ChildFrameID(ctx context.Context, selector string, index int) (st
 // no such element; that, like nothing at all, is a FrameError about what.
 func (p *Page) ElementFrameID(ctx context.Context, expr, what string) (string, error) {
 	const group = "cdpskill-frame"
-	obj, err := p.Evaluate(ctx, map[string]any{"expression": expr, "objectGroup": group})
+	obj, err := p.Evaluate(ctx, proto.RuntimeEvaluate{Expression: expr, ObjectGroup: group})
 	if err != nil {
 		return "", err
 	}
@@ -686,5 +695,5 @@ func (p *Page) ElementFrameID(ctx context.Context, expr, what string) (string, e
 func releaseGroup(ctx context.Context, s *cdp.Session, group string) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
-	_ = s.Call(ctx, "Runtime.releaseObjectGroup", map[string]any{"objectGroup": group}, nil)
+	_ = proto.RuntimeReleaseObjectGroup{ObjectGroup: group}.Do(ctx, s)
 }

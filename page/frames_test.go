@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/internal/testbrowser"
 	"github.com/cdpskill/cdpskill/page"
 )
@@ -88,7 +89,7 @@ func TestFrameWithoutContextGetsIsolatedWorld(t *testing.T) {
 	s := browser.NewTab(t)
 	ctx := t.Context()
 	testbrowser.Navigate(t, s, testbrowser.Serve(t, "testdata").URL+"/frames-offset.html")
-	if err := s.Call(ctx, "Runtime.enable", nil, nil); err != nil {
+	if err := (proto.RuntimeEnable{}).Do(ctx, s); err != nil {
 		t.Fatal(err)
 	}
 	p := page.New(s)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // NavResult is where a navigation ended up.
@@ -494,7 +495,7 @@ const pageInfoExpr = `({url: location.href, title: document.title,
 func pageInfo(ctx context.Context, p *Page, unreachable string) (*NavResult, error) {
 	var r NavResult
 	main := p.Top()
-	obj, err := main.Evaluate(ctx, map[string]any{"expression": pageInfoExpr, "returnByValue": true})
+	obj, err := main.Evaluate(ctx, proto.RuntimeEvaluate{Expression: pageInfoExpr, ReturnByValue: true})
 	if err == nil {
 		err = json.Unmarshal(obj.Value, &r)
 	}

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // Page is one attached tab. Steps reach the page only through it, so that
@@ -48,68 +49,6 @@ func (p *Page) Main() *Page {
 // New wraps an attached session.
 func New(s *cdp.Session) *Page { return &Page{S: s, fs: newFrames(s)} }
 
-// RemoteObject is CDP's Runtime.RemoteObject, the parts cdpskill reads.
-type RemoteObject struct {
-	Type                string          `json:"type"`
-	Subtype             string          `json:"subtype,omitempty"`
-	ClassName           string          `json:"className,omitempty"`
-	Value               json.RawMessage `json:"value,omitempty"`
-	UnserializableValue string          `json:"unserializableValue,omitempty"`
-	Description         string          `json:"description,omitempty"`
-	ObjectID            string          `json:"objectId,omitempty"`
-	Preview             *ObjectPreview  `json:"preview,omitempty"`
-}
-
-// ObjectPreview is CDP's Runtime.ObjectPreview.
-type ObjectPreview struct {
-	Type        string            `json:"type"`
-	Subtype     string            `json:"subtype,omitempty"`
-	Description string            `json:"description,omitempty"`
-	Overflow    bool              `json:"overflow"`
-	Properties  []PropertyPreview `json:"properties"`
-	Entries     []struct {
-		Key   *ObjectPreview `json:"key,omitempty"`
-		Value ObjectPreview  `json:"value"`
-	} `json:"entries,omitempty"`
-}
-
-// PropertyPreview is CDP's Runtime.PropertyPreview.
-type PropertyPreview struct {
-	Name         string         `json:"name"`
-	Type         string         `json:"type"`
-	Subtype      string         `json:"subtype,omitempty"`
-	Value        string         `json:"value,omitempty"`
-	ValuePreview *ObjectPreview `json:"valuePreview,omitempty"`
-}
-
-// ExceptionDetails is CDP's Runtime.ExceptionDetails.
-type ExceptionDetails struct {
-	Text         string        `json:"text"`
-	LineNumber   int           `json:"lineNumber"`
-	ColumnNumber int           `json:"columnNumber"`
-	URL          string        `json:"url,omitempty"`
-	Exception    *RemoteObject `json:"exception,omitempty"`
-	StackTrace   *StackTrace   `json:"stackTrace,omitempty"`
-}
-
-// StackTrace is CDP's Runtime.StackTrace. With async call stacks on,
-// Parent is the stack that scheduled this one (a setTimeout, a promise
-// reaction, an event listener added earlier), and Description names how:
-// "setTimeout", "Promise.then", "await".
-type StackTrace struct {
-	Description string      `json:"description,omitempty"`
-	CallFrames  []CallFrame `json:"callFrames"`
-	Parent      *StackTrace `json:"parent,omitempty"`
-}
-
-// CallFrame is CDP's Runtime.CallFrame; lines and columns are 0-based.
-type CallFrame struct {
-	FunctionName string `json:"functionName"`
-	URL          string `json:"url"`
-	LineNumber   int    `json:"lineNumber"`
-	ColumnNumber int    `json:"columnNumber"`
-}
-
 // AsyncStackDepth is how many async hops the stacks CDP reports follow
 // back (Runtime.setAsyncCallStackDepth), as DevTools does: an exception in
 // a timer then shows the click handler that set the timer.
@@ -132,14 +71,14 @@ type JSError struct {
 	// SyntaxError the place the parser stopped. Line and Column are 1-based.
 	URL          string
 	Line, Column int
-	frames       []CallFrame
+	frames       []proto.CallFrame
 }
 
 func (e *JSError) Error() string     { return e.Message }
 func (e *JSError) ErrorName() string { return "EvaluationError" }
 
 // NewJSError turns exception details into a *JSError.
-func NewJSError(d *ExceptionDetails) *JSError {
+func NewJSError(d *proto.ExceptionDetails) *JSError {
 	e := &JSError{Message: d.Text, URL: d.URL, Line: d.LineNumber + 1, Column: d.ColumnNumber + 1}
 	if d.StackTrace != nil {
 		e.frames = d.StackTrace.CallFrames
@@ -176,16 +115,10 @@ func orAnon(s string) string {
 	return s
 }
 
-// EvalResult is Runtime.evaluate's reply.
-type EvalResult struct {
-	Result           RemoteObject      `json:"result"`
-	ExceptionDetails *ExceptionDetails `json:"exceptionDetails,omitempty"`
-}
-
 // Evaluate runs Runtime.evaluate in the current frame, in the helper
-// world (or the main world, for a page from Main). The params map is sent
+// world (or the main world, for a page from Main). The params are sent
 // as given plus the context id; an exception comes back as *JSError.
-func (p *Page) Evaluate(ctx context.Context, params map[string]any) (*RemoteObject, error) {
+func (p *Page) Evaluate(ctx context.Context, params proto.RuntimeEvaluate) (*proto.RemoteObject, error) {
 	return p.sendEval(ctx, params).wait(ctx)
 }
 
@@ -194,27 +127,24 @@ func (p *Page) Evaluate(ctx context.Context, params map[string]any) (*RemoteObje
 // frame).
 type evalCall struct {
 	p      *Page
-	params map[string]any
+	params proto.RuntimeEvaluate
 	id     int
 	sent   *cdp.Sent
 	err    error // it could not be sent
 }
 
-func (p *Page) sendEval(ctx context.Context, params map[string]any) *evalCall {
+func (p *Page) sendEval(ctx context.Context, params proto.RuntimeEvaluate) *evalCall {
 	e := &evalCall{p: p, params: params}
 	var s *cdp.Session
 	if s, e.id, e.err = p.target(ctx); e.err != nil {
 		return e
 	}
-	delete(params, "contextId")
-	if e.id != 0 {
-		params["contextId"] = e.id
-	}
-	e.sent = s.Send(ctx, "Runtime.evaluate", params)
+	params.ContextID = e.id
+	e.sent = params.Send(ctx, s)
 	return e
 }
 
-func (e *evalCall) wait(ctx context.Context) (*RemoteObject, error) {
+func (e *evalCall) wait(ctx context.Context) (*proto.RemoteObject, error) {
 	res, err := e.reply(ctx)
 	if e.id != 0 && cdp.IsContextDestroyed(err) {
 		e.p.forget(e.p.EvalSession(), e.id)
@@ -235,7 +165,9 @@ func (e *evalCall) wait(ctx context.Context) (*RemoteObject, error) {
 	return &res.Result, nil
 }
 
-func (e *evalCall) reply(ctx context.Context) (*EvalResult, error) {
+// reply reads the answer in place (proto.ReadEvaluateResult): a
+// snapshot's runs to megabytes.
+func (e *evalCall) reply(ctx context.Context) (*proto.RuntimeEvaluateResult, error) {
 	if e.err != nil {
 		return nil, e.err
 	}
@@ -244,62 +176,7 @@ func (e *evalCall) reply(ctx context.Context) (*EvalResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decodeEvalResult(raw)
-}
-
-// decodeEvalResult reads Runtime.evaluate's reply leaving the value
-// where it came (cdp.Fields): a snapshot's runs to megabytes, which
-// encoding/json would scan twice and copy before its reader decodes it.
-func decodeEvalResult(raw json.RawMessage) (*EvalResult, error) {
-	var res EvalResult
-	var err error
-	if !cdp.Fields(raw, func(key string, v json.RawMessage) bool {
-		switch key {
-		case "result":
-			err = res.Result.decode(v)
-		case "exceptionDetails":
-			err = json.Unmarshal(v, &res.ExceptionDetails)
-		}
-		return err == nil
-	}) {
-		err = fmt.Errorf("not an object: %.40s", raw)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("cdp: decode Runtime.evaluate result: %w", err)
-	}
-	return &res, nil
-}
-
-// decode reads o from raw, its value as a slice of raw.
-func (o *RemoteObject) decode(raw json.RawMessage) error {
-	var err error
-	cdp.Fields(raw, func(key string, v json.RawMessage) bool {
-		var field any
-		switch key {
-		case "value":
-			o.Value = v
-			return true
-		case "type":
-			field = &o.Type
-		case "subtype":
-			field = &o.Subtype
-		case "className":
-			field = &o.ClassName
-		case "unserializableValue":
-			field = &o.UnserializableValue
-		case "description":
-			field = &o.Description
-		case "objectId":
-			field = &o.ObjectID
-		case "preview":
-			field = &o.Preview
-		default:
-			return true
-		}
-		err = json.Unmarshal(v, field)
-		return err == nil
-	})
-	return err
+	return proto.ReadEvaluateResult(raw)
 }
 
 // CallJS applies fn, the source of a JavaScript function (usually an
@@ -394,15 +271,11 @@ func fnKey(fn string) string {
 	return k
 }
 
-func evalParams(expr string) map[string]any {
-	return map[string]any{
-		"expression":    expr,
-		"returnByValue": true,
-		"awaitPromise":  true,
-	}
+func evalParams(expr string) proto.RuntimeEvaluate {
+	return proto.RuntimeEvaluate{Expression: expr, ReturnByValue: true, AwaitPromise: true}
 }
 
-func decodeValue(obj *RemoteObject, err error, out any) error {
+func decodeValue(obj *proto.RemoteObject, err error, out any) error {
 	if err != nil || out == nil {
 		return err
 	}

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 //go:embed js/pipeline.js
@@ -248,11 +250,11 @@ func Pipeline(ctx context.Context, p *Page, req PipelineRequest) (*PipelineResul
 			return nil, err
 		}
 	}
-	ro, err := evaluateBounded(pctx, p, map[string]any{
-		"expression":    pipelineExpression(ops, fns, budget),
-		"awaitPromise":  true,
-		"returnByValue": true,
-		"userGesture":   true,
+	ro, err := evaluateBounded(pctx, p, proto.RuntimeEvaluate{
+		Expression:    pipelineExpression(ops, fns, budget),
+		AwaitPromise:  true,
+		ReturnByValue: true,
+		UserGesture:   true,
 	})
 	if err != nil {
 		return pipelineFailure(ctx, p, req, ops, fns, err, start)
@@ -352,7 +354,7 @@ func syntaxCulprit(ctx context.Context, p *Page, ops []microOp, fns []string) (i
 		if op.Op != "waitFor" && op.Op != "return" {
 			continue
 		}
-		_, err := p.Main().Evaluate(ctx, map[string]any{"expression": "void " + fnSource(fns[op.Fn]), "returnByValue": true})
+		_, err := p.Main().Evaluate(ctx, proto.RuntimeEvaluate{Expression: "void " + fnSource(fns[op.Fn]), ReturnByValue: true})
 		var je *JSError
 		if errors.As(err, &je) {
 			return i, je.Message

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -21,7 +22,7 @@ func runPipeline(t *testing.T, p *page.Page, req page.PipelineRequest) (*page.Pi
 
 func pageEval[T any](t *testing.T, p *page.Page, expr string) T {
 	t.Helper()
-	obj, err := p.Main().Evaluate(t.Context(), map[string]any{"expression": expr, "returnByValue": true})
+	obj, err := p.Main().Evaluate(t.Context(), proto.RuntimeEvaluate{Expression: expr, ReturnByValue: true})
 	if err != nil {
 		t.Fatalf("eval %s: %v", expr, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // PollRequest is a poll step (SPEC 12.2).
@@ -53,10 +54,10 @@ func Poll(ctx context.Context, p *Page, req PollRequest) (*PollResult, error) {
 	defer cancel()
 
 	res := &PollResult{}
-	var last *RemoteObject
+	var last *proto.RemoteObject
 	for {
 		params := src.params(false)
-		params["awaitPromise"] = true
+		params.AwaitPromise = true
 		ro, err := evaluateBounded(pctx, p, params)
 		var je *JSError
 		switch {
@@ -93,7 +94,7 @@ func Poll(ctx context.Context, p *Page, req PollRequest) (*PollResult, error) {
 }
 
 // jsTruthy is JavaScript truthiness of an evaluation result.
-func jsTruthy(ro *RemoteObject) bool {
+func jsTruthy(ro *proto.RemoteObject) bool {
 	switch ro.Type {
 	case "undefined":
 		return false

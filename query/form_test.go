@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/query"
 )
 
@@ -139,7 +140,7 @@ func TestSubmitValidFormNavigates(t *testing.T) {
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
-		obj, err := p.Evaluate(testCtx(t), map[string]any{"expression": "location.href", "returnByValue": true})
+		obj, err := p.Evaluate(testCtx(t), proto.RuntimeEvaluate{Expression: "location.href", ReturnByValue: true})
 		if err == nil && strings.HasPrefix(strings.Trim(string(obj.Value), `"`), base+"/done.html?email=a%40b.co") {
 			return
 		}

@@ -498,7 +498,7 @@ func (c *Call) revive(ctx context.Context, alias string, sick *sickTab) error {
 		err := sess.Call(nctx, "Page.navigate", map[string]any{"url": to}, nil)
 		if err == nil && i == 0 {
 			// The blank page answers once it is in its new process.
-			err = sess.Call(nctx, "Runtime.evaluate", map[string]any{"expression": "0"}, nil)
+			_, err = proto.RuntimeEvaluate{Expression: "0"}.Do(nctx, sess)
 		}
 		cancel()
 		switch {

@@ -360,7 +360,7 @@ func (w *dialogWatch) dismissHeld(ctx context.Context, sess *cdp.Session) {
 	}
 	w.note("a JavaScript dialog held this tab when the call began: it opened while no call was watching the tab, so Chrome told this call neither its kind nor its text; a same-document navigation to the page's own address (no reload: the page keeps what it held) closed it, and Chrome reports it %s", answer)
 	if restore != "" {
-		sess.Call(ctx, "Runtime.evaluate", map[string]any{"expression": restore}, nil)
+		proto.RuntimeEvaluate{Expression: restore}.Do(ctx, sess)
 	}
 }
 

@@ -65,7 +65,7 @@ func (c *Call) checkAnswers(ctx context.Context, err error) error {
 	}
 	for _, s := range busy {
 		tctx, cancel := context.WithTimeout(ctx, answerProbe)
-		_ = s.Call(tctx, "Runtime.terminateExecution", nil, nil)
+		_ = proto.RuntimeTerminateExecution{}.Do(tctx, s)
 		cancel()
 	}
 	e := &Error{Type: Execution, Name: "PageUnresponsiveError", Err: err}
@@ -116,7 +116,7 @@ func silent(ctx context.Context, sessions []*cdp.Session) []*cdp.Session {
 		wg.Go(func() {
 			pctx, cancel := context.WithTimeout(ctx, answerProbe)
 			defer cancel()
-			err := s.Call(pctx, "Runtime.evaluate", map[string]any{"expression": "0"}, nil)
+			_, err := proto.RuntimeEvaluate{Expression: "0"}.Do(pctx, s)
 			if err != nil && pctx.Err() != nil && ctx.Err() == nil {
 				mu.Lock()
 				out = append(out, s)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -155,7 +156,7 @@ func (w *workerWatch) setup(ctx context.Context, wk *worker, waiting bool) {
 	resumeCtx, cancelResume := context.WithTimeout(context.WithoutCancel(ctx), workerResumeMax)
 	defer cancelResume()
 	cons := capture.ListenConsole(wk.s, capture.ContextServiceWorker)
-	enable := wk.s.Send(ctx, "Runtime.enable", nil)
+	enable := proto.RuntimeEnable{}.Send(ctx, wk.s)
 	up := true
 	w.mu.Lock()
 	emulated := !w.network.IsZero()
@@ -173,7 +174,7 @@ func (w *workerWatch) setup(ctx context.Context, wk *worker, waiting bool) {
 	if waiting {
 		// Its answer is awaited even when the call is ending: a session
 		// that goes before the worker has started can leave it unstarted.
-		resume := wk.s.Send(resumeCtx, "Runtime.runIfWaitingForDebugger", nil)
+		resume := proto.RuntimeRunIfWaitingForDebugger{}.Send(resumeCtx, wk.s)
 		if err := resume.Wait(resumeCtx, nil); err != nil {
 			w.failed(wk, "could not be resumed; it may not start until the tab is closed", err)
 		}

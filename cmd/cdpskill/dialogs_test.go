@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // watchDialogs attaches the test's own session to the tab and enables its
@@ -106,7 +107,7 @@ func TestLoadingPageIsNoDialog(t *testing.T) {
 	defer s.Detach(context.WithoutCancel(ctx))
 	// As a link would: the page itself leaves for a document that is slow
 	// to answer.
-	if err := s.Call(ctx, "Runtime.evaluate", map[string]any{"expression": "location.href = '/api/slow?ms=4000&doc'"}, nil); err != nil {
+	if _, err := (proto.RuntimeEvaluate{Expression: "location.href = '/api/slow?ms=4000&doc'"}).Do(ctx, s); err != nil {
 		t.Fatal(err)
 	}
 	select {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/internal/testbrowser"
 )
 
@@ -70,12 +71,8 @@ func waitTrueOn(t *testing.T, conn *cdp.Conn, targetID, expr string) {
 	}
 	defer s.Detach(context.WithoutCancel(ctx))
 	for ctx.Err() == nil {
-		var res struct {
-			Result struct {
-				Value bool `json:"value"`
-			} `json:"result"`
-		}
-		if s.Call(ctx, "Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true}, &res) == nil && res.Result.Value {
+		res, err := proto.RuntimeEvaluate{Expression: expr, ReturnByValue: true}.Do(ctx, s)
+		if err == nil && string(res.Result.Value) == "true" {
 			return
 		}
 		time.Sleep(10 * time.Millisecond)

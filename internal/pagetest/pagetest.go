@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -34,7 +35,7 @@ func EvalHelper[T any](t *testing.T, p *page.Page, expr string) T {
 
 func eval[T any](t *testing.T, p *page.Page, expr string) T {
 	t.Helper()
-	obj, err := p.Evaluate(Ctx(t), map[string]any{"expression": expr, "returnByValue": true, "awaitPromise": true})
+	obj, err := p.Evaluate(Ctx(t), proto.RuntimeEvaluate{Expression: expr, ReturnByValue: true, AwaitPromise: true})
 	if err != nil {
 		t.Fatalf("eval %s: %v", expr, err)
 	}
