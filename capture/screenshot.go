@@ -294,15 +294,14 @@ func addClip(ctx context.Context, s *cdp.Session, params map[string]any, opts Sh
 // transparentBackground clears the default background until restore,
 // which runs even after ctx ended so the tab is not left transparent.
 func transparentBackground(ctx context.Context, s *cdp.Session) (restore func(), err error) {
-	const method = "Emulation.setDefaultBackgroundColorOverride"
-	transparent := map[string]any{"color": map[string]any{"r": 0, "g": 0, "b": 0, "a": 0}}
-	if err := s.Call(ctx, method, transparent, nil); err != nil {
+	transparent := proto.EmulationSetDefaultBackgroundColorOverride{Color: &proto.RGBA{}}
+	if err := transparent.Do(ctx, s); err != nil {
 		return nil, fmt.Errorf("capture: transparent background: %w", err)
 	}
 	return func() {
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 		defer cancel()
-		_ = s.Call(rctx, method, nil, nil) // no color: back to the page's own
+		_ = proto.EmulationSetDefaultBackgroundColorOverride{}.Do(rctx, s) // no color: back to the page's own
 	}, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // Emulation is what a tab has been told to pretend: a screen and network
@@ -68,22 +69,21 @@ func SetViewport(ctx context.Context, p *Page, m DeviceMetrics) (DeviceMetrics, 
 	if m.DeviceScaleFactor == 0 {
 		m.DeviceScaleFactor = 1
 	}
-	params := map[string]any{
-		"width": m.Width, "height": m.Height,
-		"deviceScaleFactor": m.DeviceScaleFactor, "mobile": m.Mobile,
+	params := proto.EmulationSetDeviceMetricsOverride{
+		Width: m.Width, Height: m.Height,
+		DeviceScaleFactor: m.DeviceScaleFactor, Mobile: m.Mobile,
 	}
 	if m.Mobile {
-		orient := map[string]any{"type": "portraitPrimary", "angle": 0}
+		params.ScreenOrientation = &proto.ScreenOrientation{Type: "portraitPrimary", Angle: 0}
 		if m.IsLandscape {
-			orient = map[string]any{"type": "landscapePrimary", "angle": 90}
+			params.ScreenOrientation = &proto.ScreenOrientation{Type: "landscapePrimary", Angle: 90}
 		}
-		params["screenOrientation"] = orient
 	}
 	// Sent together: each is answered at once, and none needs another.
 	err := waitAll(ctx, "set viewport",
-		p.S.Send(ctx, "Emulation.setDeviceMetricsOverride", params),
-		p.S.Send(ctx, "Emulation.setTouchEmulationEnabled", touchParams(m.HasTouch)),
-		p.S.Send(ctx, "Emulation.setUserAgentOverride", userAgentParams(m.UserAgent, m.Mobile)))
+		params.Send(ctx, p.S),
+		touchParams(m.HasTouch).Send(ctx, p.S),
+		userAgentParams(m.UserAgent, m.Mobile).Send(ctx, p.S))
 	return m, err
 }
 
@@ -91,9 +91,9 @@ func SetViewport(ctx context.Context, p *Page, m DeviceMetrics) (DeviceMetrics, 
 // session.
 func ClearViewport(ctx context.Context, p *Page) error {
 	return waitAll(ctx, "clear viewport",
-		p.S.Send(ctx, "Emulation.clearDeviceMetricsOverride", nil),
-		p.S.Send(ctx, "Emulation.setTouchEmulationEnabled", touchParams(false)),
-		p.S.Send(ctx, "Emulation.setUserAgentOverride", userAgentParams("", false)))
+		proto.EmulationClearDeviceMetricsOverride{}.Send(ctx, p.S),
+		touchParams(false).Send(ctx, p.S),
+		userAgentParams("", false).Send(ctx, p.S))
 }
 
 // waitAll waits for every reply, and returns the first error.
@@ -107,10 +107,10 @@ func waitAll(ctx context.Context, what string, sent ...*cdp.Sent) error {
 	return first
 }
 
-func touchParams(on bool) map[string]any {
-	params := map[string]any{"enabled": on}
+func touchParams(on bool) proto.EmulationSetTouchEmulationEnabled {
+	params := proto.EmulationSetTouchEmulationEnabled{Enabled: on}
 	if on {
-		params["maxTouchPoints"] = 5
+		params.MaxTouchPoints = 5
 	}
 	return params
 }
@@ -118,12 +118,12 @@ func touchParams(on bool) map[string]any {
 // userAgentParams override the user agent with ua, and the client hints
 // (navigator.userAgentData, Sec-CH-UA-*) with what ua says of its system,
 // as Playwright does; an empty ua ends the override.
-func userAgentParams(ua string, mobile bool) map[string]any {
-	params := map[string]any{"userAgent": ua}
+func userAgentParams(ua string, mobile bool) proto.EmulationSetUserAgentOverride {
+	params := proto.EmulationSetUserAgentOverride{UserAgent: ua}
 	if ua == "" {
 		return params
 	}
-	meta := map[string]any{"mobile": mobile, "model": "", "architecture": "x86", "platform": "", "platformVersion": ""}
+	meta := &proto.UserAgentMetadata{Mobile: mobile, Architecture: "x86"}
 	version := func(re *regexp.Regexp) string {
 		if m := re.FindStringSubmatch(ua); m != nil {
 			return strings.ReplaceAll(m[1], "_", ".")
@@ -132,30 +132,30 @@ func userAgentParams(ua string, mobile bool) map[string]any {
 	}
 	switch {
 	case strings.Contains(ua, "Android"):
-		meta["platform"], meta["platformVersion"], meta["architecture"] = "Android", version(androidRE), "arm"
+		meta.Platform, meta.PlatformVersion, meta.Architecture = "Android", version(androidRE), "arm"
 		if m := androidModelRE.FindStringSubmatch(ua); m != nil {
-			meta["model"] = m[1]
+			meta.Model = m[1]
 		}
-		params["platform"] = "Linux armv8l"
+		params.Platform = "Linux armv8l"
 	case strings.Contains(ua, "iPhone"), strings.Contains(ua, "iPad"):
-		meta["platform"], meta["platformVersion"], meta["architecture"] = "iOS", version(iosRE), "arm"
-		params["platform"] = "iPhone"
+		meta.Platform, meta.PlatformVersion, meta.Architecture = "iOS", version(iosRE), "arm"
+		params.Platform = "iPhone"
 		if strings.Contains(ua, "iPad") {
-			params["platform"] = "iPad"
+			params.Platform = "iPad"
 		}
 	case strings.Contains(ua, "Windows"):
-		meta["platform"], meta["platformVersion"] = "Windows", version(windowsRE)
-		params["platform"] = "Win32"
+		meta.Platform, meta.PlatformVersion = "Windows", version(windowsRE)
+		params.Platform = "Win32"
 	case strings.Contains(ua, "Mac OS X"):
-		meta["platform"], meta["platformVersion"], meta["architecture"] = "macOS", version(macRE), "arm"
-		params["platform"] = "MacIntel"
+		meta.Platform, meta.PlatformVersion, meta.Architecture = "macOS", version(macRE), "arm"
+		params.Platform = "MacIntel"
 	case strings.Contains(ua, "Linux"):
-		meta["platform"] = "Linux"
-		params["platform"] = "Linux x86_64"
+		meta.Platform = "Linux"
+		params.Platform = "Linux x86_64"
 	default:
 		return params
 	}
-	params["userAgentMetadata"] = meta
+	params.UserAgentMetadata = meta
 	return params
 }
 
