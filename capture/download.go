@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/internal/private"
 	"github.com/cdpskill/cdpskill/page"
 )
@@ -123,7 +124,7 @@ type download struct {
 // downloadEvents are the browser's download and target events and the
 // tabs' navigation events.
 var downloadEvents = []string{
-	"Browser.downloadWillBegin", "Browser.downloadProgress", "Target.targetCreated",
+	proto.EventBrowserDownloadWillBegin, proto.EventBrowserDownloadProgress, "Target.targetCreated",
 	"Page.frameStartedNavigating", "Page.frameNavigated", "Page.navigatedWithinDocument",
 	"Page.frameStoppedLoading", "Page.frameDetached",
 }
@@ -167,9 +168,9 @@ func (d *Downloads) Renew(ctx context.Context) error {
 }
 
 func (d *Downloads) tell(ctx context.Context) error {
-	return d.conn.Call(ctx, "", "Browser.setDownloadBehavior", map[string]any{
-		"behavior": "allowAndName", "downloadPath": d.dir, "eventsEnabled": true,
-	}, nil)
+	return proto.BrowserSetDownloadBehavior{
+		Behavior: "allowAndName", DownloadPath: d.dir, EventsEnabled: true,
+	}.Do(ctx, d.conn.Browser())
 }
 
 // Conn is the connection the watch listens on.
@@ -195,7 +196,7 @@ func (d *Downloads) Take(ctx context.Context, p *page.Page) Taken {
 	// A reply follows every event Chrome sent before it: after the flush,
 	// the downloads begun so far are queued.
 	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), downloadFlushBudget)
-	_ = d.conn.Call(fctx, "", "Browser.getVersion", nil, nil)
+	_, _ = proto.BrowserGetVersion{}.Do(fctx, d.conn.Browser())
 	cancel()
 	for _, ev := range d.l.Drain() {
 		d.apply(ctx, p, ev)
@@ -283,13 +284,8 @@ func (d *Downloads) apply(ctx context.Context, p *page.Page, ev cdp.Event) {
 		if json.Unmarshal(ev.Params, &e) == nil && e.TargetInfo.OpenerID != "" {
 			d.openers[e.TargetInfo.TargetID] = e.TargetInfo.OpenerID
 		}
-	case "Browser.downloadWillBegin":
-		var e struct {
-			FrameID           string `json:"frameId"`
-			GUID              string `json:"guid"`
-			URL               string `json:"url"`
-			SuggestedFilename string `json:"suggestedFilename"`
-		}
+	case proto.EventBrowserDownloadWillBegin:
+		var e proto.BrowserDownloadWillBegin
 		if json.Unmarshal(ev.Params, &e) != nil || e.GUID == "" || d.seen[e.GUID] != nil {
 			return
 		}
@@ -300,14 +296,8 @@ func (d *Downloads) apply(ctx context.Context, p *page.Page, ev cdp.Event) {
 			dl.ours = true
 			d.fresh = append(d.fresh, dl)
 		}
-	case "Browser.downloadProgress":
-		var e struct {
-			GUID          string  `json:"guid"`
-			TotalBytes    float64 `json:"totalBytes"`
-			ReceivedBytes float64 `json:"receivedBytes"`
-			State         string  `json:"state"`
-			FilePath      string  `json:"filePath"`
-		}
+	case proto.EventBrowserDownloadProgress:
+		var e proto.BrowserDownloadProgress
 		if json.Unmarshal(ev.Params, &e) != nil {
 			return
 		}

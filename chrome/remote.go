@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // Remote browsers: an endpoint handed out by a hosted browser service or a
@@ -199,10 +200,7 @@ func remoteStatus(ctx context.Context, ep Endpoint) *Status {
 	st.Running = true
 	st.Version = b.Version.Browser
 	if st.Version == "" {
-		var v struct {
-			Product string `json:"product"`
-		}
-		if err := b.Call(ctx, "", "Browser.getVersion", nil, &v); err == nil {
+		if v, err := (proto.BrowserGetVersion{}).Do(ctx, b.Conn.Browser()); err == nil {
 			st.Version = v.Product
 		}
 	}

@@ -90,7 +90,7 @@ func WatchEffects(ctx context.Context, p *page.Page, newTabs bool) (*Effects, er
 	if newTabs {
 		// Browser.downloadWillBegin arrives when the call asked Chrome
 		// for download events (capture.WatchDownloads).
-		w.targets = conn.Listen("", "Target.targetCreated", "Target.targetInfoChanged", "Target.targetDestroyed", "Browser.downloadWillBegin")
+		w.targets = conn.Listen("", "Target.targetCreated", "Target.targetInfoChanged", "Target.targetDestroyed", proto.EventBrowserDownloadWillBegin)
 	}
 	var g errgroup.Group
 	g.Go(func() error { return p.S.Call(ctx, "Page.enable", nil, nil) })
@@ -337,7 +337,7 @@ func (st *effectState) handle(ev cdp.Event) {
 		st.handleTarget(ev, now)
 	case "Target.targetDestroyed":
 		st.dropTab(ev)
-	case "Browser.downloadWillBegin":
+	case proto.EventBrowserDownloadWillBegin:
 		for _, t := range st.tabs {
 			if t.id == e.FrameID {
 				t.downloading = true

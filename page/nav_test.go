@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -354,7 +355,7 @@ func TestGotoDownload(t *testing.T) {
 	t.Cleanup(srv.Close)
 	p := navPage(t)
 	// Deny the download so the test leaves no file behind.
-	if err := p.S.Call(t.Context(), "Browser.setDownloadBehavior", map[string]any{"behavior": "deny"}, nil); err != nil {
+	if err := (proto.BrowserSetDownloadBehavior{Behavior: "deny"}).Do(t.Context(), p.S); err != nil {
 		t.Skipf("cannot deny downloads: %v", err)
 	}
 	r := navGoto(t, p, srv.URL+"/file.bin", "")

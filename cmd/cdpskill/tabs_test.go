@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 func (c *cli) registry(t *testing.T) map[string]map[string]any {
@@ -94,14 +96,12 @@ func TestListTabsPrunesClosedTabs(t *testing.T) {
 
 func TestOpenTabsGetWindowsOfTheirOwn(t *testing.T) {
 	c := newCLI(t)
-	windows := map[float64]bool{}
+	windows := map[int]bool{}
 	for range 2 {
 		alias := c.openTab("about:blank")
-		id := c.registry(t)[alias]["targetId"]
-		var res struct {
-			WindowID float64 `json:"windowId"`
-		}
-		if err := browser.Conn.Call(t.Context(), "", "Browser.getWindowForTarget", map[string]any{"targetId": id}, &res); err != nil {
+		id := c.registry(t)[alias]["targetId"].(string)
+		res, err := proto.BrowserGetWindowForTarget{TargetID: id}.Do(t.Context(), browser.Conn.Browser())
+		if err != nil {
 			t.Fatal(err)
 		}
 		windows[res.WindowID] = true

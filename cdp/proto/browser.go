@@ -1,0 +1,82 @@
+package proto
+
+import "context"
+
+// The Browser domain's commands go to the browser: a connection's own
+// session (cdp.Conn.Browser), or a tab's own websocket, which hands them
+// on.
+
+// BrowserGetVersion asks the browser what it is. Its reply follows every
+// event the browser sent before it, which makes it a cheap flush of the
+// connection's events.
+type BrowserGetVersion struct{}
+
+type BrowserGetVersionResult struct {
+	// Product is the browser's name and version: "HeadlessChrome/…",
+	// "Chrome/…".
+	Product string `json:"product"`
+}
+
+func (p BrowserGetVersion) Do(ctx context.Context, c Caller) (BrowserGetVersionResult, error) {
+	return call[BrowserGetVersionResult](ctx, c, "Browser.getVersion", p)
+}
+
+// BrowserSetDownloadBehavior says what the browser does with downloads.
+// The setting is browser-wide and lasts only as long as the connection
+// that made it: when it closes Chrome goes back to its default, saving
+// into ~/Downloads.
+type BrowserSetDownloadBehavior struct {
+	// Behavior is deny, allow, allowAndName (saved into DownloadPath
+	// named by the download's guid) or default.
+	Behavior     string `json:"behavior"`
+	DownloadPath string `json:"downloadPath,omitempty"`
+	// EventsEnabled sends Browser.downloadWillBegin and
+	// Browser.downloadProgress to this connection.
+	EventsEnabled bool `json:"eventsEnabled,omitempty"`
+}
+
+func (p BrowserSetDownloadBehavior) Do(ctx context.Context, c Caller) error {
+	return run(ctx, c, "Browser.setDownloadBehavior", p)
+}
+
+// BrowserGetWindowForTarget finds the window a tab is in.
+type BrowserGetWindowForTarget struct {
+	TargetID string `json:"targetId,omitempty"`
+}
+
+type BrowserGetWindowForTargetResult struct {
+	WindowID int `json:"windowId"`
+}
+
+func (p BrowserGetWindowForTarget) Do(ctx context.Context, c Caller) (BrowserGetWindowForTargetResult, error) {
+	return call[BrowserGetWindowForTargetResult](ctx, c, "Browser.getWindowForTarget", p)
+}
+
+// The Browser domain's events: sent to every connection that asked for
+// download events (BrowserSetDownloadBehavior.EventsEnabled), whichever
+// tab the download is in.
+const (
+	EventBrowserDownloadWillBegin = "Browser.downloadWillBegin"
+	EventBrowserDownloadProgress  = "Browser.downloadProgress"
+)
+
+// BrowserDownloadWillBegin is Browser.downloadWillBegin's params.
+type BrowserDownloadWillBegin struct {
+	// FrameID is the frame that began the download: a tab's main frame
+	// has the tab's target id.
+	FrameID           string `json:"frameId"`
+	GUID              string `json:"guid"`
+	URL               string `json:"url"`
+	SuggestedFilename string `json:"suggestedFilename"`
+}
+
+// BrowserDownloadProgress is Browser.downloadProgress's params.
+type BrowserDownloadProgress struct {
+	GUID          string  `json:"guid"`
+	TotalBytes    float64 `json:"totalBytes"`
+	ReceivedBytes float64 `json:"receivedBytes"`
+	// State is inProgress, completed or canceled.
+	State string `json:"state"`
+	// FilePath is where Chrome put the finished file.
+	FilePath string `json:"filePath"`
+}
