@@ -202,10 +202,8 @@ func report(ctx context.Context, p *page.Page) error {
 		return err
 	})
 	g.Go(func() error {
-		var shot struct {
-			Data string `json:"data"`
-		}
-		return p.S.Call(ctx, "Page.captureScreenshot", map[string]any{"format": "png"}, &shot)
+		_, err := proto.PageCaptureScreenshot{Format: "png"}.Do(ctx, p.S)
+		return err
 	})
 	return g.Wait()
 }
@@ -244,15 +242,13 @@ func closeTarget(conn *cdp.Conn, id string) {
 
 // navigate loads url and waits for its load event.
 func navigate(ctx context.Context, s *cdp.Session, url string) error {
-	if err := s.Call(ctx, "Page.enable", nil, nil); err != nil {
+	if err := (proto.PageEnable{}).Do(ctx, s); err != nil {
 		return err
 	}
-	l := s.Listen("Page.loadEventFired")
+	l := s.Listen(proto.EventPageLoadEventFired)
 	defer l.Close()
-	var res struct {
-		ErrorText string `json:"errorText"`
-	}
-	if err := s.Call(ctx, "Page.navigate", map[string]any{"url": url}, &res); err != nil {
+	res, err := proto.PageNavigate{URL: url}.Do(ctx, s)
+	if err != nil {
 		return err
 	}
 	if res.ErrorText != "" {

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -121,13 +122,17 @@ type download struct {
 	saveErr error
 }
 
+// navEvents are the tabs' navigation events, which may become downloads.
+var navEvents = []string{
+	proto.EventPageFrameStartedNavigating, proto.EventPageFrameNavigated, proto.EventPageNavigatedWithinDocument,
+	proto.EventPageFrameStoppedLoading, proto.EventPageFrameDetached,
+}
+
 // downloadEvents are the browser's download and target events and the
 // tabs' navigation events.
-var downloadEvents = []string{
+var downloadEvents = append([]string{
 	proto.EventBrowserDownloadWillBegin, proto.EventBrowserDownloadProgress, "Target.targetCreated",
-	"Page.frameStartedNavigating", "Page.frameNavigated", "Page.navigatedWithinDocument",
-	"Page.frameStoppedLoading", "Page.frameDetached",
-}
+}, navEvents...)
 
 // WatchDownloads tells Chrome to save downloads into DownloadsDir, named
 // by their download ids, and to report them on conn.
@@ -264,7 +269,7 @@ func (d *Downloads) waitFor(ctx context.Context, navsEnd time.Time) (context.Con
 // apply folds one event in: the browser's, or the navigation events of
 // p's own session.
 func (d *Downloads) apply(ctx context.Context, p *page.Page, ev cdp.Event) {
-	if strings.HasPrefix(ev.Method, "Page.") {
+	if slices.Contains(navEvents, ev.Method) {
 		if ev.SessionID == p.S.ID {
 			d.applyNav(ev, p.S.TargetID)
 		}
@@ -327,17 +332,17 @@ func (d *Downloads) applyNav(ev cdp.Event, main string) {
 		return
 	}
 	switch ev.Method {
-	case "Page.frameStartedNavigating":
+	case proto.EventPageFrameStartedNavigating:
 		child := e.FrameID != main
 		ours := !ev.At.Before(d.stepAt) && !(child && d.newDocument)
 		if ours && e.NavigationType != "sameDocument" && e.NavigationType != "historySameDocument" {
 			d.navs[e.FrameID] = ev.At.Add(navDownloadMax)
 		}
-	case "Page.frameStoppedLoading":
+	case proto.EventPageFrameStoppedLoading:
 		if until, ok := d.navs[e.FrameID]; ok && until.After(ev.At.Add(stoppedDownloadMax)) {
 			d.navs[e.FrameID] = ev.At.Add(stoppedDownloadMax)
 		}
-	case "Page.frameNavigated":
+	case proto.EventPageFrameNavigated:
 		delete(d.navs, e.Frame.ID)
 		if e.Frame.ParentID == "" {
 			d.newDocument = true

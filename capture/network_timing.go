@@ -5,6 +5,7 @@ import (
 	_ "embed"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -98,21 +99,13 @@ func (r *Request) endByTiming(t *pageTiming) {
 
 // liveLoaders are the documents the tab shows now, by CDP loader id.
 func liveLoaders(ctx context.Context, s *cdp.Session) (map[string]bool, error) {
-	type frameTree struct {
-		Frame struct {
-			LoaderID string `json:"loaderId"`
-		} `json:"frame"`
-		ChildFrames []frameTree `json:"childFrames"`
-	}
-	var res struct {
-		FrameTree frameTree `json:"frameTree"`
-	}
-	if err := s.Call(ctx, "Page.getFrameTree", nil, &res); err != nil {
+	res, err := proto.PageGetFrameTree{}.Do(ctx, s)
+	if err != nil {
 		return nil, err
 	}
 	live := map[string]bool{}
-	var walk func(t *frameTree)
-	walk = func(t *frameTree) {
+	var walk func(t *proto.FrameTree)
+	walk = func(t *proto.FrameTree) {
 		live[t.Frame.LoaderID] = true
 		for i := range t.ChildFrames {
 			walk(&t.ChildFrames[i])

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // PDFOptions are Page.printToPDF's settings, named as the pdf step takes
@@ -88,37 +89,23 @@ func checkPageRanges(s string) error {
 	return nil
 }
 
-func (o PDFOptions) params() map[string]any {
-	p := map[string]any{
-		"landscape":           o.Landscape,
-		"displayHeaderFooter": o.DisplayHeaderFooter,
-		"printBackground":     o.PrintBackground == nil || *o.PrintBackground,
-		"preferCSSPageSize":   o.PreferCSSPageSize,
+func (o PDFOptions) params() proto.PagePrintToPDF {
+	return proto.PagePrintToPDF{
+		Landscape:           o.Landscape,
+		DisplayHeaderFooter: o.DisplayHeaderFooter,
+		PrintBackground:     o.PrintBackground == nil || *o.PrintBackground,
+		Scale:               o.Scale,
+		PaperWidth:          o.PaperWidth,
+		PaperHeight:         o.PaperHeight,
+		MarginTop:           o.MarginTop,
+		MarginBottom:        o.MarginBottom,
+		MarginLeft:          o.MarginLeft,
+		MarginRight:         o.MarginRight,
+		PageRanges:          o.PageRanges,
+		HeaderTemplate:      o.HeaderTemplate,
+		FooterTemplate:      o.FooterTemplate,
+		PreferCSSPageSize:   o.PreferCSSPageSize,
 	}
-	setIf := func(k string, v float64) {
-		if v != 0 {
-			p[k] = v
-		}
-	}
-	setIf("scale", o.Scale)
-	setIf("paperWidth", o.PaperWidth)
-	setIf("paperHeight", o.PaperHeight)
-	for k, v := range map[string]*float64{"marginTop": o.MarginTop, "marginBottom": o.MarginBottom,
-		"marginLeft": o.MarginLeft, "marginRight": o.MarginRight} {
-		if v != nil {
-			p[k] = *v
-		}
-	}
-	if o.PageRanges != "" {
-		p["pageRanges"] = o.PageRanges
-	}
-	if o.HeaderTemplate != "" {
-		p["headerTemplate"] = o.HeaderTemplate
-	}
-	if o.FooterTemplate != "" {
-		p["footerTemplate"] = o.FooterTemplate
-	}
-	return p
 }
 
 // PrintPDF prints the tab to path with Page.printToPDF.
@@ -126,10 +113,8 @@ func PrintPDF(ctx context.Context, s *cdp.Session, path string, opts PDFOptions)
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	var res struct {
-		Data []byte `json:"data"`
-	}
-	if err := s.Call(ctx, "Page.printToPDF", opts.params(), &res); err != nil {
+	res, err := opts.params().Do(ctx, s)
+	if err != nil {
 		return nil, fmt.Errorf("capture: pdf: %w", err)
 	}
 	if err := writeFile(path, res.Data); err != nil {

@@ -130,17 +130,11 @@ func (o ShotOptions) Validate() error {
 }
 
 // params builds Page.captureScreenshot's params for a viewport capture.
-func (o ShotOptions) params() map[string]any {
+func (o ShotOptions) params() proto.PageCaptureScreenshot {
 	format, _ := Format(o.Format)
-	p := map[string]any{
-		"format": format,
-		// Capturing beyond the viewport resizes it for a moment, which
-		// can relayout the page; a viewport shot never needs it.
-		"captureBeyondViewport": false,
-		"optimizeForSpeed":      true,
-	}
+	p := proto.PageCaptureScreenshot{Format: format, CaptureBeyondViewport: false, OptimizeForSpeed: true}
 	if o.Quality > 0 && format != "png" {
-		p["quality"] = o.Quality
+		p.Quality = o.Quality
 	}
 	return p
 }
@@ -158,7 +152,7 @@ func Capture(ctx context.Context, s *cdp.Session, path string, opts ShotOptions)
 		defer cancel()
 	}
 	params := opts.params()
-	region, err := addClip(ctx, s, params, opts)
+	region, err := addClip(ctx, s, &params, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -169,13 +163,11 @@ func Capture(ctx context.Context, s *cdp.Session, path string, opts ShotOptions)
 		}
 		defer restore()
 	}
-	var res struct {
-		Data []byte `json:"data"` // base64 in the JSON
-	}
-	if err := s.Call(ctx, "Page.captureScreenshot", params, &res); err != nil {
+	res, err := params.Do(ctx, s)
+	if err != nil {
 		return nil, fmt.Errorf("capture: screenshot: %w", err)
 	}
-	format := params["format"].(string)
+	format := params.Format
 	w, h, err := imageSize(format, res.Data)
 	if err != nil {
 		return nil, err
@@ -201,15 +193,7 @@ func Capture(ctx context.Context, s *cdp.Session, path string, opts ShotOptions)
 }
 
 // layoutMetrics is what a clipped capture needs of Page.getLayoutMetrics.
-type layoutMetrics struct {
-	CSSVisualViewport struct {
-		PageX        float64 `json:"pageX"`
-		PageY        float64 `json:"pageY"`
-		ClientWidth  float64 `json:"clientWidth"`
-		ClientHeight float64 `json:"clientHeight"`
-	} `json:"cssVisualViewport"`
-	CSSContentSize Rect `json:"cssContentSize"`
-}
+type layoutMetrics proto.PageGetLayoutMetricsResult
 
 // view is what the page says of its viewport: device pixels per CSS
 // pixel (layout metrics do not tell it under device emulation) and the
@@ -243,7 +227,7 @@ func (m *layoutMetrics) inViewport(r Rect) bool {
 // the clip of a full-page, region or scaled capture. Chrome paints beyond
 // the viewport only when asked, and the asking resizes the view for a
 // moment, so it is asked only when the region needs it.
-func addClip(ctx context.Context, s *cdp.Session, params map[string]any, opts ShotOptions) (Rect, error) {
+func addClip(ctx context.Context, s *cdp.Session, params *proto.PageCaptureScreenshot, opts ShotOptions) (Rect, error) {
 	var m layoutMetrics
 	var vw view
 	// A page whose navigation has no response yet answers no evaluation
@@ -253,9 +237,11 @@ func addClip(ctx context.Context, s *cdp.Session, params map[string]any, opts Sh
 	defer cancel()
 	g, gctx := errgroup.WithContext(mctx)
 	g.Go(func() error {
-		if err := s.Call(gctx, "Page.getLayoutMetrics", nil, &m); err != nil {
+		res, err := proto.PageGetLayoutMetrics{}.Do(gctx, s)
+		if err != nil {
 			return fmt.Errorf("capture: screenshot: %w", err)
 		}
+		m = layoutMetrics(res)
 		return nil
 	})
 	g.Go(func() (err error) {
@@ -286,8 +272,8 @@ func addClip(ctx context.Context, s *cdp.Session, params map[string]any, opts Sh
 	if fit == 1 && !opts.FullPage && opts.Clip == nil {
 		return r, nil // the viewport as it is: no clip needed
 	}
-	params["clip"] = map[string]any{"x": r.X, "y": r.Y, "width": r.Width, "height": r.Height, "scale": fit}
-	params["captureBeyondViewport"] = opts.FullPage || opts.Clip != nil && !m.inViewport(r)
+	params.Clip = &proto.Viewport{X: r.X, Y: r.Y, Width: r.Width, Height: r.Height, Scale: fit}
+	params.CaptureBeyondViewport = opts.FullPage || opts.Clip != nil && !m.inViewport(r)
 	return r, nil
 }
 

@@ -129,7 +129,7 @@ func TestScreenshotWhileLoading(t *testing.T) {
 			ctx, cancel := context.WithTimeout(t.Context(), 15*time.Second)
 			defer cancel()
 			// Page.navigate answers only once the response starts; do not wait for it.
-			go s.Call(ctx, "Page.navigate", map[string]any{"url": srv.URL + path}, nil)
+			go proto.PageNavigate{URL: srv.URL + path}.Do(ctx, s)
 			if path == "/partial" {
 				waitTitle(t, ctx, s, "partial")
 			}
@@ -166,10 +166,10 @@ func waitTitle(t *testing.T, ctx context.Context, s *cdp.Session, want string) {
 // must still end the call, as a deadline error.
 func TestScreenshotBoundedByContext(t *testing.T) {
 	s, ctx := openPage(t, "shot.html")
-	if err := s.Call(ctx, "Page.enable", nil, nil); err != nil {
+	if err := (proto.PageEnable{}).Do(ctx, s); err != nil {
 		t.Fatal(err)
 	}
-	l := s.Listen("Page.javascriptDialogOpening")
+	l := s.Listen(proto.EventPageJavascriptDialogOpening)
 	defer l.Close()
 	if _, err := (proto.RuntimeEvaluate{Expression: "setTimeout(() => alert('hi'))"}).Do(ctx, s); err != nil {
 		t.Fatal(err)
@@ -180,7 +180,7 @@ func TestScreenshotBoundedByContext(t *testing.T) {
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		s.Call(ctx, "Page.handleJavaScriptDialog", map[string]any{"accept": true}, nil)
+		proto.PageHandleJavaScriptDialog{Accept: true}.Do(ctx, s)
 	})
 	short, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -313,7 +314,7 @@ func (c clicker) click(ctx context.Context, req ClickRequest) (*ClickResult, err
 // native sends the mouse events, reads the probe, and falls back to
 // element.click() if they missed and that is allowed.
 func (c clicker) native(ctx context.Context, res *ClickResult, jsAllowed bool) (*ClickResult, error) {
-	nav := c.p.S.Listen("Page.frameStartedNavigating")
+	nav := c.p.S.Listen(proto.EventPageFrameStartedNavigating)
 	defer nav.Close()
 	if err := mouseClick(ctx, c.p.S, *c.el.Point, c.button, c.count); err != nil {
 		return nil, err

@@ -40,12 +40,12 @@ const (
 // pageEvents are the tab's events that say a navigation started, committed
 // or happened within the document.
 var pageEvents = []string{
-	"Page.frameStartedNavigating",
-	"Page.frameNavigated",
-	"Page.frameStoppedLoading",
-	"Page.navigatedWithinDocument",
-	"Page.domContentEventFired",
-	"Page.downloadWillBegin",
+	proto.EventPageFrameStartedNavigating,
+	proto.EventPageFrameNavigated,
+	proto.EventPageFrameStoppedLoading,
+	proto.EventPageNavigatedWithinDocument,
+	proto.EventPageDomContentEventFired,
+	proto.EventPageDownloadWillBegin,
 }
 
 // Effects watches what an action does to the tab beyond its element: a
@@ -93,7 +93,7 @@ func WatchEffects(ctx context.Context, p *page.Page, newTabs bool) (*Effects, er
 		w.targets = conn.Listen("", "Target.targetCreated", "Target.targetInfoChanged", "Target.targetDestroyed", proto.EventBrowserDownloadWillBegin)
 	}
 	var g errgroup.Group
-	g.Go(func() error { return p.S.Call(ctx, "Page.enable", nil, nil) })
+	g.Go(func() error { return proto.PageEnable{}.Do(ctx, p.S) })
 	g.Go(func() error { return frontIfHidden(ctx, p) })
 	g.Go(func() (err error) {
 		w.before, err = targetURL(ctx, conn, p.S.TargetID)
@@ -313,23 +313,23 @@ func (st *effectState) handle(ev cdp.Event) {
 	}
 	now := time.Now()
 	switch ev.Method {
-	case "Page.frameStartedNavigating":
+	case proto.EventPageFrameStartedNavigating:
 		if e.FrameID == st.frame && e.NavigationType != "sameDocument" && e.NavigationType != "historySameDocument" {
 			st.loading, st.loadingAt = true, now
 		}
-	case "Page.frameNavigated":
+	case proto.EventPageFrameNavigated:
 		if e.Frame.ID == st.frame {
 			st.loading, st.committed, st.committedAt, st.domReady = false, true, now, false
 		}
-	case "Page.frameStoppedLoading", "Page.downloadWillBegin":
+	case proto.EventPageFrameStoppedLoading, proto.EventPageDownloadWillBegin:
 		if e.FrameID == st.frame && st.loading {
 			st.loading = false // a download, a 204, or an aborted navigation
 		}
-	case "Page.navigatedWithinDocument":
+	case proto.EventPageNavigatedWithinDocument:
 		if e.FrameID == st.frame {
 			st.sameDoc = true
 		}
-	case "Page.domContentEventFired":
+	case proto.EventPageDomContentEventFired:
 		if st.committed {
 			st.domReady = true
 		}

@@ -2,7 +2,6 @@ package dom_test
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -212,21 +211,12 @@ func enterFirstFrame(t *testing.T, p *page.Page) *page.Page {
 // childFrameID is the id of the page's first iframe.
 func childFrameID(t *testing.T, s *cdp.Session) string {
 	t.Helper()
-	raw, err := s.CallRaw(testCtx(t), "Page.getFrameTree", nil)
+	tree, err := proto.PageGetFrameTree{}.Do(testCtx(t), s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tree struct {
-		FrameTree struct {
-			ChildFrames []struct {
-				Frame struct {
-					ID string `json:"id"`
-				} `json:"frame"`
-			} `json:"childFrames"`
-		} `json:"frameTree"`
-	}
-	if err := json.Unmarshal(raw, &tree); err != nil || len(tree.FrameTree.ChildFrames) == 0 {
-		t.Fatalf("no child frame: %s", raw)
+	if len(tree.FrameTree.ChildFrames) == 0 {
+		t.Fatalf("no child frame: %+v", tree.FrameTree)
 	}
 	return tree.FrameTree.ChildFrames[0].Frame.ID
 }

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tidwall/gjson"
 
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
@@ -103,7 +102,7 @@ func newContexts(s *cdp.Session, enabled bool) *contexts {
 	return &contexts{
 		s: s,
 		l: s.Listen(proto.EventRuntimeExecutionContextCreated, proto.EventRuntimeExecutionContextDestroyed,
-			proto.EventRuntimeExecutionContextsCleared, "Page.frameDetached"),
+			proto.EventRuntimeExecutionContextsCleared, proto.EventPageFrameDetached),
 		enabled: enabled,
 		byFrame: map[string]int{},
 		world:   map[string]int{},
@@ -157,10 +156,10 @@ func (c *contexts) apply(ev cdp.Event) {
 		}
 		clear(c.byFrame)
 		clear(c.world)
-	case "Page.frameDetached":
-		// "swap" is a frame moving to another process; it lives on there.
-		if gjson.GetBytes(ev.Params, "reason").String() == "remove" {
-			c.removed[gjson.GetBytes(ev.Params, "frameId").String()] = true
+	case proto.EventPageFrameDetached:
+		var e proto.PageFrameDetached
+		if json.Unmarshal(ev.Params, &e) == nil && e.Reason == "remove" {
+			c.removed[e.FrameID] = true
 		}
 	}
 }
@@ -227,10 +226,7 @@ func (c *contexts) helperWorld(ctx context.Context, frameID string) (int, error)
 	if id := c.world[frameID]; id != 0 {
 		return id, nil
 	}
-	var res struct {
-		ExecutionContextID int `json:"executionContextId"`
-	}
-	err := c.s.Call(ctx, "Page.createIsolatedWorld", map[string]any{"frameId": frameID, "worldName": WorldName, "grantUniveralAccess": true}, &res)
+	res, err := proto.PageCreateIsolatedWorld{FrameID: frameID, WorldName: WorldName, GrantUniveralAccess: true}.Do(ctx, c.s)
 	if err != nil {
 		if ctx.Err() != nil {
 			return 0, err
@@ -338,18 +334,6 @@ type FrameList struct {
 	Frames         []*Frame `json:"frames"`
 }
 
-type frameTree struct {
-	Frame struct {
-		ID             string `json:"id"`
-		ParentID       string `json:"parentId"`
-		Name           string `json:"name"`
-		URL            string `json:"url"`
-		URLFragment    string `json:"urlFragment"`
-		SecurityOrigin string `json:"securityOrigin"`
-	} `json:"frame"`
-	ChildFrames []frameTree `json:"childFrames"`
-}
-
 // Frames lists every frame of the tab, top first, each followed by its
 // children: the tab's own frame tree plus out-of-process iframes, which
 // Page.getFrameTree leaves out, each attached and read in turn.
@@ -372,15 +356,13 @@ func (p *Page) FindFrame(ctx context.Context, id string) (*Frame, error) {
 // place that frame.
 func (p *Page) frames(ctx context.Context, want string) (*FrameList, error) {
 	fs := p.frameState()
-	var top frameTree
-	if err := p.S.Call(ctx, "Page.getFrameTree", nil, &struct {
-		FrameTree *frameTree `json:"frameTree"`
-	}{&top}); err != nil {
+	res, err := proto.PageGetFrameTree{}.Do(ctx, p.S)
+	if err != nil {
 		return nil, fmt.Errorf("frame tree: %w", err)
 	}
+	top := res.FrameTree
 	var oopifs []oopifTarget
-	if want == "" || !top.has(want) {
-		var err error
+	if want == "" || !treeHas(&top, want) {
 		if oopifs, err = p.oopifTargets(ctx); err != nil {
 			return nil, err
 		}
@@ -397,8 +379,8 @@ func (p *Page) frames(ctx context.Context, want string) (*FrameList, error) {
 		list.CurrentFrameID = p.Frame.ID
 	}
 	topOrigin := originOf(top.Frame.SecurityOrigin, top.Frame.URL, "")
-	var walk func(t frameTree, s *cdp.Session, parent *Frame, depth int)
-	walk = func(t frameTree, s *cdp.Session, parent *Frame, depth int) {
+	var walk func(t proto.FrameTree, s *cdp.Session, parent *Frame, depth int)
+	walk = func(t proto.FrameTree, s *cdp.Session, parent *Frame, depth int) {
 		f := newFrame(t, s, parent, depth, topOrigin)
 		list.Frames = append(list.Frames, f)
 		for _, c := range t.ChildFrames {
@@ -420,12 +402,12 @@ func (p *Page) frames(ctx context.Context, want string) (*FrameList, error) {
 // want: none when it is in the tab's own tree, the chain of iframe
 // targets down to it when that chain starts in the tab's tree, else nil,
 // meaning all of them.
-func oopifsToRead(oopifs []oopifTarget, want string, top *frameTree) map[string]bool {
+func oopifsToRead(oopifs []oopifTarget, want string, top *proto.FrameTree) map[string]bool {
 	if want == "" {
 		return nil
 	}
 	read := map[string]bool{}
-	if top.has(want) {
+	if treeHas(top, want) {
 		return read
 	}
 	byID := map[string]oopifTarget{}
@@ -435,7 +417,7 @@ func oopifsToRead(oopifs []oopifTarget, want string, top *frameTree) map[string]
 	for id := want; ; {
 		t, ok := byID[id]
 		if !ok {
-			if top.has(id) {
+			if treeHas(top, id) {
 				return read
 			}
 			return nil // want, or a frame above it, lives inside an iframe's process
@@ -445,12 +427,13 @@ func oopifsToRead(oopifs []oopifTarget, want string, top *frameTree) map[string]
 	}
 }
 
-func (t *frameTree) has(id string) bool {
+// treeHas reports whether frame id is in t.
+func treeHas(t *proto.FrameTree, id string) bool {
 	if t.Frame.ID == id {
 		return true
 	}
 	for i := range t.ChildFrames {
-		if t.ChildFrames[i].has(id) {
+		if treeHas(&t.ChildFrames[i], id) {
 			return true
 		}
 	}
@@ -458,7 +441,7 @@ func (t *frameTree) has(id string) bool {
 }
 
 // newFrame describes node t, rendered by s, below parent (nil for the top).
-func newFrame(t frameTree, s *cdp.Session, parent *Frame, depth int, topOrigin string) *Frame {
+func newFrame(t proto.FrameTree, s *cdp.Session, parent *Frame, depth int, topOrigin string) *Frame {
 	f := &Frame{ID: t.Frame.ID, URL: t.Frame.URL + t.Frame.URLFragment, Name: t.Frame.Name, Depth: depth, s: s}
 	if parent == nil {
 		f.origin, f.root = topOrigin, true
@@ -510,7 +493,7 @@ func (p *Page) oopifTargets(ctx context.Context) ([]oopifTarget, error) {
 
 // oopifTree attaches to an out-of-process iframe (once per call) and
 // reads its frame tree: the iframe and the frames its process renders.
-func (fs *frames) oopifTree(ctx context.Context, targetID string) (*frameTree, *cdp.Session, error) {
+func (fs *frames) oopifTree(ctx context.Context, targetID string) (*proto.FrameTree, *cdp.Session, error) {
 	fs.mu.Lock()
 	s := fs.oopifs[targetID]
 	fs.mu.Unlock()
@@ -523,11 +506,8 @@ func (fs *frames) oopifTree(ctx context.Context, targetID string) (*frameTree, *
 		fs.oopifs[targetID] = s
 		fs.mu.Unlock()
 	}
-	var tree frameTree
-	err := s.Call(ctx, "Page.getFrameTree", nil, &struct {
-		FrameTree *frameTree `json:"frameTree"`
-	}{&tree})
-	return &tree, s, err
+	res, err := proto.PageGetFrameTree{}.Do(ctx, s)
+	return &res.FrameTree, s, err
 }
 
 // originOf is a frame's origin: Chrome's security origin when it has a

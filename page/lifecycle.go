@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // WaitUntil values: how far a navigation must get before it counts as done.
@@ -40,32 +41,26 @@ func CheckWaitUntil(s string) error {
 // navEvents are the events a navigation is followed by. Network is not
 // among them: Chrome's lifecycle events already say everything needed.
 var navEvents = []string{
-	"Page.lifecycleEvent",
-	"Page.frameStartedNavigating",
-	"Page.frameNavigated",
-	"Page.navigatedWithinDocument",
+	proto.EventPageLifecycleEvent,
+	proto.EventPageFrameStartedNavigating,
+	proto.EventPageFrameNavigated,
+	proto.EventPageNavigatedWithinDocument,
 }
 
 // EnableLifecycle turns on the Page domain and its lifecycle events. Both
 // are idempotent, so every navigation calls it rather than trusting that
 // session setup did.
 func EnableLifecycle(ctx context.Context, p *Page) error {
-	if err := p.S.Call(ctx, "Page.enable", nil, nil); err != nil {
+	if err := (proto.PageEnable{}).Do(ctx, p.S); err != nil {
 		return err
 	}
-	return p.S.Call(ctx, "Page.setLifecycleEventsEnabled", map[string]any{"enabled": true}, nil)
+	return proto.PageSetLifecycleEventsEnabled{Enabled: true}.Do(ctx, p.S)
 }
 
 // mainFrameID returns the id of the tab's top frame.
 func mainFrameID(ctx context.Context, p *Page) (string, error) {
-	var res struct {
-		FrameTree struct {
-			Frame struct {
-				ID string `json:"id"`
-			} `json:"frame"`
-		} `json:"frameTree"`
-	}
-	if err := p.S.Call(ctx, "Page.getFrameTree", nil, &res); err != nil {
+	res, err := proto.PageGetFrameTree{}.Do(ctx, p.S)
+	if err != nil {
 		return "", err
 	}
 	return res.FrameTree.Frame.ID, nil
@@ -96,32 +91,11 @@ func newFollower(frameID, waitUntil string) *follower {
 	return &follower{frameID: frameID, waitUntil: waitUntil, target: lifecycleNames[waitUntil], seen: map[string]map[string]bool{}}
 }
 
-type lifecycleParams struct {
-	FrameID  string `json:"frameId"`
-	LoaderID string `json:"loaderId"`
-	Name     string `json:"name"`
-}
-
-type startedParams struct {
-	FrameID        string `json:"frameId"`
-	LoaderID       string `json:"loaderId"`
-	NavigationType string `json:"navigationType"`
-}
-
-type navigatedParams struct {
-	Frame struct {
-		ID             string `json:"id"`
-		LoaderID       string `json:"loaderId"`
-		UnreachableURL string `json:"unreachableUrl"`
-	} `json:"frame"`
-	Type string `json:"type"`
-}
-
 // handle folds one event into the state and reports a malformed event.
 func (f *follower) handle(ev cdp.Event) error {
 	switch ev.Method {
-	case "Page.lifecycleEvent":
-		var e lifecycleParams
+	case proto.EventPageLifecycleEvent:
+		var e proto.PageLifecycleEvent
 		if err := json.Unmarshal(ev.Params, &e); err != nil {
 			return err
 		}
@@ -129,8 +103,8 @@ func (f *follower) handle(ev cdp.Event) error {
 			f.seen[e.LoaderID] = map[string]bool{}
 		}
 		f.seen[e.LoaderID][e.Name] = true
-	case "Page.frameStartedNavigating":
-		var e startedParams
+	case proto.EventPageFrameStartedNavigating:
+		var e proto.PageFrameStartedNavigating
 		if err := json.Unmarshal(ev.Params, &e); err != nil {
 			return err
 		}
@@ -138,8 +112,8 @@ func (f *follower) handle(ev cdp.Event) error {
 			f.loader = e.LoaderID
 			f.sameDoc = e.NavigationType == "sameDocument" || e.NavigationType == "historySameDocument"
 		}
-	case "Page.frameNavigated":
-		var e navigatedParams
+	case proto.EventPageFrameNavigated:
+		var e proto.PageFrameNavigated
 		if err := json.Unmarshal(ev.Params, &e); err != nil {
 			return err
 		}
@@ -147,17 +121,14 @@ func (f *follower) handle(ev cdp.Event) error {
 			return nil
 		}
 		if e.Type == "BackForwardCacheRestore" {
-			// The old document comes back whole; no lifecycle event will fire.
-			f.done = true
+			f.done = true // no lifecycle event will fire
 			return nil
 		}
 		// A later commit (a client-side redirect) is followed, not failed:
 		// the caller wants the page the tab ends up on.
 		f.loader, f.committed, f.unreachable = e.Frame.LoaderID, true, e.Frame.UnreachableURL
-	case "Page.navigatedWithinDocument":
-		var e struct {
-			FrameID string `json:"frameId"`
-		}
+	case proto.EventPageNavigatedWithinDocument:
+		var e proto.PageNavigatedWithinDocument
 		if err := json.Unmarshal(ev.Params, &e); err != nil {
 			return err
 		}

@@ -88,13 +88,6 @@ func (e *NavigationAbortedError) ErrorName() string { return "NavigationAbortedE
 // with a status, not a failed navigation.
 const errHTTPResponseCode = "net::ERR_HTTP_RESPONSE_CODE_FAILURE"
 
-type navigateResult struct {
-	FrameID    string `json:"frameId"`
-	LoaderID   string `json:"loaderId"`
-	ErrorText  string `json:"errorText"`
-	IsDownload bool   `json:"isDownload"`
-}
-
 // Goto navigates the tab's main frame to rawURL and waits until waitUntil
 // (commit, domcontentloaded, load (the default "") or networkidle). A URL
 // differing from the current one only in its fragment is a same-document
@@ -115,10 +108,8 @@ func Goto(ctx context.Context, p *Page, rawURL, waitUntil string) (*NavResult, e
 	}
 	l := p.S.Listen(navEvents...)
 	defer l.Close()
-	var res navigateResult
-	// Chrome answers Page.navigate once the new document commits or the
-	// navigation fails: until then the server has not answered.
-	nav := p.S.Send(ctx, "Page.navigate", map[string]any{"url": rawURL})
+	var res proto.PageNavigateResult
+	nav := proto.PageNavigate{URL: rawURL}.Send(ctx, p.S)
 	if err := nav.Wait(ctx, &res); err != nil {
 		var pe *cdp.ProtocolError
 		if errors.As(err, &pe) && strings.Contains(pe.Message, "invalid URL") {
@@ -210,8 +201,8 @@ func stopNavigation(ctx context.Context, p *Page, nav *cdp.Sent, rawURL, waitUnt
 	defer cancel()
 	defer nav.Forget()
 	e := &NavTimeoutError{URL: rawURL, Waited: waited}
-	var res navigateResult
-	if p.S.Call(sctx, "Page.stopLoading", nil, nil) == nil && nav.Wait(sctx, &res) == nil {
+	var res proto.PageNavigateResult
+	if (proto.PageStopLoading{}).Do(sctx, p.S) == nil && nav.Wait(sctx, &res) == nil {
 		switch {
 		case res.ErrorText == "" || res.ErrorText == errHTTPResponseCode:
 			p.TopNavigated()
@@ -232,7 +223,7 @@ func stopNavigation(ctx context.Context, p *Page, nav *cdp.Sent, rawURL, waitUnt
 func stopFollowed(ctx context.Context, p *Page, l *cdp.Listener, f *follower, rawURL string, waited time.Duration, timedOut error) error {
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), navStopWait)
 	defer cancel()
-	stopped := p.S.Call(sctx, "Page.stopLoading", nil, nil) == nil
+	stopped := proto.PageStopLoading{}.Do(sctx, p.S) == nil
 	e := &NavTimeoutError{URL: rawURL, Waited: waited, Stopped: stopped, Shows: shownURL(sctx, p)}
 	for _, ev := range l.Drain() {
 		_ = f.handle(ev)
@@ -285,7 +276,7 @@ func PendingNavigation(ctx context.Context, p *Page) Held {
 
 // StopLoading stops the tab's pending navigation, as the Stop button does.
 func StopLoading(ctx context.Context, p *Page) error {
-	return p.S.Call(ctx, "Page.stopLoading", nil, nil)
+	return proto.PageStopLoading{}.Do(ctx, p.S)
 }
 
 func orLoad(waitUntil string) string {
@@ -302,7 +293,7 @@ const errorPageWait = time.Second
 // settleErrorPage lets Chrome's own error page (chrome-error://) finish
 // loading, best effort, so that what follows — the screenshot, the page
 // context, the next step — sees it rather than a tab between documents.
-func settleErrorPage(ctx context.Context, p *Page, l *cdp.Listener, res navigateResult) {
+func settleErrorPage(ctx context.Context, p *Page, l *cdp.Listener, res proto.PageNavigateResult) {
 	if res.LoaderID == "" {
 		return
 	}
@@ -368,19 +359,16 @@ func noScheme(rawURL string) error {
 // one (unknown scheme, 204); a competing navigation announces itself with
 // frameStartedNavigating, which may trail the reply, so one round trip
 // flushes the events Chrome emitted before answering it.
-func navigateFailure(ctx context.Context, p *Page, l *cdp.Listener, rawURL string, res navigateResult) error {
+func navigateFailure(ctx context.Context, p *Page, l *cdp.Listener, rawURL string, res proto.PageNavigateResult) error {
 	if res.ErrorText != "net::ERR_ABORTED" {
 		return &NavigationError{URL: rawURL, ErrorText: res.ErrorText}
 	}
-	if err := p.S.Call(ctx, "Page.getFrameTree", nil, nil); err != nil {
+	if _, err := (proto.PageGetFrameTree{}).Do(ctx, p.S); err != nil {
 		return &NavigationError{URL: rawURL, ErrorText: res.ErrorText}
 	}
 	for _, ev := range l.Drain() {
-		var e struct {
-			startedParams
-			URL string `json:"url"`
-		}
-		if ev.Method != "Page.frameStartedNavigating" || json.Unmarshal(ev.Params, &e) != nil {
+		var e proto.PageFrameStartedNavigating
+		if ev.Method != proto.EventPageFrameStartedNavigating || json.Unmarshal(ev.Params, &e) != nil {
 			continue
 		}
 		if e.FrameID == res.FrameID && e.LoaderID != res.LoaderID {
@@ -395,7 +383,7 @@ func Reload(ctx context.Context, p *Page, waitUntil string) (*NavResult, error) 
 	if err := CheckWaitUntil(waitUntil); err != nil {
 		return nil, err
 	}
-	f, err := followCommand(ctx, p, waitUntil, "", "Page.reload", map[string]any{"ignoreCache": false})
+	f, err := followCommand(ctx, p, waitUntil, "", proto.PageReload{IgnoreCache: false}.Do)
 	if err != nil {
 		return nil, fmt.Errorf("reload: %w", err)
 	}
@@ -407,7 +395,7 @@ func Reload(ctx context.Context, p *Page, waitUntil string) (*NavResult, error) 
 // id and follows the navigation it starts on the main frame, going to the
 // URL to ("" for a reload). One that has no response by ctx's deadline is
 // stopped (stopFollowed).
-func followCommand(ctx context.Context, p *Page, waitUntil, to, method string, params any) (*follower, error) {
+func followCommand(ctx context.Context, p *Page, waitUntil, to string, command func(context.Context, proto.Caller) error) (*follower, error) {
 	start := time.Now()
 	if err := EnableLifecycle(ctx, p); err != nil {
 		return nil, err
@@ -418,7 +406,7 @@ func followCommand(ctx context.Context, p *Page, waitUntil, to, method string, p
 	}
 	l := p.S.Listen(navEvents...)
 	defer l.Close()
-	if err := p.S.Call(ctx, method, params, nil); err != nil {
+	if err := command(ctx, p.S); err != nil {
 		return nil, err
 	}
 	f := newFollower(frameID, waitUntil)
@@ -435,27 +423,19 @@ func Back(ctx context.Context, p *Page) (*HistoryResult, error) { return goHisto
 // Forward goes one entry forward in the tab's history and waits for load.
 func Forward(ctx context.Context, p *Page) (*HistoryResult, error) { return goHistory(ctx, p, +1) }
 
-type historyEntry struct {
-	ID    int    `json:"id"`
-	URL   string `json:"url"`
-	Title string `json:"title"`
-}
-
 type navHistory struct {
-	CurrentIndex int            `json:"currentIndex"`
-	Entries      []historyEntry `json:"entries"`
+	proto.PageGetNavigationHistoryResult
 }
 
 func getHistory(ctx context.Context, p *Page) (*navHistory, error) {
-	var h navHistory
-	err := p.S.Call(ctx, "Page.getNavigationHistory", nil, &h)
-	return &h, err
+	h, err := proto.PageGetNavigationHistory{}.Do(ctx, p.S)
+	return &navHistory{h}, err
 }
 
 // at returns entry i, if there is one.
-func (h *navHistory) at(i int) (historyEntry, bool) {
+func (h *navHistory) at(i int) (proto.NavigationEntry, bool) {
 	if i < 0 || i >= len(h.Entries) {
-		return historyEntry{}, false
+		return proto.NavigationEntry{}, false
 	}
 	return h.Entries[i], true
 }
@@ -470,7 +450,7 @@ func goHistory(ctx context.Context, p *Page, delta int) (*HistoryResult, error) 
 		cur, _ := h.at(h.CurrentIndex)
 		return &HistoryResult{URL: cur.URL, Title: cur.Title, NoHistory: true}, nil
 	}
-	f, err := followCommand(ctx, p, WaitLoad, to.URL, "Page.navigateToHistoryEntry", map[string]any{"entryId": to.ID})
+	f, err := followCommand(ctx, p, WaitLoad, to.URL, proto.PageNavigateToHistoryEntry{EntryID: to.ID}.Do)
 	if err != nil {
 		return nil, fmt.Errorf("history navigation to %s: %w", to.URL, err)
 	}

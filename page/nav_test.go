@@ -322,7 +322,7 @@ func TestGotoSupersededIsAborted(t *testing.T) {
 	}()
 	<-srv.hits // the first navigation is waiting for its response
 	other := srv.URL + "/nav-b.html"
-	if err := p.S.Call(navCtx(t, 5*time.Second), "Page.navigate", map[string]any{"url": other}, nil); err != nil {
+	if _, err := (proto.PageNavigate{URL: other}).Do(navCtx(t, 5*time.Second), p.S); err != nil {
 		t.Fatal(err)
 	}
 	err := <-done

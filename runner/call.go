@@ -481,21 +481,15 @@ func (c *Call) revive(ctx context.Context, alias string, sick *sickTab) error {
 		_ = sess.Detach(dctx) // its calls, stuck in the old page, go with it
 		cancel()
 	}()
-	var h struct {
-		CurrentIndex int `json:"currentIndex"`
-		Entries      []struct {
-			URL string `json:"url"`
-		} `json:"entries"`
-	}
 	hctx, cancel := context.WithTimeout(ctx, reviveWait)
 	defer cancel()
 	url := "about:blank"
-	if sess.Call(hctx, "Page.getNavigationHistory", nil, &h) == nil && h.CurrentIndex >= 0 && h.CurrentIndex < len(h.Entries) && h.Entries[h.CurrentIndex].URL != "" {
+	if h, err := (proto.PageGetNavigationHistory{}).Do(hctx, sess); err == nil && h.CurrentIndex >= 0 && h.CurrentIndex < len(h.Entries) && h.Entries[h.CurrentIndex].URL != "" {
 		url = h.Entries[h.CurrentIndex].URL
 	}
 	for i, to := range []string{"data:text/html,", url} {
 		nctx, cancel := context.WithTimeout(ctx, reviveWait)
-		err := sess.Call(nctx, "Page.navigate", map[string]any{"url": to}, nil)
+		_, err := proto.PageNavigate{URL: to}.Do(nctx, sess)
 		if err == nil && i == 0 {
 			// The blank page answers once it is in its new process.
 			_, err = proto.RuntimeEvaluate{Expression: "0"}.Do(nctx, sess)

@@ -51,16 +51,9 @@ type DialogReport struct {
 	PromptText *string `json:"promptText,omitempty"`
 }
 
-// dialogEvent is Page.javascriptDialogOpening.
-type dialogEvent struct {
-	Type          string `json:"type"`
-	Message       string `json:"message"`
-	DefaultPrompt string `json:"defaultPrompt"`
-}
-
 // answer decides the reply to ev: the step's policy, else the call's,
 // else accept.
-func answer(ev dialogEvent, policies ...*dialogPolicy) DialogReport {
+func answer(ev proto.PageJavascriptDialogOpening, policies ...*dialogPolicy) DialogReport {
 	r := DialogReport{Type: ev.Type, Message: ev.Message, Accepted: true}
 	text := ev.DefaultPrompt
 	for _, p := range policies {
@@ -117,7 +110,7 @@ func (w *dialogWatch) follow(ctx context.Context, sess *cdp.Session) error {
 		return nil
 	}
 	w.close()
-	l := sess.Listen("Page.javascriptDialogOpening")
+	l := sess.Listen(proto.EventPageJavascriptDialogOpening)
 	wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})
 	go func() {
@@ -140,7 +133,7 @@ func (w *dialogWatch) serve(ctx context.Context, sess *cdp.Session, l *cdp.Liste
 		if err != nil {
 			return
 		}
-		var d dialogEvent
+		var d proto.PageJavascriptDialogOpening
 		if json.Unmarshal(ev.Params, &d) != nil {
 			continue
 		}
@@ -148,12 +141,8 @@ func (w *dialogWatch) serve(ctx context.Context, sess *cdp.Session, l *cdp.Liste
 		w.opened++
 		r := answer(d, w.step, w.policy)
 		w.mu.Unlock()
-		params := map[string]any{"accept": r.Accepted}
-		if r.PromptText != nil {
-			params["promptText"] = *r.PromptText
-		}
 		actx, cancel := context.WithTimeout(ctx, dialogAnswerBudget)
-		err = sess.Call(actx, "Page.handleJavaScriptDialog", params, nil)
+		err = proto.PageHandleJavaScriptDialog{Accept: r.Accepted, PromptText: r.PromptText}.Do(actx, sess)
 		cancel()
 		w.mu.Lock()
 		if err != nil {
@@ -227,7 +216,7 @@ func (w *dialogWatch) enable(ctx context.Context, sess *cdp.Session) error {
 	var err error
 	enabled := make(chan struct{})
 	go func() {
-		err = sess.Call(ctx, "Page.enable", nil, nil)
+		err = proto.PageEnable{}.Do(ctx, sess)
 		close(enabled)
 	}()
 	t := time.NewTimer(stuckAfter)
@@ -327,11 +316,6 @@ func inputDropped(ctx context.Context, sess *cdp.Session) bool {
 	return err == nil
 }
 
-// dialogClosed is Page.javascriptDialogClosed.
-type dialogClosed struct {
-	Result bool `json:"result"`
-}
-
 // dismissHeld closes the dialog that holds the page, which no session can
 // answer, and reports what Chrome says of it. Any navigation closes the
 // tab's dialogs, and a same-document one (to a fragment) does so without
@@ -341,7 +325,7 @@ type dialogClosed struct {
 func (w *dialogWatch) dismissHeld(ctx context.Context, sess *cdp.Session) {
 	ctx, cancel := context.WithTimeout(ctx, dismissBudget)
 	defer cancel()
-	closed := sess.Listen("Page.javascriptDialogClosed")
+	closed := sess.Listen(proto.EventPageJavascriptDialogClosed)
 	defer closed.Close()
 	restore, err := navigateInPlace(ctx, sess)
 	if err != nil {
@@ -349,7 +333,7 @@ func (w *dialogWatch) dismissHeld(ctx context.Context, sess *cdp.Session) {
 		return
 	}
 	ev, err := closed.Next(ctx)
-	var d dialogClosed
+	var d proto.PageJavascriptDialogClosed
 	if err != nil || json.Unmarshal(ev.Params, &d) != nil {
 		w.note("the tab did not answer and dropped input, as when a JavaScript dialog holds it, but Chrome reported no dialog of this tab closed when the page was sent to its own URL; a dialog of another tab sharing its renderer may hold it")
 		return
@@ -385,10 +369,8 @@ func navigateInPlace(ctx context.Context, sess *cdp.Session) (string, error) {
 	if !strings.Contains(orig, "#") {
 		to = orig + "#"
 	}
-	var res struct {
-		ErrorText string `json:"errorText"`
-	}
-	if err := sess.Call(ctx, "Page.navigate", map[string]any{"url": to}, &res); err != nil {
+	res, err := proto.PageNavigate{URL: to}.Do(ctx, sess)
+	if err != nil {
 		return "", err
 	}
 	if res.ErrorText != "" {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 func TestParseRequestErrors(t *testing.T) {
@@ -338,22 +340,22 @@ func TestUploadPathsMadeAbsolute(t *testing.T) {
 // accept; an alert can only be accepted; a prompt reports its answer.
 func TestDialogAnswer(t *testing.T) {
 	no, yes, ada := false, true, "Ada"
-	prompt := dialogEvent{Type: "prompt", Message: "name?", DefaultPrompt: "anon"}
+	prompt := proto.PageJavascriptDialogOpening{Type: "prompt", Message: "name?", DefaultPrompt: "anon"}
 	cases := []struct {
 		name     string
-		ev       dialogEvent
+		ev       proto.PageJavascriptDialogOpening
 		step     *dialogPolicy
 		call     *dialogPolicy
 		accepted bool
 		text     string // "" means no promptText reported
 	}{
-		{"default confirm", dialogEvent{Type: "confirm"}, nil, nil, true, ""},
+		{"default confirm", proto.PageJavascriptDialogOpening{Type: "confirm"}, nil, nil, true, ""},
 		{"default prompt", prompt, nil, nil, true, "anon"},
-		{"call dismisses", dialogEvent{Type: "confirm"}, nil, &dialogPolicy{Accept: &no}, false, ""},
-		{"step overrides call", dialogEvent{Type: "beforeunload"}, &dialogPolicy{Accept: &yes}, &dialogPolicy{Accept: &no}, true, ""},
+		{"call dismisses", proto.PageJavascriptDialogOpening{Type: "confirm"}, nil, &dialogPolicy{Accept: &no}, false, ""},
+		{"step overrides call", proto.PageJavascriptDialogOpening{Type: "beforeunload"}, &dialogPolicy{Accept: &yes}, &dialogPolicy{Accept: &no}, true, ""},
 		{"prompt text", prompt, &dialogPolicy{PromptText: &ada}, nil, true, "Ada"},
 		{"dismissed prompt", prompt, nil, &dialogPolicy{Accept: &no}, false, ""},
-		{"alert", dialogEvent{Type: "alert"}, &dialogPolicy{Accept: &no}, nil, true, ""},
+		{"alert", proto.PageJavascriptDialogOpening{Type: "alert"}, &dialogPolicy{Accept: &no}, nil, true, ""},
 	}
 	for _, tc := range cases {
 		r := answer(tc.ev, tc.step, tc.call)

@@ -21,9 +21,9 @@ func watchDialogs(t *testing.T, c *cli, tab string) (*cdp.Session, *cdp.Listener
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Detach(context.Background()) })
-	opened := s.Listen("Page.javascriptDialogOpening")
+	opened := s.Listen(proto.EventPageJavascriptDialogOpening)
 	t.Cleanup(opened.Close)
-	if err := s.Call(t.Context(), "Page.enable", nil, nil); err != nil {
+	if err := (proto.PageEnable{}).Do(t.Context(), s); err != nil {
 		t.Fatal(err)
 	}
 	return s, opened
@@ -65,7 +65,7 @@ func TestOtherTabsDialogIsNotThisCalls(t *testing.T) {
 	noDialogNews(t, res)
 
 	// The other tab's alert is still showing, for its own session to answer.
-	if err := s.Call(ctx, "Page.handleJavaScriptDialog", map[string]any{"accept": true}, nil); err != nil {
+	if err := (proto.PageHandleJavaScriptDialog{Accept: true}).Do(ctx, s); err != nil {
 		t.Errorf("the other tab's alert was touched: %v", err)
 	}
 }

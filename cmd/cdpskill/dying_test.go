@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // runWhile starts a call that waits forever on the tab, does something to
@@ -39,7 +40,7 @@ func TestPageCrashMidCall(t *testing.T) {
 		}
 		ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
 		defer cancel()
-		s.Call(ctx, "Page.crash", nil, nil) // never answers: the renderer is gone
+		proto.PageCrash{}.Do(ctx, s) // never answers: the renderer is gone
 	})
 	failedWith(t, "a tab that crashed mid-call", res, code, d, "EXECUTION", "PageCrashedError", "crashed")
 	// The next call on the crashed tab reloads it and says so.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // goSpeak is what an error message must never say to an agent.
@@ -109,7 +110,7 @@ func TestNavigationAbortedSubtype(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the goto never asked for its page")
 	}
-	if err := s.Call(ctx, "Page.navigate", map[string]any{"url": fixture.URL + "/small.html"}, nil); err != nil {
+	if _, err := (proto.PageNavigate{URL: fixture.URL + "/small.html"}).Do(ctx, s); err != nil {
 		t.Fatal(err)
 	}
 	cmd.Wait()

@@ -150,7 +150,7 @@ func TestCrashedTabReloadedByNextCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
-	s.Call(ctx, "Page.crash", nil, nil) // never answers: the renderer is gone
+	proto.PageCrash{}.Do(ctx, s) // never answers: the renderer is gone
 	cancel()
 	res, code, d := c.timedRun(fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"location.search + ':' + window.kept"}]}`, tab))
 	if code != 0 || stepOut(t, res, 0)["value"] != "?crash:undefined" || !strings.Contains(fmt.Sprint(res["warnings"]), "crashed") {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // runOK runs input and fails the test unless every step succeeded.
@@ -245,11 +246,11 @@ func TestDialogLeftOpenBetweenCalls(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer s.Detach(context.WithoutCancel(ctx))
-			opened := s.Listen("Page.javascriptDialogOpening")
+			opened := s.Listen(proto.EventPageJavascriptDialogOpening)
 			defer opened.Close()
-			closed := s.Listen("Page.javascriptDialogClosed")
+			closed := s.Listen(proto.EventPageJavascriptDialogClosed)
 			defer closed.Close()
-			if err := s.Call(ctx, "Page.enable", nil, nil); err != nil {
+			if err := (proto.PageEnable{}).Do(ctx, s); err != nil {
 				t.Fatal(err)
 			}
 			c.runOK(t, fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"window.marker = 'kept'; setTimeout(() => alert('Nobody saw me'), 500); 1"}]}`, tab))

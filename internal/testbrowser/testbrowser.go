@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/chrome"
 )
 
@@ -168,15 +169,13 @@ func Navigate(t testing.TB, s *cdp.Session, url string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := s.Call(ctx, "Page.enable", nil, nil); err != nil {
+	if err := (proto.PageEnable{}).Do(ctx, s); err != nil {
 		t.Fatal(err)
 	}
-	l := s.Listen("Page.loadEventFired")
+	l := s.Listen(proto.EventPageLoadEventFired)
 	defer l.Close()
-	var res struct {
-		ErrorText string `json:"errorText"`
-	}
-	if err := s.Call(ctx, "Page.navigate", map[string]any{"url": url}, &res); err != nil {
+	res, err := proto.PageNavigate{URL: url}.Do(ctx, s)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if res.ErrorText != "" {
