@@ -113,8 +113,8 @@ func batchFloor() floor {
 			}
 		}
 		for _, typ := range []string{"keyDown", "keyUp"} {
-			err := p.S.Call(ctx, "Input.dispatchKeyEvent", map[string]any{"type": typ, "key": "Enter",
-				"code": "Enter", "windowsVirtualKeyCode": 13, "text": "\r"}, nil)
+			err := proto.InputDispatchKeyEvent{Type: typ, Key: "Enter",
+				Code: "Enter", WindowsVirtualKeyCode: 13, Text: "\r"}.Do(ctx, p.S)
 			if err != nil {
 				return err
 			}
@@ -181,11 +181,11 @@ func click(ctx context.Context, p *page.Page, selector string) error {
 }
 
 func mouse(ctx context.Context, p *page.Page, typ string, x, y float64) error {
-	params := map[string]any{"type": typ, "x": x, "y": y}
+	ev := proto.InputDispatchMouseEvent{Type: typ, X: x, Y: y}
 	if typ != "mouseMoved" {
-		params["button"], params["clickCount"] = "left", 1
+		ev.Button, ev.ClickCount = "left", 1
 	}
-	return p.S.Call(ctx, "Input.dispatchMouseEvent", params, nil)
+	return ev.Do(ctx, p.S)
 }
 
 // report is the after-action report's captures, concurrently as the CLI

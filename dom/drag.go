@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -313,8 +314,8 @@ func (d *dragger) mouse(ctx context.Context, plan *dragPlan, w *watch) (err erro
 	if err := mouseMove(ctx, d.p, from, "none", 0); err != nil {
 		return err
 	}
-	down := mouseEvent{Type: "mousePressed", X: from.X, Y: from.Y, Button: "left", Buttons: 1, ClickCount: 1}
-	if err := s.Call(ctx, "Input.dispatchMouseEvent", down, nil); err != nil {
+	down := proto.InputDispatchMouseEvent{Type: "mousePressed", X: from.X, Y: from.Y, Button: "left", Buttons: 1, ClickCount: 1}
+	if err := down.Do(ctx, s); err != nil {
 		return err
 	}
 	last := from
@@ -324,8 +325,8 @@ func (d *dragger) mouse(ctx context.Context, plan *dragPlan, w *watch) (err erro
 		}
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 		defer cancel()
-		up := mouseEvent{Type: "mouseReleased", X: last.X, Y: last.Y, Button: "left", ClickCount: 1}
-		_ = s.Call(rctx, "Input.dispatchMouseEvent", up, nil)
+		up := proto.InputDispatchMouseEvent{Type: "mouseReleased", X: last.X, Y: last.Y, Button: "left", ClickCount: 1}
+		_ = up.Do(rctx, s)
 	}()
 	delay := d.delay
 	if delay <= 0 {
@@ -349,8 +350,8 @@ func (d *dragger) mouse(ctx context.Context, plan *dragPlan, w *watch) (err erro
 			return err
 		}
 	}
-	up := mouseEvent{Type: "mouseReleased", X: to.X, Y: to.Y, Button: "left", ClickCount: 1}
-	return s.Call(ctx, "Input.dispatchMouseEvent", up, nil)
+	up := proto.InputDispatchMouseEvent{Type: "mouseReleased", X: to.X, Y: to.Y, Button: "left", ClickCount: 1}
+	return up.Do(ctx, s)
 }
 
 // pathPoint is move i of n from from to to: the first a step of 2 px

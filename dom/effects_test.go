@@ -162,8 +162,8 @@ func TestEffectsFilterByOpener(t *testing.T) {
 func mouse(t *testing.T, p *page.Page, x, y float64) {
 	t.Helper()
 	for _, typ := range []string{"mousePressed", "mouseReleased"} {
-		ev := map[string]any{"type": typ, "x": x, "y": y, "button": "left", "clickCount": 1}
-		if err := p.S.Call(testCtx(t), "Input.dispatchMouseEvent", ev, nil); err != nil {
+		ev := proto.InputDispatchMouseEvent{Type: typ, X: x, Y: y, Button: "left", ClickCount: 1}
+		if err := ev.Do(testCtx(t), p.S); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"time"
 
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -171,5 +172,5 @@ type overlaysArg struct {
 // mouseMove moves the mouse to pt with button held as buttons says
 // (button "none" and 0 for a plain move).
 func mouseMove(ctx context.Context, p *page.Page, pt Point, button string, buttons int) error {
-	return p.S.Call(ctx, "Input.dispatchMouseEvent", mouseEvent{Type: "mouseMoved", X: pt.X, Y: pt.Y, Button: button, Buttons: buttons}, nil)
+	return proto.InputDispatchMouseEvent{Type: "mouseMoved", X: pt.X, Y: pt.Y, Button: button, Buttons: buttons}.Do(ctx, p.S)
 }

@@ -4,19 +4,11 @@ import (
 	"context"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // mouseButtons maps a button name to its bit in CDP's buttons mask.
 var mouseButtons = map[string]int{"left": 1, "right": 2, "middle": 4, "back": 8, "forward": 16}
-
-type mouseEvent struct {
-	Type       string  `json:"type"`
-	X          float64 `json:"x"`
-	Y          float64 `json:"y"`
-	Button     string  `json:"button"`
-	Buttons    int     `json:"buttons"`
-	ClickCount int     `json:"clickCount,omitempty"`
-}
 
 // mouseClick moves to pt and presses and releases button count times, with
 // rising click counts, as a real double click does.
@@ -27,12 +19,12 @@ func mouseClick(ctx context.Context, s *cdp.Session, pt Point, button string, co
 	// flushes it first. The page sees the same events in the same order.
 	// Should the move's answer fail, the press is on its way already: the
 	// error is reported, and the element may have been clicked.
-	sent := []*cdp.Sent{s.Send(ctx, "Input.dispatchMouseEvent", mouseEvent{Type: "mouseMoved", X: pt.X, Y: pt.Y, Button: "none"})}
+	sent := []*cdp.Sent{proto.InputDispatchMouseEvent{Type: "mouseMoved", X: pt.X, Y: pt.Y, Button: "none"}.Send(ctx, s)}
 	bit := mouseButtons[button]
 	for i := 1; i <= count; i++ {
 		sent = append(sent,
-			s.Send(ctx, "Input.dispatchMouseEvent", mouseEvent{Type: "mousePressed", X: pt.X, Y: pt.Y, Button: button, Buttons: bit, ClickCount: i}),
-			s.Send(ctx, "Input.dispatchMouseEvent", mouseEvent{Type: "mouseReleased", X: pt.X, Y: pt.Y, Button: button, ClickCount: i}))
+			proto.InputDispatchMouseEvent{Type: "mousePressed", X: pt.X, Y: pt.Y, Button: button, Buttons: bit, ClickCount: i}.Send(ctx, s),
+			proto.InputDispatchMouseEvent{Type: "mouseReleased", X: pt.X, Y: pt.Y, Button: button, ClickCount: i}.Send(ctx, s))
 	}
 	for _, r := range sent {
 		if err := r.Wait(ctx, nil); err != nil {
@@ -45,17 +37,16 @@ func mouseClick(ctx context.Context, s *cdp.Session, pt Point, button string, co
 // insertText types text into the focused element as one edit, as an IME
 // commit does: one beforeinput and one input event.
 func insertText(ctx context.Context, s *cdp.Session, text string) error {
-	return s.Call(ctx, "Input.insertText", map[string]any{"text": text}, nil)
+	return proto.InputInsertText{Text: text}.Do(ctx, s)
 }
 
 // pressBackspace deletes the selection, firing the input event a user's
 // key press would.
 func pressBackspace(ctx context.Context, s *cdp.Session) error {
-	key := map[string]any{"key": "Backspace", "code": "Backspace", "windowsVirtualKeyCode": 8, "nativeVirtualKeyCode": 8}
-	key["type"] = "keyDown"
-	if err := s.Call(ctx, "Input.dispatchKeyEvent", key, nil); err != nil {
+	key := proto.InputDispatchKeyEvent{Type: "keyDown", Key: "Backspace", Code: "Backspace", WindowsVirtualKeyCode: 8, NativeVirtualKeyCode: 8}
+	if err := key.Do(ctx, s); err != nil {
 		return err
 	}
-	key["type"] = "keyUp"
-	return s.Call(ctx, "Input.dispatchKeyEvent", key, nil)
+	key.Type = "keyUp"
+	return key.Do(ctx, s)
 }

@@ -11,14 +11,15 @@ import (
 	"github.com/agnivade/levenshtein"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
-// Modifier bits of Input.dispatchKeyEvent and Input.dispatchMouseEvent.
+// Modifier bits of the input events.
 const (
-	modAlt   = 1
-	modCtrl  = 2
-	modMeta  = 4
-	modShift = 8
+	modAlt   = proto.ModifierAlt
+	modCtrl  = proto.ModifierCtrl
+	modMeta  = proto.ModifierMeta
+	modShift = proto.ModifierShift
 )
 
 // KeyDef is one key of a US keyboard as Input.dispatchKeyEvent takes it.
@@ -290,22 +291,8 @@ func suggestKey(name string, modifier bool) string {
 // OS (macOS), and Control+a likewise.
 var editCommands = map[string]string{"a": "selectAll", "c": "copy", "x": "cut", "v": "paste", "z": "undo", "y": "redo"}
 
-// keyEvent is Input.dispatchKeyEvent's parameters.
-type keyEvent struct {
-	Type                  string   `json:"type"`
-	Modifiers             int      `json:"modifiers,omitempty"`
-	Key                   string   `json:"key,omitempty"`
-	Code                  string   `json:"code,omitempty"`
-	WindowsVirtualKeyCode int      `json:"windowsVirtualKeyCode,omitempty"`
-	NativeVirtualKeyCode  int      `json:"nativeVirtualKeyCode,omitempty"`
-	Text                  string   `json:"text,omitempty"`
-	UnmodifiedText        string   `json:"unmodifiedText,omitempty"`
-	Location              int      `json:"location,omitempty"`
-	Commands              []string `json:"commands,omitempty"`
-}
-
-func (d KeyDef) event(typ string, mods int) keyEvent {
-	return keyEvent{Type: typ, Modifiers: mods, Key: d.Key, Code: d.Code,
+func (d KeyDef) event(typ string, mods int) proto.InputDispatchKeyEvent {
+	return proto.InputDispatchKeyEvent{Type: typ, Modifiers: mods, Key: d.Key, Code: d.Code,
 		WindowsVirtualKeyCode: d.KeyCode, NativeVirtualKeyCode: d.KeyCode, Location: d.Location}
 }
 
@@ -314,17 +301,17 @@ func (d KeyDef) event(typ string, mods int) keyEvent {
 func pressKey(ctx context.Context, s *cdp.Session, d KeyDef, mods int, commands []string) error {
 	down := d.event("rawKeyDown", mods|d.Modifier)
 	down.Commands = commands
-	if err := s.Call(ctx, "Input.dispatchKeyEvent", down, nil); err != nil {
+	if err := down.Do(ctx, s); err != nil {
 		return err
 	}
 	if d.Text != "" && mods&(modCtrl|modMeta) == 0 {
 		ch := d.event("char", mods)
 		ch.Text, ch.UnmodifiedText = d.Text, d.Text
-		if err := s.Call(ctx, "Input.dispatchKeyEvent", ch, nil); err != nil {
+		if err := ch.Do(ctx, s); err != nil {
 			return err
 		}
 	}
-	return s.Call(ctx, "Input.dispatchKeyEvent", d.event("keyUp", mods), nil)
+	return d.event("keyUp", mods).Do(ctx, s)
 }
 
 // Press sends the combination: each modifier goes down in order, the key
@@ -343,12 +330,12 @@ func (k Keystroke) Press(ctx context.Context, s *cdp.Session) (err error) {
 		defer cancel()
 		for i := len(down) - 1; i >= 0; i-- {
 			mods &^= down[i].Modifier
-			_ = s.Call(rctx, "Input.dispatchKeyEvent", down[i].event("keyUp", mods), nil)
+			_ = down[i].event("keyUp", mods).Do(rctx, s)
 		}
 	}()
 	for _, m := range k.Modifiers {
 		mods |= m.Modifier
-		if err := s.Call(ctx, "Input.dispatchKeyEvent", m.event("rawKeyDown", mods), nil); err != nil {
+		if err := m.event("rawKeyDown", mods).Do(ctx, s); err != nil {
 			return err
 		}
 		down = append(down, m)
@@ -358,7 +345,7 @@ func (k Keystroke) Press(ctx context.Context, s *cdp.Session) (err error) {
 	}
 	for i := len(down) - 1; i >= 0; i-- {
 		mods &^= down[i].Modifier
-		if err := s.Call(ctx, "Input.dispatchKeyEvent", down[i].event("keyUp", mods), nil); err != nil {
+		if err := down[i].event("keyUp", mods).Do(ctx, s); err != nil {
 			return err
 		}
 		down = down[:i]

@@ -310,9 +310,9 @@ func (w *dialogWatch) heldByDialog(ctx context.Context, sess *cdp.Session, enabl
 func inputDropped(ctx context.Context, sess *cdp.Session) bool {
 	pctx, cancel := context.WithTimeout(ctx, probeBudget)
 	defer cancel()
-	err := sess.Call(pctx, "Input.dispatchKeyEvent", map[string]any{
-		"type": "keyUp", "key": "F24", "code": "F24", "windowsVirtualKeyCode": 135,
-	}, nil)
+	err := proto.InputDispatchKeyEvent{
+		Type: "keyUp", Key: "F24", Code: "F24", WindowsVirtualKeyCode: 135,
+	}.Do(pctx, sess)
 	return err == nil
 }
 
