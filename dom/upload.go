@@ -91,7 +91,7 @@ func Upload(ctx context.Context, p *page.Page, req UploadRequest) (*UploadResult
 	if len(req.Files) > 1 && !before.Multiple {
 		return nil, &InvalidArgumentError{Field: "files", Message: fmt.Sprintf("the file input takes one file (it has no multiple attribute), got %d", len(req.Files))}
 	}
-	if err := p.EvalSession().Call(ctx, "DOM.setFileInputFiles", map[string]any{"files": req.Files, "objectId": objectID}, nil); err != nil {
+	if err := (proto.DOMSetFileInputFiles{Files: req.Files, ObjectID: objectID}).Do(ctx, p.EvalSession()); err != nil {
 		return nil, fmt.Errorf("upload: %w", err)
 	}
 	after, err := describeFileInput(ctx, p, objectID)

@@ -585,24 +585,17 @@ func (p *Page) FrameOffset(ctx context.Context, reveal bool) (x, y float64, err 
 		return 0, 0, nil
 	}
 	for _, h := range p.Frame.hops {
-		var owner struct {
-			BackendNodeID int `json:"backendNodeId"`
-		}
-		if err := h.parent.Call(ctx, "DOM.getFrameOwner", map[string]any{"frameId": h.frameID}, &owner); err != nil {
+		owner, err := proto.DOMGetFrameOwner{FrameID: h.frameID}.Do(ctx, h.parent)
+		if err != nil {
 			return 0, 0, &FrameError{Frame: h.frameID, Reason: "its element is gone: " + err.Error(), Gone: true}
 		}
-		node := map[string]any{"backendNodeId": owner.BackendNodeID}
 		if reveal {
-			if err := h.parent.Call(ctx, "DOM.scrollIntoViewIfNeeded", node, nil); err != nil {
+			if err := (proto.DOMScrollIntoViewIfNeeded{BackendNodeID: owner.BackendNodeID}).Do(ctx, h.parent); err != nil {
 				return 0, 0, fmt.Errorf("frame %s: scroll into view: %w", h.frameID, err)
 			}
 		}
-		var box struct {
-			Model struct {
-				Content []float64 `json:"content"`
-			} `json:"model"`
-		}
-		if err := h.parent.Call(ctx, "DOM.getBoxModel", node, &box); err != nil || len(box.Model.Content) < 2 {
+		box, err := proto.DOMGetBoxModel{BackendNodeID: owner.BackendNodeID}.Do(ctx, h.parent)
+		if err != nil || len(box.Model.Content) < 2 {
 			return 0, 0, &FrameError{Frame: h.frameID, Reason: fmt.Sprintf("its element has no box (hidden?): %v", err)}
 		}
 		x += box.Model.Content[0]
@@ -656,12 +649,8 @@ func (p *Page) ElementFrameID(ctx context.Context, expr, what string) (string, e
 	case obj.ObjectID == "":
 		return "", &FrameError{Frame: what, Reason: "its element is gone"}
 	}
-	var node struct {
-		Node struct {
-			FrameID string `json:"frameId"`
-		} `json:"node"`
-	}
-	if err := s.Call(ctx, "DOM.describeNode", map[string]any{"objectId": obj.ObjectID}, &node); err != nil {
+	node, err := proto.DOMDescribeNode{ObjectID: obj.ObjectID}.Do(ctx, s)
+	if err != nil {
 		return "", fmt.Errorf("frame element: %w", err)
 	}
 	if node.Node.FrameID == "" {
