@@ -101,11 +101,11 @@ type lateEvent struct {
 const maxLate = 1000
 
 const (
-	evWillBeSent = "Network.requestWillBeSent"
-	evResponse   = "Network.responseReceived"
-	evFinished   = "Network.loadingFinished"
-	evFailed     = "Network.loadingFailed"
-	evFromCache  = "Network.requestServedFromCache"
+	evWillBeSent = proto.EventNetworkRequestWillBeSent
+	evResponse   = proto.EventNetworkResponseReceived
+	evFinished   = proto.EventNetworkLoadingFinished
+	evFailed     = proto.EventNetworkLoadingFailed
+	evFromCache  = proto.EventNetworkRequestServedFromCache
 )
 
 // StartNetwork subscribes to the tab's network events and enables the
@@ -113,7 +113,7 @@ const (
 // not replay them.
 func StartNetwork(ctx context.Context, s *cdp.Session) (*Network, error) {
 	l := s.Listen(evWillBeSent, evResponse, evFinished, evFailed, evFromCache)
-	if err := s.Call(ctx, "Network.enable", nil, nil); err != nil {
+	if err := (proto.NetworkEnable{}).Do(ctx, s); err != nil {
 		l.Close()
 		return nil, fmt.Errorf("capture: start network: %w", err)
 	}
@@ -244,38 +244,23 @@ func (n *Network) pump() {
 	}
 }
 
-type netResponse struct {
-	URL               string `json:"url"`
-	Status            int    `json:"status"`
-	MimeType          string `json:"mimeType"`
-	FromDiskCache     bool   `json:"fromDiskCache"`
-	FromPrefetchCache bool   `json:"fromPrefetchCache"`
-	FromServiceWorker bool   `json:"fromServiceWorker"`
-	Timing            *struct {
-		RequestTime       float64 `json:"requestTime"`       // monotonic seconds
-		ReceiveHeadersEnd float64 `json:"receiveHeadersEnd"` // ms after RequestTime
-	} `json:"timing"`
-}
-
+// netEvent is the params of any of the five Network events a capture
+// follows, read as one: all carry the request's id and a timestamp, and
+// each adds fields of its own.
 type netEvent struct {
-	RequestID string  `json:"requestId"`
-	LoaderID  string  `json:"loaderId"`
-	FrameID   string  `json:"frameId"`
-	Timestamp float64 `json:"timestamp"` // monotonic seconds
-	WallTime  float64 `json:"wallTime"`  // seconds since the epoch
-	Type      string  `json:"type"`
-	Request   struct {
-		URL    string `json:"url"`
-		Method string `json:"method"`
-	} `json:"request"`
-	RedirectResponse *netResponse `json:"redirectResponse"`
-	Response         *netResponse `json:"response"`
-	ErrorText        string       `json:"errorText"`
-	Canceled         bool         `json:"canceled"`
-	BlockedReason    string       `json:"blockedReason"`
-	CorsErrorStatus  *struct {
-		CorsError string `json:"corsError"`
-	} `json:"corsErrorStatus"`
+	RequestID        string                 `json:"requestId"`
+	LoaderID         string                 `json:"loaderId"`
+	FrameID          string                 `json:"frameId"`
+	Timestamp        float64                `json:"timestamp"` // monotonic seconds
+	WallTime         float64                `json:"wallTime"`  // seconds since the epoch
+	Type             string                 `json:"type"`
+	Request          proto.Request          `json:"request"`
+	RedirectResponse *proto.Response        `json:"redirectResponse"`
+	Response         *proto.Response        `json:"response"`
+	ErrorText        string                 `json:"errorText"`
+	Canceled         bool                   `json:"canceled"`
+	BlockedReason    string                 `json:"blockedReason"`
+	CorsErrorStatus  *proto.CorsErrorStatus `json:"corsErrorStatus"`
 }
 
 // apply folds one event in; n.mu is held. A request begins with
@@ -367,8 +352,8 @@ func (n *Network) compact() {
 // respond records the response headers. Their time comes from the
 // network stack's timing when there is one: the event itself may be
 // stamped after the body has finished.
-func (r *Request) respond(resp *netResponse, at float64) {
-	r.Status, r.MimeType, r.From = resp.Status, resp.MimeType, resp.source(r.memory)
+func (r *Request) respond(resp *proto.Response, at float64) {
+	r.Status, r.MimeType, r.From = resp.Status, resp.MimeType, responseSource(resp, r.memory)
 	if t := resp.Timing; t != nil && t.RequestTime > 0 && t.ReceiveHeadersEnd >= 0 {
 		at = t.RequestTime + t.ReceiveHeadersEnd/1000
 	}
@@ -378,11 +363,11 @@ func (r *Request) respond(resp *netResponse, at float64) {
 	}
 }
 
-// source says where a response came from, as DevTools does: a service
+// responseSource says where a response came from, as DevTools does: a service
 // worker's answer first (Chrome also flags those it took from the Cache
 // Storage as from the disk cache), then the memory cache
 // (Network.requestServedFromCache), then the response's own flags.
-func (resp *netResponse) source(memory bool) string {
+func responseSource(resp *proto.Response, memory bool) string {
 	switch {
 	case resp.FromServiceWorker:
 		return FromServiceWorker

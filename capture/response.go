@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"fmt"
 	"strings"
+
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // ResponseMatch names the response a step waits for: a URL substring,
@@ -77,11 +79,8 @@ func (n *Network) Since(mark int) []Request {
 
 // Body returns a finished request's response body, as Chrome keeps it.
 func (n *Network) Body(ctx context.Context, r Request) ([]byte, error) {
-	var res struct {
-		Body          string `json:"body"`
-		Base64Encoded bool   `json:"base64Encoded"`
-	}
-	if err := n.s.Call(ctx, "Network.getResponseBody", map[string]any{"requestId": r.id}, &res); err != nil {
+	res, err := proto.NetworkGetResponseBody{RequestID: r.id}.Do(ctx, n.s)
+	if err != nil {
 		return nil, fmt.Errorf("the body of %s is gone: %w", r.URL, err)
 	}
 	if !res.Base64Encoded {

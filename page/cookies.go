@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // Cookie is a browser cookie as the cookies step shows it.
@@ -22,20 +24,8 @@ type Cookie struct {
 	SameSite string `json:"sameSite,omitempty"`
 }
 
-// cdpCookie is Network.Cookie, the parts cdpskill reads.
-type cdpCookie struct {
-	Name     string  `json:"name"`
-	Value    string  `json:"value"`
-	Domain   string  `json:"domain"`
-	Path     string  `json:"path"`
-	Expires  float64 `json:"expires"`
-	HTTPOnly bool    `json:"httpOnly"`
-	Secure   bool    `json:"secure"`
-	Session  bool    `json:"session"`
-	SameSite string  `json:"sameSite"`
-}
-
-func (c cdpCookie) cookie() Cookie {
+// cookieOf is the cookies step's view of a browser cookie.
+func cookieOf(c proto.Cookie) Cookie {
 	out := Cookie{Name: c.Name, Value: c.Value, Domain: c.Domain, Path: c.Path,
 		HTTPOnly: c.HTTPOnly, Secure: c.Secure, SameSite: c.SameSite}
 	if !c.Session && c.Expires > 0 {
@@ -65,12 +55,8 @@ func (e *CookieScopeError) ErrorName() string { return "StepValidationError" }
 // TopURL is the URL of the tab's top document, asked of the browser, so
 // it works whatever the page is doing.
 func TopURL(ctx context.Context, p *Page) (string, error) {
-	var res struct {
-		TargetInfo struct {
-			URL string `json:"url"`
-		} `json:"targetInfo"`
-	}
-	if err := p.S.Call(ctx, "Target.getTargetInfo", nil, &res); err != nil {
+	res, err := proto.TargetGetTargetInfo{}.Do(ctx, p.S)
+	if err != nil {
 		return "", fmt.Errorf("page: url: %w", err)
 	}
 	return res.TargetInfo.URL, nil
@@ -98,26 +84,24 @@ func GetCookies(ctx context.Context, p *Page, scope CookieScope, name string) ([
 	out := []Cookie{}
 	for _, c := range raw {
 		if name == "" || c.Name == name {
-			out = append(out, c.cookie())
+			out = append(out, cookieOf(c))
 		}
 	}
 	return out, nil
 }
 
-func cookiesIn(ctx context.Context, p *Page, scope CookieScope) ([]cdpCookie, error) {
-	var res struct {
-		Cookies []cdpCookie `json:"cookies"`
-	}
+func cookiesIn(ctx context.Context, p *Page, scope CookieScope) ([]proto.Cookie, error) {
 	if scope.All || scope.Domain != "" {
-		// Network.getAllCookies is deprecated; Storage.getCookies on a page
-		// session reads the page's browser context.
-		if err := p.S.Call(ctx, "Storage.getCookies", map[string]any{}, &res); err != nil {
+		// Storage.getCookies on a page session reads the page's browser
+		// context.
+		res, err := proto.StorageGetCookies{}.Do(ctx, p.S)
+		if err != nil {
 			return nil, fmt.Errorf("page: cookies: %w", err)
 		}
 		if scope.All {
 			return res.Cookies, nil
 		}
-		var in []cdpCookie
+		var in []proto.Cookie
 		for _, c := range res.Cookies {
 			if DomainMatch(c.Domain, scope.Domain) {
 				in = append(in, c)
@@ -133,7 +117,8 @@ func cookiesIn(ctx context.Context, p *Page, scope CookieScope) ([]cdpCookie, er
 		}
 		urls = []string{u}
 	}
-	if err := p.S.Call(ctx, "Network.getCookies", map[string]any{"urls": urls}, &res); err != nil {
+	res, err := proto.NetworkGetCookies{URLs: urls}.Do(ctx, p.S)
+	if err != nil {
 		return nil, fmt.Errorf("page: cookies: %w", err)
 	}
 	return res.Cookies, nil
@@ -162,7 +147,7 @@ func DeleteCookies(ctx context.Context, p *Page, scope CookieScope, name string)
 		if name != "" && c.Name != name {
 			continue
 		}
-		err := p.S.Call(ctx, "Network.deleteCookies", map[string]any{"name": c.Name, "domain": c.Domain, "path": c.Path}, nil)
+		err := proto.NetworkDeleteCookies{Name: c.Name, Domain: c.Domain, Path: c.Path}.Do(ctx, p.S)
 		if err != nil {
 			return n, fmt.Errorf("page: delete cookie %s: %w", c.Name, err)
 		}
@@ -176,7 +161,7 @@ func clearAllCookies(ctx context.Context, p *Page) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := p.S.Call(ctx, "Network.clearBrowserCookies", nil, nil); err != nil {
+	if err := (proto.NetworkClearBrowserCookies{}).Do(ctx, p.S); err != nil {
 		return 0, fmt.Errorf("page: clear cookies: %w", err)
 	}
 	return len(all), nil
@@ -214,7 +199,9 @@ func SetCookies(ctx context.Context, p *Page, cookies []CookieParam) (int, error
 		if c.Domain != "" && c.Path == "" {
 			c.Path = "/" // Chrome would otherwise refuse a cookie with no URL to take a path from
 		}
-		if err := p.S.Call(ctx, "Network.setCookie", c, nil); err != nil {
+		set := proto.NetworkSetCookie{Name: c.Name, Value: c.Value, URL: c.URL, Domain: c.Domain, Path: c.Path,
+			Expires: float64(c.Expires), HTTPOnly: c.HTTPOnly, Secure: c.Secure, SameSite: c.SameSite}
+		if err := set.Do(ctx, p.S); err != nil {
 			return i, fmt.Errorf("page: set cookie %s: %w", c.Name, err)
 		}
 	}

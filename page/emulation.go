@@ -240,12 +240,12 @@ func SendNetworkConditions(ctx context.Context, s *cdp.Session, n NetworkConditi
 	}
 	return []*cdp.Sent{
 		// Emulation needs the Network domain; enabling it again is harmless.
-		s.Send(ctx, "Network.enable", nil),
-		s.Send(ctx, "Network.emulateNetworkConditions", map[string]any{
-			"offline":            n.Offline,
-			"latency":            n.Latency,
-			"downloadThroughput": unlimited(n.Download),
-			"uploadThroughput":   unlimited(n.Upload),
-		}),
+		proto.NetworkEnable{}.Send(ctx, s),
+		proto.NetworkEmulateNetworkConditions{
+			Offline:            n.Offline,
+			Latency:            n.Latency,
+			DownloadThroughput: unlimited(n.Download),
+			UploadThroughput:   unlimited(n.Upload),
+		}.Send(ctx, s),
 	}
 }

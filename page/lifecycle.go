@@ -195,8 +195,8 @@ type NetworkWatch struct {
 
 // WatchNetwork subscribes to request events and enables the Network domain.
 func WatchNetwork(ctx context.Context, p *Page) (*NetworkWatch, error) {
-	l := p.S.Listen("Network.requestWillBeSent", "Network.loadingFinished", "Network.loadingFailed")
-	if err := p.S.Call(ctx, "Network.enable", nil, nil); err != nil {
+	l := p.S.Listen(proto.EventNetworkRequestWillBeSent, proto.EventNetworkLoadingFinished, proto.EventNetworkLoadingFailed)
+	if err := (proto.NetworkEnable{}).Do(ctx, p.S); err != nil {
 		l.Close()
 		return nil, err
 	}
@@ -206,7 +206,9 @@ func WatchNetwork(ctx context.Context, p *Page) (*NetworkWatch, error) {
 // Close unsubscribes.
 func (w *NetworkWatch) Close() { w.l.Close() }
 
-// note folds one network event into the pending set.
+// note folds one network event into the pending set. The three events'
+// params are read as one: all have the request's id, and requestWillBeSent
+// its type (not its request, whose data: URL can be megabytes long).
 func (w *NetworkWatch) note(ev cdp.Event) {
 	var e struct {
 		RequestID string `json:"requestId"`
@@ -216,7 +218,7 @@ func (w *NetworkWatch) note(ev cdp.Event) {
 		return
 	}
 	switch ev.Method {
-	case "Network.requestWillBeSent":
+	case proto.EventNetworkRequestWillBeSent:
 		// Streams never finish; counting them would always cost the full 2 s.
 		if e.Type == "EventSource" || e.Type == "WebSocket" {
 			return
