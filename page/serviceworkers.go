@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 //go:embed js/sw_update.js
@@ -42,47 +43,21 @@ type ServiceWorker struct {
 // which comes a few milliseconds after ServiceWorker.enable.
 const swListWait = 5 * time.Second
 
-// swVersion is CDP's ServiceWorker.ServiceWorkerVersion.
-type swVersion struct {
-	VersionID         string   `json:"versionId"`
-	RegistrationID    string   `json:"registrationId"`
-	ScriptURL         string   `json:"scriptURL"`
-	RunningStatus     string   `json:"runningStatus"` // stopped, starting, running, stopping
-	Status            string   `json:"status"`        // new, installing, installed, activating, activated, redundant
-	ControlledClients []string `json:"controlledClients"`
-}
-
-// swRegistration is CDP's ServiceWorker.ServiceWorkerRegistration.
-type swRegistration struct {
-	RegistrationID string `json:"registrationId"`
-	ScopeURL       string `json:"scopeURL"`
-	IsDeleted      bool   `json:"isDeleted"`
-}
-
 // swDomain is the ServiceWorker domain enabled on a tab's session for one
 // step; close disables it.
 type swDomain struct {
 	s      *cdp.Session
 	origin string // the tab's, e.g. http://127.0.0.1:8080
-	regs   map[string]swRegistration
-	vers   map[string]swVersion
+	regs   map[string]proto.ServiceWorkerRegistration
+	vers   map[string]proto.ServiceWorkerVersion
 }
-
-const (
-	evSWRegistrations = "ServiceWorker.workerRegistrationUpdated"
-	evSWVersions      = "ServiceWorker.workerVersionUpdated"
-)
 
 // openSW enables the ServiceWorker domain on p's tab and reads Chrome's
 // account of the registrations of the top document's origin.
 func openSW(ctx context.Context, p *Page) (*swDomain, error) {
-	d := &swDomain{s: p.S, regs: map[string]swRegistration{}, vers: map[string]swVersion{}}
-	var info struct {
-		TargetInfo struct {
-			URL string `json:"url"`
-		} `json:"targetInfo"`
-	}
-	if err := p.S.Conn().Call(ctx, "", "Target.getTargetInfo", map[string]any{"targetId": p.S.TargetID}, &info); err != nil {
+	d := &swDomain{s: p.S, regs: map[string]proto.ServiceWorkerRegistration{}, vers: map[string]proto.ServiceWorkerVersion{}}
+	info, err := proto.TargetGetTargetInfo{TargetID: p.S.TargetID}.Do(ctx, p.S.Conn().Browser())
+	if err != nil {
 		return nil, fmt.Errorf("page: service workers: %w", err)
 	}
 	d.origin = webOrigin(info.TargetInfo.URL)
@@ -100,15 +75,15 @@ func openSW(ctx context.Context, p *Page) (*swDomain, error) {
 // every registration and every live version, then whatever came with
 // them.
 func (d *swDomain) read(ctx context.Context) error {
-	l := d.s.Listen(evSWRegistrations, evSWVersions)
+	l := d.s.Listen(proto.EventServiceWorkerWorkerRegistrationUpdated, proto.EventServiceWorkerWorkerVersionUpdated)
 	defer l.Close()
-	if err := d.s.Call(ctx, "ServiceWorker.enable", nil, nil); err != nil {
+	if err := (proto.ServiceWorkerEnable{}).Do(ctx, d.s); err != nil {
 		return fmt.Errorf("page: service workers: %w", err)
 	}
 	wctx, cancel := context.WithTimeout(ctx, swListWait)
 	defer cancel()
 	seen := map[string]bool{}
-	for !seen[evSWRegistrations] || !seen[evSWVersions] {
+	for !seen[proto.EventServiceWorkerWorkerRegistrationUpdated] || !seen[proto.EventServiceWorkerWorkerVersionUpdated] {
 		ev, err := l.Next(wctx)
 		if err != nil {
 			if ctx.Err() == nil && wctx.Err() != nil {
@@ -126,24 +101,29 @@ func (d *swDomain) read(ctx context.Context) error {
 }
 
 func (d *swDomain) fold(ev cdp.Event) {
-	var e struct {
-		Registrations []swRegistration `json:"registrations"`
-		Versions      []swVersion      `json:"versions"`
-	}
-	if json.Unmarshal(ev.Params, &e) != nil {
-		return
-	}
-	for _, r := range e.Registrations {
-		d.regs[r.RegistrationID] = r
-	}
-	for _, v := range e.Versions {
-		d.vers[v.VersionID] = v
+	switch ev.Method {
+	case proto.EventServiceWorkerWorkerRegistrationUpdated:
+		var e proto.ServiceWorkerWorkerRegistrationUpdated
+		if json.Unmarshal(ev.Params, &e) != nil {
+			return
+		}
+		for _, r := range e.Registrations {
+			d.regs[r.RegistrationID] = r
+		}
+	case proto.EventServiceWorkerWorkerVersionUpdated:
+		var e proto.ServiceWorkerWorkerVersionUpdated
+		if json.Unmarshal(ev.Params, &e) != nil {
+			return
+		}
+		for _, v := range e.Versions {
+			d.vers[v.VersionID] = v
+		}
 	}
 }
 
 func (d *swDomain) close(ctx context.Context) {
 	if d.origin != "" {
-		_ = d.s.Call(ctx, "ServiceWorker.disable", nil, nil) // the session ends with the call anyway
+		_ = proto.ServiceWorkerDisable{}.Do(ctx, d.s) // the session ends with the call anyway
 	}
 }
 
@@ -154,7 +134,7 @@ func (d *swDomain) list() []ServiceWorker {
 		if r.IsDeleted || webOrigin(r.ScopeURL) != d.origin {
 			continue
 		}
-		var vs []swVersion
+		var vs []proto.ServiceWorkerVersion
 		for _, v := range d.vers {
 			if v.RegistrationID == r.RegistrationID {
 				vs = append(vs, v)
@@ -170,9 +150,9 @@ func (d *swDomain) list() []ServiceWorker {
 // else the newest not yet redundant, else the newest) and a newer one
 // waiting or installing beside an active one. Chrome's "new" (a version
 // whose script is being fetched) is reported as installing.
-func describe(scope string, vs []swVersion, tab string) ServiceWorker {
-	slices.SortFunc(vs, func(a, b swVersion) int { return cmp.Compare(versionNum(b), versionNum(a)) }) // newest first
-	var active, newer *swVersion
+func describe(scope string, vs []proto.ServiceWorkerVersion, tab string) ServiceWorker {
+	slices.SortFunc(vs, func(a, b proto.ServiceWorkerVersion) int { return cmp.Compare(versionNum(b), versionNum(a)) }) // newest first
+	var active, newer *proto.ServiceWorkerVersion
 	for i := range vs {
 		switch v := &vs[i]; v.Status {
 		case "activating", "activated":
@@ -211,7 +191,7 @@ func versionStatus(s string) string {
 	return s
 }
 
-func versionNum(v swVersion) int64 {
+func versionNum(v proto.ServiceWorkerVersion) int64 {
 	n, _ := strconv.ParseInt(v.VersionID, 10, 64)
 	return n
 }
@@ -278,7 +258,7 @@ func UnregisterServiceWorkers(ctx context.Context, p *Page, scope string) (remov
 	}
 	removed = []string{}
 	for _, sw := range sws {
-		if err := p.S.Call(ctx, "ServiceWorker.unregister", map[string]any{"scopeURL": sw.Scope}, nil); err != nil {
+		if err := (proto.ServiceWorkerUnregister{ScopeURL: sw.Scope}).Do(ctx, p.S); err != nil {
 			return removed, controlled, fmt.Errorf("page: unregister %s: %w", sw.Scope, err)
 		}
 		removed = append(removed, sw.Scope)

@@ -1,29 +1,33 @@
 package page
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/cdpskill/cdpskill/cdp/proto"
+)
 
 // Which version a registration is described by: the active one, with a
 // newer one beside it as newVersion; before any is active, the newest.
 func TestDescribeServiceWorker(t *testing.T) {
-	v := func(id, status, running string, clients ...string) swVersion {
-		return swVersion{VersionID: id, ScriptURL: "http://a/sw.js?v" + id, Status: status, RunningStatus: running, ControlledClients: clients}
+	v := func(id, status, running string, clients ...string) proto.ServiceWorkerVersion {
+		return proto.ServiceWorkerVersion{VersionID: id, ScriptURL: "http://a/sw.js?v" + id, Status: status, RunningStatus: running, ControlledClients: clients}
 	}
 	cases := []struct {
 		name string
-		vs   []swVersion
+		vs   []proto.ServiceWorkerVersion
 		want ServiceWorker
 	}{
-		{"active", []swVersion{v("1", "activated", "running", "TAB")},
+		{"active", []proto.ServiceWorkerVersion{v("1", "activated", "running", "TAB")},
 			ServiceWorker{ScriptURL: "http://a/sw.js?v1", Status: "activated", Running: true, Controlling: true}},
-		{"another tab's", []swVersion{v("1", "activated", "stopped", "OTHER")},
+		{"another tab's", []proto.ServiceWorkerVersion{v("1", "activated", "stopped", "OTHER")},
 			ServiceWorker{ScriptURL: "http://a/sw.js?v1", Status: "activated"}},
-		{"update waiting", []swVersion{v("2", "installed", "running"), v("1", "activated", "running", "TAB")},
+		{"update waiting", []proto.ServiceWorkerVersion{v("2", "installed", "running"), v("1", "activated", "running", "TAB")},
 			ServiceWorker{ScriptURL: "http://a/sw.js?v1", Status: "activated", Running: true, Controlling: true, NewVersion: "installed"}},
-		{"first install", []swVersion{v("3", "new", "starting")},
+		{"first install", []proto.ServiceWorkerVersion{v("3", "new", "starting")},
 			ServiceWorker{ScriptURL: "http://a/sw.js?v3", Status: "installing"}},
-		{"replaced", []swVersion{v("9", "activated", "running"), v("10", "redundant", "stopped")},
+		{"replaced", []proto.ServiceWorkerVersion{v("9", "activated", "running"), v("10", "redundant", "stopped")},
 			ServiceWorker{ScriptURL: "http://a/sw.js?v9", Status: "activated", Running: true}},
-		{"all redundant", []swVersion{v("4", "redundant", "stopped"), v("5", "redundant", "stopped")},
+		{"all redundant", []proto.ServiceWorkerVersion{v("4", "redundant", "stopped"), v("5", "redundant", "stopped")},
 			ServiceWorker{ScriptURL: "http://a/sw.js?v5", Status: "redundant"}},
 		{"no live version", nil, ServiceWorker{}},
 	}

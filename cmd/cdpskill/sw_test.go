@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // Service workers end to end: a small PWA whose network-first worker
@@ -239,29 +239,23 @@ func stopWorkers(t *testing.T, srv *pwaServer) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	var targets struct {
-		TargetInfos []struct {
-			TargetID string `json:"targetId"`
-			Type     string `json:"type"`
-			URL      string `json:"url"`
-		} `json:"targetInfos"`
-	}
-	if err := browser.Conn.Call(ctx, "", "Target.getTargets", nil, &targets); err != nil {
+	targets, err := proto.TargetGetTargets{}.Do(ctx, browser.Conn.Browser())
+	if err != nil {
 		t.Fatal(err)
 	}
 	for _, ti := range targets.TargetInfos {
 		if ti.Type != "page" || !strings.HasPrefix(ti.URL, srv.URL) {
 			continue
 		}
-		s, err := cdp.Attach(ctx, browser.Conn, ti.TargetID)
+		s, err := proto.Attach(ctx, browser.Conn, ti.TargetID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer s.Detach(context.Background())
-		if err := s.Call(ctx, "ServiceWorker.enable", nil, nil); err != nil {
+		defer proto.Detach(context.Background(), s)
+		if err := (proto.ServiceWorkerEnable{}).Do(ctx, s); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Call(ctx, "ServiceWorker.stopAllWorkers", nil, nil); err != nil {
+		if err := (proto.ServiceWorkerStopAllWorkers{}).Do(ctx, s); err != nil {
 			t.Fatal(err)
 		}
 		return
