@@ -219,7 +219,7 @@ func newFloorTab(ctx context.Context, conn *cdp.Conn, url string) (*floorTab, er
 		return nil, fmt.Errorf("create a tab: %w", err)
 	}
 	t := &floorTab{conn: conn, url: url}
-	s, err := cdp.Attach(ctx, conn, created.TargetID)
+	s, err := proto.Attach(ctx, conn, created.TargetID)
 	if err != nil {
 		closeTarget(conn, created.TargetID)
 		return nil, fmt.Errorf("attach to the tab: %w", err)

@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cdpskill/cdpskill/capture"
-	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 func view(t *testing.T, msgs []capture.Message, q capture.ConsoleQuery) *capture.ConsoleView {
@@ -156,11 +156,11 @@ func TestConsoleDiscardForgetsForLaterSessions(t *testing.T) {
 	flush(t, ctx, c)
 
 	// A later call is a new session on the same tab.
-	s2, err := cdp.Attach(ctx, browser.Conn, s.TargetID)
+	s2, err := proto.Attach(ctx, browser.Conn, s.TargetID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { s2.Detach(t.Context()) })
+	t.Cleanup(func() { proto.Detach(t.Context(), s2) })
 	c2 := startConsole(t, ctx, s2)
 	if got := texts(c2.Messages()); !slices.Equal(got, []string{"after clear"}) {
 		t.Errorf("the next session replayed %q", got)

@@ -214,11 +214,11 @@ func TestNetworkLogAcrossSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s2, err := cdp.Attach(ctx, browser.Conn, s.TargetID)
+	s2, err := proto.Attach(ctx, browser.Conn, s.TargetID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { s2.Detach(context.Background()) })
+	t.Cleanup(func() { proto.Detach(context.Background(), s2) })
 	n2 := startNetwork(t, ctx, s2)
 	evalAwait(t, ctx, s2, "fetch('/api/ok').then(r => r.text())")
 	n2.Flush(ctx)
@@ -443,11 +443,11 @@ func TestNetworkLogEndsRequestsAcrossCalls(t *testing.T) {
 
 func attachAgain(t *testing.T, ctx context.Context, s *cdp.Session) *cdp.Session {
 	t.Helper()
-	s2, err := cdp.Attach(ctx, browser.Conn, s.TargetID)
+	s2, err := proto.Attach(ctx, browser.Conn, s.TargetID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { s2.Detach(context.Background()) })
+	t.Cleanup(func() { proto.Detach(context.Background(), s2) })
 	return s2
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // The fake browser: an httptest server that upgrades to a websocket and
@@ -188,7 +189,7 @@ func TestEventsRoutedBySession(t *testing.T) {
 		}
 	})
 	ctx := callCtx(t)
-	s, err := cdp.Attach(ctx, c, "T1")
+	s, err := proto.Attach(ctx, c, "T1")
 	if err != nil {
 		t.Fatal(err)
 	}

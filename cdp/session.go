@@ -14,18 +14,6 @@ type Session struct {
 	TargetID string
 }
 
-// Attach opens a flat session to targetID.
-func Attach(ctx context.Context, c *Conn, targetID string) (*Session, error) {
-	var res struct {
-		SessionID string `json:"sessionId"`
-	}
-	err := c.Call(ctx, "", "Target.attachToTarget", map[string]any{"targetId": targetID, "flatten": true}, &res)
-	if err != nil {
-		return nil, err
-	}
-	return &Session{conn: c, ID: res.SessionID, TargetID: targetID}, nil
-}
-
 // Adopt wraps a session Chrome opened itself: one it attached to a target
 // of targetID under Target.setAutoAttach, announced by
 // Target.attachedToTarget.
@@ -66,13 +54,4 @@ func (s *Session) Send(ctx context.Context, method string, params any) *Sent {
 // Listen subscribes to the session's events.
 func (s *Session) Listen(methods ...string) *Listener {
 	return s.conn.Listen(s.ID, methods...)
-}
-
-// Detach ends the session; the target lives on. A TabSession ends when
-// its connection closes.
-func (s *Session) Detach(ctx context.Context) error {
-	if s.ID == "" {
-		return nil
-	}
-	return s.conn.Call(ctx, "", "Target.detachFromTarget", map[string]any{"sessionId": s.ID}, nil)
 }

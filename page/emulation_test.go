@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/internal/testbrowser"
 	"github.com/cdpskill/cdpskill/page"
 )
@@ -185,10 +185,10 @@ func TestEmulationEndsWithSessionAndReapplies(t *testing.T) {
 	if err := e.Apply(ctx, p); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.S.Detach(ctx); err != nil {
+	if err := proto.Detach(ctx, p.S); err != nil {
 		t.Fatal(err)
 	}
-	s2, err := cdp.Attach(ctx, browser.Conn, p.S.TargetID)
+	s2, err := proto.Attach(ctx, browser.Conn, p.S.TargetID)
 	if err != nil {
 		t.Fatal(err)
 	}

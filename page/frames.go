@@ -499,7 +499,7 @@ func (fs *frames) oopifTree(ctx context.Context, targetID string) (*proto.FrameT
 	fs.mu.Unlock()
 	if s == nil {
 		var err error
-		if s, err = cdp.Attach(ctx, fs.top.Conn(), targetID); err != nil {
+		if s, err = proto.Attach(ctx, fs.top.Conn(), targetID); err != nil {
 			return nil, nil, err
 		}
 		fs.mu.Lock()

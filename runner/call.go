@@ -461,7 +461,7 @@ func (c *Call) session(ctx context.Context, targetID string) (*cdp.Session, erro
 	if c.browser.Tab == targetID {
 		return cdp.TabSession(c.browser.Conn, targetID), nil
 	}
-	return cdp.Attach(ctx, c.browser.Conn, targetID)
+	return proto.Attach(ctx, c.browser.Conn, targetID)
 }
 
 // reviveWait bounds each round trip of revive: the browser, not the
@@ -478,7 +478,7 @@ func (c *Call) revive(ctx context.Context, alias string, sick *sickTab) error {
 	c.release()
 	defer func() {
 		dctx, cancel := context.WithTimeout(ctx, reviveWait)
-		_ = sess.Detach(dctx) // its calls, stuck in the old page, go with it
+		_ = proto.Detach(dctx, sess) // its calls, stuck in the old page, go with it
 		cancel()
 	}()
 	hctx, cancel := context.WithTimeout(ctx, reviveWait)

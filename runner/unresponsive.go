@@ -141,14 +141,14 @@ func silent(ctx context.Context, sessions []*cdp.Session) []*cdp.Session {
 // page.
 func mainThreadBusy(ctx context.Context, conn *cdp.Conn, targetID string) (busy, ok bool) {
 	actx, cancel := context.WithTimeout(ctx, answerProbe)
-	s, err := cdp.Attach(actx, conn, targetID)
+	s, err := proto.Attach(actx, conn, targetID)
 	cancel()
 	if err != nil {
 		return false, false
 	}
 	defer func() {
 		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), answerProbe)
-		_ = s.Detach(dctx)
+		_ = proto.Detach(dctx, s)
 		cancel()
 	}()
 	pctx, cancel := context.WithTimeout(ctx, answerProbe)

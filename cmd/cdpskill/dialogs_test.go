@@ -16,11 +16,11 @@ import (
 func watchDialogs(t *testing.T, c *cli, tab string) (*cdp.Session, *cdp.Listener) {
 	t.Helper()
 	id := c.registry(t)[tab]["targetId"].(string)
-	s, err := cdp.Attach(t.Context(), browser.Conn, id)
+	s, err := proto.Attach(t.Context(), browser.Conn, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { s.Detach(context.Background()) })
+	t.Cleanup(func() { proto.Detach(context.Background(), s) })
 	opened := s.Listen(proto.EventPageJavascriptDialogOpening)
 	t.Cleanup(opened.Close)
 	if err := (proto.PageEnable{}).Do(t.Context(), s); err != nil {
@@ -100,11 +100,11 @@ func TestLoadingPageIsNoDialog(t *testing.T) {
 	for len(slowHits) > 0 {
 		<-slowHits
 	}
-	s, err := cdp.Attach(ctx, browser.Conn, id)
+	s, err := proto.Attach(ctx, browser.Conn, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Detach(context.WithoutCancel(ctx))
+	defer proto.Detach(context.WithoutCancel(ctx), s)
 	// As a link would: the page itself leaves for a document that is slow
 	// to answer.
 	if _, err := (proto.RuntimeEvaluate{Expression: "location.href = '/api/slow?ms=4000&doc'"}).Do(ctx, s); err != nil {

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
@@ -34,7 +33,7 @@ func TestPageCrashMidCall(t *testing.T) {
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
 	res, code, d := runWhile(t, c, tab, func(id string) {
-		s, err := cdp.Attach(t.Context(), browser.Conn, id)
+		s, err := proto.Attach(t.Context(), browser.Conn, id)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
@@ -100,11 +99,11 @@ func TestNavigationAbortedSubtype(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s, err := cdp.Attach(ctx, browser.Conn, id)
+	s, err := proto.Attach(ctx, browser.Conn, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Detach(context.WithoutCancel(ctx))
+	defer proto.Detach(context.WithoutCancel(ctx), s)
 	select { // the goto's request has reached the server
 	case <-slowHits:
 	case <-time.After(10 * time.Second):

@@ -65,11 +65,11 @@ func waitTrueOn(t *testing.T, conn *cdp.Conn, targetID, expr string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
-	s, err := cdp.Attach(ctx, conn, targetID)
+	s, err := proto.Attach(ctx, conn, targetID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Detach(context.WithoutCancel(ctx))
+	defer proto.Detach(context.WithoutCancel(ctx), s)
 	for ctx.Err() == nil {
 		res, err := proto.RuntimeEvaluate{Expression: expr, ReturnByValue: true}.Do(ctx, s)
 		if err == nil && string(res.Result.Value) == "true" {
@@ -145,7 +145,7 @@ func TestCrashedTabReloadedByNextCall(t *testing.T) {
 	tab := c.openTab(fixture.URL + "/hello.html?crash")
 	c.call(t, tab, `{"pageFunction":"window.kept = 1"}`)
 	id := c.registry(t)[tab]["targetId"].(string)
-	s, err := cdp.Attach(t.Context(), browser.Conn, id)
+	s, err := proto.Attach(t.Context(), browser.Conn, id)
 	if err != nil {
 		t.Fatal(err)
 	}

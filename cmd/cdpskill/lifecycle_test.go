@@ -16,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
@@ -241,11 +240,11 @@ func TestDialogLeftOpenBetweenCalls(t *testing.T) {
 			id := c.registry(t)[tab]["targetId"].(string)
 			ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 			defer cancel()
-			s, err := cdp.Attach(ctx, browser.Conn, id)
+			s, err := proto.Attach(ctx, browser.Conn, id)
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer s.Detach(context.WithoutCancel(ctx))
+			defer proto.Detach(context.WithoutCancel(ctx), s)
 			opened := s.Listen(proto.EventPageJavascriptDialogOpening)
 			defer opened.Close()
 			closed := s.Listen(proto.EventPageJavascriptDialogClosed)
@@ -258,7 +257,7 @@ func TestDialogLeftOpenBetweenCalls(t *testing.T) {
 				t.Fatalf("the alert never opened: %v", err)
 			}
 			if detach {
-				s.Detach(ctx)
+				proto.Detach(ctx, s)
 			}
 
 			res := c.runOK(t, fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"window.marker + ' ' + location.href"}]}`, tab))

@@ -136,7 +136,7 @@ func (b *Browser) NewTab(t testing.TB) *cdp.Session {
 	if err != nil {
 		t.Fatalf("create target: %v", err)
 	}
-	s, err := cdp.Attach(ctx, b.Conn, id)
+	s, err := proto.Attach(ctx, b.Conn, id)
 	if err != nil {
 		t.Fatalf("attach: %v", err)
 	}
