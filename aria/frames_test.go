@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/aria"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/internal/testbrowser"
 	"github.com/cdpskill/cdpskill/page"
 )
@@ -249,13 +250,8 @@ func refNumber(ref string) int {
 // its own.
 func isOOPIF(t *testing.T, url string) bool {
 	t.Helper()
-	var res struct {
-		TargetInfos []struct {
-			Type string `json:"type"`
-			URL  string `json:"url"`
-		} `json:"targetInfos"`
-	}
-	if err := browser.Conn.Call(t.Context(), "", "Target.getTargets", nil, &res); err != nil {
+	res, err := proto.TargetGetTargets{}.Do(t.Context(), browser.Conn.Browser())
+	if err != nil {
 		t.Fatal(err)
 	}
 	for _, ti := range res.TargetInfos {

@@ -211,10 +211,7 @@ func report(ctx context.Context, p *page.Page) error {
 // newFloorTab opens url in a window of its own and waits for its load
 // event.
 func newFloorTab(ctx context.Context, conn *cdp.Conn, url string) (*floorTab, error) {
-	var created struct {
-		TargetID string `json:"targetId"`
-	}
-	err := conn.Call(ctx, "", "Target.createTarget", map[string]any{"url": "about:blank", "newWindow": true}, &created)
+	created, err := proto.TargetCreateTarget{URL: "about:blank", NewWindow: true}.Do(ctx, conn.Browser())
 	if err != nil {
 		return nil, fmt.Errorf("create a tab: %w", err)
 	}
@@ -237,7 +234,7 @@ func (t *floorTab) close() { closeTarget(t.conn, t.p.S.TargetID) }
 func closeTarget(conn *cdp.Conn, id string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	conn.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": id}, nil)
+	proto.TargetCloseTarget{TargetID: id}.Do(ctx, conn.Browser())
 }
 
 // navigate loads url and waits for its load event.

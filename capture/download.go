@@ -131,7 +131,7 @@ var navEvents = []string{
 // downloadEvents are the browser's download and target events and the
 // tabs' navigation events.
 var downloadEvents = append([]string{
-	proto.EventBrowserDownloadWillBegin, proto.EventBrowserDownloadProgress, "Target.targetCreated",
+	proto.EventBrowserDownloadWillBegin, proto.EventBrowserDownloadProgress, proto.EventTargetCreated,
 }, navEvents...)
 
 // WatchDownloads tells Chrome to save downloads into DownloadsDir, named
@@ -279,13 +279,8 @@ func (d *Downloads) apply(ctx context.Context, p *page.Page, ev cdp.Event) {
 		return
 	}
 	switch ev.Method {
-	case "Target.targetCreated":
-		var e struct {
-			TargetInfo struct {
-				TargetID string `json:"targetId"`
-				OpenerID string `json:"openerId"`
-			} `json:"targetInfo"`
-		}
+	case proto.EventTargetCreated:
+		var e proto.TargetCreated
 		if json.Unmarshal(ev.Params, &e) == nil && e.TargetInfo.OpenerID != "" {
 			d.openers[e.TargetInfo.TargetID] = e.TargetInfo.OpenerID
 		}
@@ -376,17 +371,12 @@ func (d *Downloads) owns(ctx context.Context, p *page.Page, frame string) bool {
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), downloadOwnerBudget)
 	defer cancel()
-	var info struct {
-		TargetInfo struct {
-			Type     string `json:"type"`
-			OpenerID string `json:"openerId"`
-		} `json:"targetInfo"`
-	}
 	var mine bool
-	if err := d.conn.Call(ctx, "", "Target.getTargetInfo", map[string]any{"targetId": frame}, &info); err == nil && info.TargetInfo.Type == "page" {
+	info, err := proto.TargetGetTargetInfo{TargetID: frame}.Do(ctx, d.conn.Browser())
+	if err == nil && info.TargetInfo.Type == "page" {
 		mine = info.TargetInfo.OpenerID == tab
 	} else {
-		_, err := p.FindFrame(ctx, frame)
+		_, err = p.FindFrame(ctx, frame)
 		mine = err == nil
 	}
 	d.owned[key] = mine

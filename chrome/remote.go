@@ -161,15 +161,8 @@ func connectRemote(ctx context.Context, ep Endpoint) (*Browser, error) {
 // (Target.getTargets), which every endpoint supports, the remote ones
 // without HTTP discovery included.
 func ListPagesWS(ctx context.Context, c *cdp.Conn) ([]TargetInfo, error) {
-	var res struct {
-		TargetInfos []struct {
-			TargetID string `json:"targetId"`
-			Type     string `json:"type"`
-			Title    string `json:"title"`
-			URL      string `json:"url"`
-		} `json:"targetInfos"`
-	}
-	if err := c.Call(ctx, "", "Target.getTargets", nil, &res); err != nil {
+	res, err := proto.TargetGetTargets{}.Do(ctx, c.Browser())
+	if err != nil {
 		return nil, err
 	}
 	var out []TargetInfo
@@ -184,7 +177,7 @@ func ListPagesWS(ctx context.Context, c *cdp.Conn) ([]TargetInfo, error) {
 // CloseTargetWS closes a tab over the browser websocket. A tab that is
 // already gone reports cdp.IsTargetGone.
 func CloseTargetWS(ctx context.Context, c *cdp.Conn, id string) error {
-	return c.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": id}, nil)
+	return proto.TargetCloseTarget{TargetID: id}.Do(ctx, c.Browser())
 }
 
 // remoteStatus is chromeStatus for a remote endpoint: all over the
@@ -210,10 +203,7 @@ func remoteStatus(ctx context.Context, ep Endpoint) *Status {
 		return st
 	}
 	if len(pages) == 0 {
-		var created struct {
-			TargetID string `json:"targetId"`
-		}
-		err := b.Call(ctx, "", "Target.createTarget", map[string]any{"url": "about:blank", "newWindow": true}, &created)
+		created, err := proto.TargetCreateTarget{URL: "about:blank", NewWindow: true}.Do(ctx, b.Browser())
 		if err != nil {
 			st.Error = fmt.Sprintf("the browser has no tabs and opening one failed: %v", err)
 			return st

@@ -90,7 +90,7 @@ func WatchEffects(ctx context.Context, p *page.Page, newTabs bool) (*Effects, er
 	if newTabs {
 		// Browser.downloadWillBegin arrives when the call asked Chrome
 		// for download events (capture.WatchDownloads).
-		w.targets = conn.Listen("", "Target.targetCreated", "Target.targetInfoChanged", "Target.targetDestroyed", proto.EventBrowserDownloadWillBegin)
+		w.targets = conn.Listen("", proto.EventTargetCreated, proto.EventTargetInfoChanged, proto.EventTargetDestroyed, proto.EventBrowserDownloadWillBegin)
 	}
 	var g errgroup.Group
 	g.Go(func() error { return proto.PageEnable{}.Do(ctx, p.S) })
@@ -101,7 +101,7 @@ func WatchEffects(ctx context.Context, p *page.Page, newTabs bool) (*Effects, er
 	})
 	if newTabs {
 		g.Go(func() error {
-			if err := conn.Call(ctx, "", "Target.setDiscoverTargets", map[string]any{"discover": true}, nil); err != nil {
+			if err := (proto.TargetSetDiscoverTargets{Discover: true}).Do(ctx, conn.Browser()); err != nil {
 				return err
 			}
 			// The replay of existing targets arrives before the reply.
@@ -306,7 +306,10 @@ func (st *effectState) handle(ev cdp.Event) {
 			ID string `json:"id"`
 		} `json:"frame"`
 	}
-	if !strings.HasPrefix(ev.Method, "Target.") {
+	switch ev.Method {
+	case proto.EventTargetCreated, proto.EventTargetInfoChanged, proto.EventTargetDestroyed:
+		// read by handleTarget and dropTab
+	default:
 		if json.Unmarshal(ev.Params, &e) != nil {
 			return
 		}
@@ -333,9 +336,9 @@ func (st *effectState) handle(ev cdp.Event) {
 		if st.committed {
 			st.domReady = true
 		}
-	case "Target.targetCreated", "Target.targetInfoChanged":
+	case proto.EventTargetCreated, proto.EventTargetInfoChanged:
 		st.handleTarget(ev, now)
-	case "Target.targetDestroyed":
+	case proto.EventTargetDestroyed:
 		st.dropTab(ev)
 	case proto.EventBrowserDownloadWillBegin:
 		for _, t := range st.tabs {
@@ -349,9 +352,7 @@ func (st *effectState) handle(ev cdp.Event) {
 // dropTab forgets a tab that closed: one that opened only to download a
 // file is no tab to report.
 func (st *effectState) dropTab(ev cdp.Event) {
-	var e struct {
-		TargetID string `json:"targetId"`
-	}
+	var e proto.TargetDestroyed
 	if json.Unmarshal(ev.Params, &e) != nil {
 		return
 	}
@@ -371,7 +372,7 @@ func (st *effectState) handleTarget(ev cdp.Event, now time.Time) {
 			return
 		}
 	}
-	if ev.Method != "Target.targetCreated" || info.OpenerID != st.frame || st.known[info.TargetID] {
+	if ev.Method != proto.EventTargetCreated || info.OpenerID != st.frame || st.known[info.TargetID] {
 		return
 	}
 	if len(st.tabs) == 0 {
@@ -380,27 +381,18 @@ func (st *effectState) handleTarget(ev cdp.Event, now time.Time) {
 	st.tabs = append(st.tabs, &trackedTab{id: info.TargetID, url: info.URL, title: info.Title})
 }
 
-type targetInfo struct {
-	TargetID string `json:"targetId"`
-	Type     string `json:"type"`
-	URL      string `json:"url"`
-	Title    string `json:"title"`
-	OpenerID string `json:"openerId"`
-}
-
-func targetInfoOf(ev cdp.Event) (targetInfo, bool) {
-	var p struct {
-		TargetInfo targetInfo `json:"targetInfo"`
-	}
+// targetInfoOf reads a Target.targetCreated or Target.targetInfoChanged.
+func targetInfoOf(ev cdp.Event) (proto.TargetInfo, bool) {
+	var p proto.TargetCreated
 	if json.Unmarshal(ev.Params, &p) != nil || p.TargetInfo.TargetID == "" {
-		return targetInfo{}, false
+		return proto.TargetInfo{}, false
 	}
 	return p.TargetInfo, true
 }
 
 // activate brings a tab to the front of its window.
 func activate(ctx context.Context, conn *cdp.Conn, targetID string) error {
-	return conn.Call(ctx, "", "Target.activateTarget", map[string]any{"targetId": targetID}, nil)
+	return proto.TargetActivateTarget{TargetID: targetID}.Do(ctx, conn.Browser())
 }
 
 // frontIfHidden activates the tab when it is behind another in its window
@@ -421,10 +413,8 @@ func frontIfHidden(ctx context.Context, p *page.Page) error {
 // targetURL asks the browser, not the page, for a tab's URL: it answers
 // while the page is busy or between documents.
 func targetURL(ctx context.Context, conn *cdp.Conn, targetID string) (string, error) {
-	var res struct {
-		TargetInfo targetInfo `json:"targetInfo"`
-	}
-	if err := conn.Call(ctx, "", "Target.getTargetInfo", map[string]any{"targetId": targetID}, &res); err != nil {
+	res, err := proto.TargetGetTargetInfo{TargetID: targetID}.Do(ctx, conn.Browser())
+	if err != nil {
 		return "", fmt.Errorf("dom: read the tab's URL: %w", err)
 	}
 	return res.TargetInfo.URL, nil

@@ -17,7 +17,7 @@ func closeTabs(t *testing.T, tabs []dom.NewTab) {
 	t.Helper()
 	for _, tab := range tabs {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		browser.Conn.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": tab.TargetID}, nil)
+		proto.TargetCloseTarget{TargetID: tab.TargetID}.Do(ctx, browser.Conn.Browser())
 		cancel()
 	}
 }
@@ -268,7 +268,7 @@ func TestClickInHiddenTab(t *testing.T) {
 	if len(res.NewTabs) != 1 {
 		t.Fatalf("new tabs = %+v", res.NewTabs)
 	}
-	if err := browser.Conn.Call(testCtx(t), "", "Target.activateTarget", map[string]any{"targetId": res.NewTabs[0].TargetID}, nil); err != nil {
+	if err := (proto.TargetActivateTarget{TargetID: res.NewTabs[0].TargetID}).Do(testCtx(t), browser.Conn.Browser()); err != nil {
 		t.Fatal(err)
 	}
 	if got := eval[string](t, p, "document.visibilityState"); got != "hidden" {

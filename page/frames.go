@@ -361,14 +361,14 @@ func (p *Page) frames(ctx context.Context, want string) (*FrameList, error) {
 		return nil, fmt.Errorf("frame tree: %w", err)
 	}
 	top := res.FrameTree
-	var oopifs []oopifTarget
+	var oopifs []proto.TargetInfo
 	if want == "" || !treeHas(&top, want) {
 		if oopifs, err = p.oopifTargets(ctx); err != nil {
 			return nil, err
 		}
 	}
 	read := oopifsToRead(oopifs, want, &top)
-	byParent := map[string][]oopifTarget{}
+	byParent := map[string][]proto.TargetInfo{}
 	for _, t := range oopifs {
 		if read == nil || read[t.TargetID] {
 			byParent[t.ParentFrameID] = append(byParent[t.ParentFrameID], t)
@@ -402,7 +402,7 @@ func (p *Page) frames(ctx context.Context, want string) (*FrameList, error) {
 // want: none when it is in the tab's own tree, the chain of iframe
 // targets down to it when that chain starts in the tab's tree, else nil,
 // meaning all of them.
-func oopifsToRead(oopifs []oopifTarget, want string, top *proto.FrameTree) map[string]bool {
+func oopifsToRead(oopifs []proto.TargetInfo, want string, top *proto.FrameTree) map[string]bool {
 	if want == "" {
 		return nil
 	}
@@ -410,7 +410,7 @@ func oopifsToRead(oopifs []oopifTarget, want string, top *proto.FrameTree) map[s
 	if treeHas(top, want) {
 		return read
 	}
-	byID := map[string]oopifTarget{}
+	byID := map[string]proto.TargetInfo{}
 	for _, t := range oopifs {
 		byID[t.TargetID] = t
 	}
@@ -460,24 +460,14 @@ func newFrame(t proto.FrameTree, s *cdp.Session, parent *Frame, depth int, topOr
 	return f
 }
 
-type oopifTarget struct {
-	TargetID      string `json:"targetId"`
-	Type          string `json:"type"`
-	ParentID      string `json:"parentId"`
-	ParentFrameID string `json:"parentFrameId"`
-	URL           string `json:"url"`
-}
-
 // oopifTargets lists the out-of-process iframes of this tab, at any depth.
-func (p *Page) oopifTargets(ctx context.Context) ([]oopifTarget, error) {
-	var res struct {
-		TargetInfos []oopifTarget `json:"targetInfos"`
-	}
-	if err := p.S.Conn().Call(ctx, "", "Target.getTargets", map[string]any{"filter": []map[string]any{{"type": "iframe"}}}, &res); err != nil {
+func (p *Page) oopifTargets(ctx context.Context) ([]proto.TargetInfo, error) {
+	res, err := proto.TargetGetTargets{Filter: []proto.TargetFilter{{Type: "iframe"}}}.Do(ctx, p.S.Conn().Browser())
+	if err != nil {
 		return nil, fmt.Errorf("frame targets: %w", err)
 	}
 	mine := map[string]bool{p.S.TargetID: true}
-	var out []oopifTarget
+	var out []proto.TargetInfo
 	for changed := true; changed; {
 		changed = false
 		for _, t := range res.TargetInfos {

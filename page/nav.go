@@ -262,12 +262,7 @@ type Held struct {
 // not answer because a navigation holds it back.
 func PendingNavigation(ctx context.Context, p *Page) Held {
 	h := Held{Shows: shownURL(ctx, p)}
-	var res struct {
-		TargetInfo struct {
-			URL string `json:"url"`
-		} `json:"targetInfo"`
-	}
-	err := p.S.Conn().Call(ctx, "", "Target.getTargetInfo", map[string]any{"targetId": p.S.TargetID}, &res)
+	res, err := proto.TargetGetTargetInfo{TargetID: p.S.TargetID}.Do(ctx, p.S.Conn().Browser())
 	if err == nil && res.TargetInfo.URL != h.Shows {
 		h.To = res.TargetInfo.URL
 	}

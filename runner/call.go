@@ -562,7 +562,7 @@ func (c *Call) readDocument(ctx context.Context) {
 	if st.State != "hidden" {
 		return
 	}
-	if err := c.browser.Call(ctx, "", "Target.activateTarget", map[string]any{"targetId": c.sess.TargetID}, nil); err != nil {
+	if err := (proto.TargetActivateTarget{TargetID: c.sess.TargetID}).Do(ctx, c.browser.Browser()); err != nil {
 		c.warn("tab %s is hidden and could not be brought to the front: %v", c.alias, err)
 	}
 }
@@ -613,7 +613,7 @@ func (c *Call) watchTab(sess *cdp.Session, crashed *cdp.Listener) (stop func()) 
 	if sess.ID == "" {
 		detached = sess.Listen(proto.EventInspectorDetached)
 	} else {
-		detached = conn.Listen("", "Target.detachedFromTarget")
+		detached = conn.Listen("", proto.EventTargetDetachedFrom)
 	}
 	go func() {
 		if _, err := crashed.Next(ctx); err == nil {
@@ -760,12 +760,11 @@ func (c *Call) rememberBrowser(alias string, entry tabs.Entry) {
 // targetURL asks the browser (not the page) for the tab's URL: cheap and
 // it works while the page is busy.
 func (c *Call) targetURL(ctx context.Context) string {
-	var res struct {
-		TargetInfo struct {
-			URL string `json:"url"`
-		} `json:"targetInfo"`
+	if c.sess == nil {
+		return ""
 	}
-	if c.sess == nil || c.browser.Call(ctx, "", "Target.getTargetInfo", map[string]any{"targetId": c.sess.TargetID}, &res) != nil {
+	res, err := proto.TargetGetTargetInfo{TargetID: c.sess.TargetID}.Do(ctx, c.browser.Browser())
+	if err != nil {
 		return ""
 	}
 	return res.TargetInfo.URL

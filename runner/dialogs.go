@@ -356,12 +356,8 @@ const restoreURLExpr = `history.replaceState(history.state, "", %s)`
 // when it has none: a same-document navigation. It returns the expression
 // that takes the fragment off again, if one was added.
 func navigateInPlace(ctx context.Context, sess *cdp.Session) (string, error) {
-	var info struct {
-		TargetInfo struct {
-			URL string `json:"url"`
-		} `json:"targetInfo"`
-	}
-	if err := sess.Conn().Call(ctx, "", "Target.getTargetInfo", map[string]any{"targetId": sess.TargetID}, &info); err != nil {
+	info, err := proto.TargetGetTargetInfo{TargetID: sess.TargetID}.Do(ctx, sess.Conn().Browser())
+	if err != nil {
 		return "", err
 	}
 	orig := info.TargetInfo.URL

@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/chrome"
 	"github.com/cdpskill/cdpskill/tabs"
 )
@@ -159,12 +160,9 @@ func runOpenTab(ctx context.Context, c *Call, p openTabParams) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var created struct {
-		TargetID string `json:"targetId"`
-	}
 	// A window of its own: in headless Chrome only a window's active tab
 	// renders, and a hidden tab stalls input and screenshots.
-	err = b.Call(ctx, "", "Target.createTarget", map[string]any{"url": "about:blank", "newWindow": true}, &created)
+	created, err := proto.TargetCreateTarget{URL: "about:blank", NewWindow: true}.Do(ctx, b.Browser())
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +170,7 @@ func runOpenTab(ctx context.Context, c *Call, p openTabParams) (any, error) {
 	alias, err := c.tabs.Register(created.TargetID, b.Endpoint)
 	if err != nil {
 		// A tab no alias names would be left open for good.
-		_ = b.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": created.TargetID}, nil)
+		_ = proto.TargetCloseTarget{TargetID: created.TargetID}.Do(ctx, b.Browser())
 		return nil, &Error{Type: Connection, Message: "tab registry: " + err.Error(), Err: err}
 	}
 	if err := c.attach(ctx, alias, created.TargetID, ""); err != nil {

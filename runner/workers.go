@@ -59,30 +59,19 @@ type worker struct {
 	ready   chan struct{}    // closed when its setup is done
 }
 
-// targetAttached is Target.attachedToTarget.
-type targetAttached struct {
-	SessionID  string `json:"sessionId"`
-	TargetInfo struct {
-		TargetID string `json:"targetId"`
-		Type     string `json:"type"`
-		URL      string `json:"url"`
-	} `json:"targetInfo"`
-	WaitingForDebugger bool `json:"waitingForDebugger"`
-}
-
 // startWorkers turns auto-attach on for the service workers of sess's tab
 // and sets up those already running before it returns (within
 // workerWaitMax), so that the steps meet them emulated.
 func (c *Call) startWorkers(ctx context.Context, sess *cdp.Session, n page.NetworkConditions) error {
 	wctx, cancel := context.WithCancel(context.Background())
 	w := &workerWatch{
-		page: sess, conn: sess.Conn(), l: sess.Listen("Target.attachedToTarget", "Target.detachedFromTarget"),
+		page: sess, conn: sess.Conn(), l: sess.Listen(proto.EventTargetAttachedTo, proto.EventTargetDetachedFrom),
 		cancel: cancel, loop: make(chan struct{}), warn: c.warn, network: n,
 	}
-	err := sess.Call(ctx, "Target.setAutoAttach", map[string]any{
-		"autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true,
-		"filter": []map[string]any{{"type": "service_worker"}},
-	}, nil)
+	err := proto.TargetSetAutoAttach{
+		AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: true,
+		Filter: []proto.TargetFilter{{Type: "service_worker"}},
+	}.Do(ctx, sess)
 	if err != nil {
 		cancel()
 		w.l.Close()
@@ -113,11 +102,12 @@ func (w *workerWatch) run(ctx context.Context) {
 }
 
 func (w *workerWatch) handle(ctx context.Context, ev cdp.Event) {
-	var a targetAttached
+	// Both events name the session; attachedToTarget says more.
+	var a proto.TargetAttachedToTarget
 	if json.Unmarshal(ev.Params, &a) != nil || a.SessionID == "" {
 		return
 	}
-	if ev.Method == "Target.detachedFromTarget" {
+	if ev.Method == proto.EventTargetDetachedFrom {
 		w.mu.Lock()
 		for _, wk := range w.workers {
 			if wk.s.ID == a.SessionID {
@@ -295,7 +285,7 @@ func (w *workerWatch) consoles(ctx context.Context, limit time.Duration) []*capt
 func (w *workerWatch) stop() {
 	ctx, cancel := context.WithTimeout(context.Background(), workerResumeMax)
 	defer cancel()
-	_ = w.page.Call(ctx, "Target.setAutoAttach", map[string]any{"autoAttach": false, "waitForDebuggerOnStart": false}, nil)
+	_ = proto.TargetSetAutoAttach{AutoAttach: false, WaitForDebuggerOnStart: false}.Do(ctx, w.page)
 	w.cancel()
 	<-w.loop
 	for _, ev := range w.l.Drain() {

@@ -53,7 +53,7 @@ func TestTabClosedByOtherMidCall(t *testing.T) {
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
 	res, code, d := runWhile(t, c, tab, func(id string) {
-		browser.Conn.Call(t.Context(), "", "Target.closeTarget", map[string]any{"targetId": id}, nil)
+		proto.TargetCloseTarget{TargetID: id}.Do(t.Context(), browser.Conn.Browser())
 	})
 	failedWith(t, "a tab closed by another mid-call", res, code, d, "CONNECTION", "", tab)
 }

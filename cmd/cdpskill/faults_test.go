@@ -131,7 +131,7 @@ func TestTabClosedBetweenCalls(t *testing.T) {
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
 	id := c.registry(t)[tab]["targetId"].(string)
-	if err := browser.Conn.Call(t.Context(), "", "Target.closeTarget", map[string]any{"targetId": id}, nil); err != nil {
+	if err := (proto.TargetCloseTarget{TargetID: id}).Do(t.Context(), browser.Conn.Browser()); err != nil {
 		t.Fatal(err)
 	}
 	res, code, d := c.timedRun(fmt.Sprintf(`{"tab":%q,"steps":[{"getUrl":true}]}`, tab))

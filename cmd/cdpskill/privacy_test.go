@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // Everything a call writes under the temp directory can hold what a
@@ -233,12 +235,8 @@ func TestRegistryNotWritable(t *testing.T) {
 // pageCount is how many tabs the shared browser has.
 func pageCount(t *testing.T) int {
 	t.Helper()
-	var res struct {
-		TargetInfos []struct {
-			Type string `json:"type"`
-		} `json:"targetInfos"`
-	}
-	if err := browser.Conn.Call(t.Context(), "", "Target.getTargets", nil, &res); err != nil {
+	res, err := proto.TargetGetTargets{}.Do(t.Context(), browser.Conn.Browser())
+	if err != nil {
 		t.Fatal(err)
 	}
 	n := 0

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/internal/testbrowser"
 )
 
@@ -33,12 +34,8 @@ func (u holdings) String() string {
 func measure(t *testing.T, b *testbrowser.Browser, c *cli) holdings {
 	t.Helper()
 	var u holdings
-	var res struct {
-		TargetInfos []struct {
-			Type string `json:"type"`
-		} `json:"targetInfos"`
-	}
-	if err := b.Conn.Call(t.Context(), "", "Target.getTargets", nil, &res); err != nil {
+	res, err := proto.TargetGetTargets{}.Do(t.Context(), b.Conn.Browser())
+	if err != nil {
 		t.Fatal(err)
 	}
 	u.targets = len(res.TargetInfos)

@@ -64,7 +64,7 @@ func TestListTabsPrunesClosedTabs(t *testing.T) {
 	gone := c.openTab("about:blank")
 	id := c.registry(t)[gone]["targetId"].(string)
 	// Closed behind cdpskill's back.
-	if err := browser.Conn.Call(t.Context(), "", "Target.closeTarget", map[string]any{"targetId": id}, nil); err != nil {
+	if err := (proto.TargetCloseTarget{TargetID: id}).Do(t.Context(), browser.Conn.Browser()); err != nil {
 		t.Fatal(err)
 	}
 	res, code := c.run(fmt.Sprintf(`{"steps":[{"listTabs":{"host":%q,"port":%d}}]}`, browser.Endpoint.Host, browser.Endpoint.Port))

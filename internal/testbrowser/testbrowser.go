@@ -143,17 +143,14 @@ func (b *Browser) NewTab(t testing.TB) *cdp.Session {
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		b.Conn.Call(ctx, "", "Target.closeTarget", map[string]any{"targetId": id}, nil)
+		proto.TargetCloseTarget{TargetID: id}.Do(ctx, b.Conn.Browser())
 	})
 	return s
 }
 
 // CreateTarget opens a tab at url in a new window and returns its target id.
 func (b *Browser) CreateTarget(ctx context.Context, url string) (string, error) {
-	var res struct {
-		TargetID string `json:"targetId"`
-	}
-	err := b.Conn.Call(ctx, "", "Target.createTarget", map[string]any{"url": url, "newWindow": true}, &res)
+	res, err := proto.TargetCreateTarget{URL: url, NewWindow: true}.Do(ctx, b.Conn.Browser())
 	return res.TargetID, err
 }
 
