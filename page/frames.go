@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
 )
