@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/aria/js"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -103,15 +104,15 @@ func (o Options) Validate() error {
 	switch o.Detail {
 	case "", DetailFull, DetailInteractive, DetailSummary:
 	default:
-		return &OptionError{Field: "detail", Value: o.Detail, Reason: `must be "full", "interactive" or "summary"`}
+		return &invalid.Option{Field: "detail", Value: o.Detail, Reason: `must be "full", "interactive" or "summary"`}
 	}
 	switch o.Mode {
 	case "", ModeAI, ModePlain:
 	default:
-		return &OptionError{Field: "mode", Value: o.Mode, Reason: `must be "ai" or "plain"`}
+		return &invalid.Option{Field: "mode", Value: o.Mode, Reason: `must be "ai" or "plain"`}
 	}
 	if o.Since != "" && !snapshotIDRE.MatchString(o.Since) {
-		return &OptionError{Field: "since", Value: o.Since, Reason: `must be a snapshot id such as "s3"`}
+		return &invalid.Option{Field: "since", Value: o.Since, Reason: `must be a snapshot id such as "s3"`}
 	}
 	return nonNegative(map[string]int{"maxDepth": o.MaxDepth, "maxElements": o.MaxElements,
 		"maxNameLength": o.MaxNameLength, "inlineLimit": o.InlineLimit})
@@ -121,7 +122,7 @@ func (o Options) Validate() error {
 func nonNegative(fields map[string]int) error {
 	for _, name := range sortedKeys(fields) {
 		if v := fields[name]; v < 0 {
-			return &OptionError{Field: name, Value: fmt.Sprint(v), Reason: "must not be negative"}
+			return &invalid.Option{Field: name, Value: fmt.Sprint(v), Reason: "must not be negative"}
 		}
 	}
 	return nil
@@ -220,7 +221,7 @@ func Snapshot(ctx context.Context, p *page.Page, opts Options) (*Result, error) 
 	switch out.Error {
 	case "":
 	case "invalidSelector":
-		return nil, &InvalidSelectorError{Selector: opts.Root, Reason: out.Message}
+		return nil, &invalid.Selector{Field: "snapshot root", Selector: opts.Root, Reason: out.Message}
 	case "notFound":
 		return nil, &RootNotFoundError{Root: opts.Root}
 	default:

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/aria"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 )
 
 var fixtures = []string{"landmarks.html", "form.html", "hidden.html", "react.html", "structure.html", "refs.html", "long.html",
@@ -116,9 +117,9 @@ func TestRootErrors(t *testing.T) {
 	ctx := t.Context()
 
 	_, err := aria.Snapshot(ctx, p, aria.Options{Root: "[[[invalid"})
-	var inv *aria.InvalidSelectorError
+	var inv *invalid.Selector
 	if !errors.As(err, &inv) || inv.ErrorName() != "StepValidationError" {
-		t.Errorf("invalid selector: err = %v, want *InvalidSelectorError", err)
+		t.Errorf("invalid selector: err = %v, want *invalid.Selector", err)
 	}
 
 	for _, root := range []string{"#nope", "role=dialog", `role=navigation "Nope"`} {
@@ -165,9 +166,9 @@ func TestOptionsDecodeAndValidate(t *testing.T) {
 	bad := []aria.Options{{Detail: "verbose"}, {Mode: "robot"}, {MaxDepth: -1}, {MaxElements: -2}, {MaxNameLength: -3}}
 	for _, b := range bad {
 		err := b.Validate()
-		var oe *aria.OptionError
+		var oe *invalid.Option
 		if !errors.As(err, &oe) || oe.ErrorName() != "StepValidationError" {
-			t.Errorf("Validate(%+v) = %v, want *OptionError", b, err)
+			t.Errorf("Validate(%+v) = %v, want *invalid.Option", b, err)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cdpskill/cdpskill/aria/js"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -76,21 +77,21 @@ func (q RoleQuery) exactName() (string, bool) {
 func (q RoleQuery) Validate() error {
 	roles := q.AllRoles()
 	if len(roles) == 0 {
-		return &OptionError{Field: "role", Reason: `is missing: give "role" or "roles"`}
+		return &invalid.Option{Field: "role", Reason: `missing: give "role" or "roles"`}
 	}
 	for _, r := range roles {
 		if !roleRE.MatchString(r) {
-			return &OptionError{Field: "role", Value: r, Reason: "is not an ARIA role name"}
+			return &invalid.Option{Field: "role", Value: r, Reason: "not an ARIA role name"}
 		}
 	}
 	switch v := q.NameExact.(type) {
 	case nil, string:
 	case bool:
 		if v && q.Name == "" {
-			return &OptionError{Field: "nameExact", Value: "true", Reason: `needs "name" (or give the exact name as nameExact's value)`}
+			return &invalid.Option{Field: "nameExact", Reason: `needs "name" (or give the exact name as nameExact's value)`}
 		}
 	default:
-		return &OptionError{Field: "nameExact", Value: fmt.Sprint(v), Reason: "must be true or a name"}
+		return &invalid.Option{Field: "nameExact", Value: fmt.Sprint(v), Reason: "must be true or a name"}
 	}
 	if q.NameRegex != "" {
 		if err := checkPattern("nameRegex", q.NameRegex); err != nil {
@@ -98,7 +99,7 @@ func (q RoleQuery) Validate() error {
 		}
 	}
 	if q.Level < 0 || q.Level > 6 {
-		return &OptionError{Field: "level", Value: fmt.Sprint(q.Level), Reason: "must be a heading level from 1 to 6"}
+		return &invalid.Option{Field: "level", Value: fmt.Sprint(q.Level), Reason: "must be a heading level from 1 to 6"}
 	}
 	return nonNegative(map[string]int{"limit": q.Limit})
 }
@@ -170,7 +171,7 @@ func QueryRoles(ctx context.Context, p *page.Page, q RoleQuery) (*RoleResult, er
 	switch res.Error {
 	case "":
 	case "invalidPattern":
-		return nil, &PatternError{Field: "nameRegex", Pattern: q.NameRegex, Reason: res.Message}
+		return nil, &invalid.Pattern{Field: "nameRegex", Pattern: q.NameRegex, Reason: res.Message}
 	default:
 		return nil, fmt.Errorf("aria: query: %s: %s", res.Error, res.Message)
 	}

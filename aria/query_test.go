@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/aria"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -146,8 +147,8 @@ func TestQueryRolesSkipsHidden(t *testing.T) {
 func TestQueryPatternRejectedByPage(t *testing.T) {
 	p := open(t, "form.html")
 	_, err := aria.QueryRoles(t.Context(), p, aria.RoleQuery{Role: "button", NameRegex: "(?<!x"})
-	var pe *aria.PatternError
+	var pe *invalid.Pattern
 	if !errors.As(err, &pe) || pe.Field != "nameRegex" {
-		t.Errorf("err = %v, want *PatternError on nameRegex", err)
+		t.Errorf("err = %v, want *invalid.Pattern on nameRegex", err)
 	}
 }

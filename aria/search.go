@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cdpskill/cdpskill/aria/js"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -50,10 +51,10 @@ type Near struct {
 // Validate checks the criteria without touching Chrome.
 func (o SearchOptions) Validate() error {
 	if o.Text == "" && o.Pattern == "" && o.Role == "" && o.Near == nil {
-		return &OptionError{Field: "text", Reason: "is missing: give text, pattern, role or near"}
+		return &invalid.Option{Field: "text", Reason: "nothing to search for: give text, pattern, role or near"}
 	}
 	if o.Exact && o.Text == "" {
-		return &OptionError{Field: "exact", Value: "true", Reason: "needs text to match exactly"}
+		return &invalid.Option{Field: "exact", Reason: "needs text to match exactly"}
 	}
 	if o.Pattern != "" {
 		if err := checkPattern("pattern", o.Pattern); err != nil {
@@ -61,7 +62,7 @@ func (o SearchOptions) Validate() error {
 		}
 	}
 	if o.Near != nil && o.Near.Radius < 0 {
-		return &OptionError{Field: "near.radius", Value: fmt.Sprint(o.Near.Radius), Reason: "must not be negative"}
+		return &invalid.Option{Field: "near.radius", Value: fmt.Sprint(o.Near.Radius), Reason: "must not be negative"}
 	}
 	ctx := 0
 	if o.Context != nil {
@@ -166,7 +167,7 @@ func searchDoc(ctx context.Context, p *page.Page, opts SearchOptions) (*SearchRe
 	switch res.Error {
 	case "":
 	case "invalidPattern":
-		return nil, &PatternError{Field: "pattern", Pattern: opts.Pattern, Reason: res.Message}
+		return nil, &invalid.Pattern{Field: "pattern", Pattern: opts.Pattern, Reason: res.Message}
 	default:
 		return nil, fmt.Errorf("aria: search: %s: %s", res.Error, res.Message)
 	}

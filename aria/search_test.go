@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/aria"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -143,8 +144,8 @@ func TestSearchInFramesAndShadow(t *testing.T) {
 func TestSearchPatternRejectedByPage(t *testing.T) {
 	p := open(t, "landmarks.html")
 	_, err := aria.Search(t.Context(), p, aria.SearchOptions{Pattern: "(?<=a"})
-	var pe *aria.PatternError
+	var pe *invalid.Pattern
 	if !errors.As(err, &pe) || pe.ErrorName() != "StepValidationError" {
-		t.Errorf("err = %v, want *PatternError", err)
+		t.Errorf("err = %v, want *invalid.Pattern", err)
 	}
 }

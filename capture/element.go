@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -21,7 +22,7 @@ type ElementTarget struct {
 // ElementError is an element screenshot whose element could not be used.
 type ElementError struct {
 	Target ElementTarget
-	Reason string // notFound, stale, invalidSelector, noBox
+	Reason string // notFound, stale, noBox
 	Detail string
 }
 
@@ -37,8 +38,6 @@ func (e *ElementError) ErrorName() string {
 		return "ElementNotFoundError"
 	case "stale":
 		return "StaleElementError"
-	case "invalidSelector":
-		return "StepValidationError"
 	}
 	return ""
 }
@@ -57,6 +56,9 @@ func ElementClip(ctx context.Context, p *page.Page, t ElementTarget) (*Rect, err
 	}
 	if err := p.CallJS(ctx, elementRectJS, &res, t); err != nil {
 		return nil, fmt.Errorf("capture: find element: %w", err)
+	}
+	if res.Error == "invalidSelector" {
+		return nil, &invalid.Selector{Selector: t.Selector, Reason: res.Detail}
 	}
 	if res.Error != "" {
 		return nil, &ElementError{Target: t, Reason: res.Error, Detail: res.Detail}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/cdpskill/cdpskill/internal/invalid"
 )
 
 // DefaultNetworkLimit is how many requests the network step shows when
@@ -43,9 +45,9 @@ type URLFilter struct {
 // error.
 func ParseURLFilter(s string) (*URLFilter, error) {
 	if len(s) >= 2 && strings.HasPrefix(s, "/") && strings.HasSuffix(s, "/") {
-		re, err := regexp.Compile(s[1 : len(s)-1])
+		re, err := invalid.Compile("filter", s[1:len(s)-1])
 		if err != nil {
-			return nil, fmt.Errorf("filter %s is not a valid regular expression: %v", s, err)
+			return nil, err
 		}
 		return &URLFilter{re: re}, nil
 	}

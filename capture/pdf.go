@@ -10,6 +10,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 )
 
 // PDFOptions are Page.printToPDF's settings, named as the pdf step takes
@@ -41,27 +42,21 @@ type PDF struct {
 	Valid bool   `json:"valid"`
 }
 
-// PDFOptionError is a pdf option Chrome would reject.
-type PDFOptionError struct{ Field, Reason string }
-
-func (e *PDFOptionError) Error() string     { return "pdf " + e.Field + ": " + e.Reason }
-func (e *PDFOptionError) ErrorName() string { return "StepValidationError" }
-
 // pageRange is one item of "1-5, 8, 11-": a page, a span, or an open end.
 var pageRange = regexp.MustCompile(`^(\d*)\s*(-?)\s*(\d*)$`)
 
 // Validate checks the options without a browser.
 func (o PDFOptions) Validate() error {
 	if o.Scale != 0 && (o.Scale < 0.1 || o.Scale > 2) {
-		return &PDFOptionError{"scale", fmt.Sprintf("%g is outside 0.1-2", o.Scale)}
+		return &invalid.Option{Field: "scale", Value: fmt.Sprintf("%g", o.Scale), Reason: "must be between 0.1 and 2"}
 	}
 	if o.PaperWidth < 0 || o.PaperHeight < 0 {
-		return &PDFOptionError{"paperWidth/paperHeight", "must be positive (inches)"}
+		return &invalid.Option{Field: "paperWidth/paperHeight", Reason: "must be positive (inches)"}
 	}
 	for name, m := range map[string]*float64{"marginTop": o.MarginTop, "marginBottom": o.MarginBottom,
 		"marginLeft": o.MarginLeft, "marginRight": o.MarginRight} {
 		if m != nil && *m < 0 {
-			return &PDFOptionError{name, "must be at least 0 (inches)"}
+			return &invalid.Option{Field: name, Value: fmt.Sprintf("%g", *m), Reason: "must be at least 0 (inches)"}
 		}
 	}
 	return checkPageRanges(o.PageRanges)
@@ -83,7 +78,7 @@ func checkPageRanges(s string) error {
 			bad = true
 		}
 		if bad {
-			return &PDFOptionError{"pageRanges", fmt.Sprintf("%q: write pages from 1 like \"1-3, 5, 8-\"", s)}
+			return &invalid.Option{Field: "pageRanges", Value: s, Reason: `write pages from 1 like "1-3, 5, 8-"`}
 		}
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cdpskill/cdpskill/capture"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 )
 
 func ptrTo[T any](v T) *T { return &v }
@@ -74,7 +75,7 @@ func TestPDFOptionsValidate(t *testing.T) {
 		{PageRanges: "3-1"}, {PageRanges: "0"}, {PageRanges: "a-b"}, {PageRanges: "1,,2"}, {PageRanges: "-"},
 	}
 	for _, o := range bad {
-		var pe *capture.PDFOptionError
+		var pe *invalid.Option
 		if err := o.Validate(); !errors.As(err, &pe) || pe.ErrorName() != "StepValidationError" {
 			t.Errorf("%+v: got %v", o, err)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/internal/private"
 	"golang.org/x/sync/errgroup"
 )
@@ -75,18 +76,6 @@ type Shot struct {
 	Warning string `json:"warning,omitempty"`
 }
 
-// OptionError is a screenshot option Chrome would reject or misread.
-type OptionError struct {
-	Field, Value, Reason string
-}
-
-func (e *OptionError) Error() string {
-	return fmt.Sprintf("screenshot %s %q: %s", e.Field, e.Value, e.Reason)
-}
-
-// ErrorName reports option errors as the spec's step validation failure.
-func (e *OptionError) ErrorName() string { return "StepValidationError" }
-
 // TooLargeError is a capture past MaxShotSide. It is no spec subtype: the
 // options were valid, the page is simply too big for them.
 type TooLargeError struct {
@@ -114,17 +103,17 @@ func Format(f string) (string, bool) {
 // Validate checks the options without a browser.
 func (o ShotOptions) Validate() error {
 	if _, ok := Format(o.Format); !ok {
-		return &OptionError{"format", o.Format, "use png, jpeg or webp"}
+		return &invalid.Option{Field: "format", Value: o.Format, Reason: "use png, jpeg or webp"}
 	}
 	if o.Quality < 0 || o.Quality > 100 {
-		return &OptionError{"quality", fmt.Sprint(o.Quality), "must be between 0 and 100"}
+		return &invalid.Option{Field: "quality", Value: fmt.Sprint(o.Quality), Reason: "must be between 0 and 100"}
 	}
 	if o.FullPage && o.Clip != nil {
-		return &OptionError{"fullPage", "true", "give fullPage or clip, not both"}
+		return &invalid.Option{Field: "fullPage", Reason: "give fullPage or clip, not both"}
 	}
 	if c := o.Clip; c != nil && (c.Width <= 0 || c.Height <= 0 || c.X < 0 || c.Y < 0) {
-		return &OptionError{"clip", fmt.Sprintf("%gx%g at %g,%g", c.Width, c.Height, c.X, c.Y),
-			"width and height must be positive, x and y at least 0"}
+		return &invalid.Option{Field: "clip", Value: fmt.Sprintf("%gx%g at %g,%g", c.Width, c.Height, c.X, c.Y),
+			Reason: "width and height must be positive, x and y at least 0"}
 	}
 	return nil
 }

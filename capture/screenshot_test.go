@@ -21,6 +21,7 @@ import (
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -98,7 +99,7 @@ func TestScreenshotRejectsBadOptions(t *testing.T) {
 	for _, o := range []capture.ShotOptions{{Format: "gif"}, {Format: "jpeg", Quality: 101}, {Quality: -1}} {
 		// Options are checked before Chrome is touched: no session needed.
 		_, err := capture.Capture(t.Context(), nil, filepath.Join(t.TempDir(), "x"), o)
-		var oe *capture.OptionError
+		var oe *invalid.Option
 		if !errors.As(err, &oe) || oe.ErrorName() != "StepValidationError" {
 			t.Errorf("%+v: got %v", o, err)
 		}
@@ -303,11 +304,11 @@ func TestScreenshotElementWithPadding(t *testing.T) {
 		{Selector: "#target"}: "-",
 	} {
 		_, err := capture.ElementClip(ctx, page.New(s), target)
-		var ee *capture.ElementError
+		var named interface{ ErrorName() string }
 		switch {
 		case name == "-" && err != nil:
 			t.Errorf("%+v: %v", target, err)
-		case name != "-" && (!errors.As(err, &ee) || ee.ErrorName() != name):
+		case name != "-" && (!errors.As(err, &named) || named.ErrorName() != name):
 			t.Errorf("%+v: got %v, want a %q error", target, err, name)
 		}
 	}
@@ -383,7 +384,7 @@ func TestScreenshotOptionsValidate(t *testing.T) {
 		{Clip: &capture.Rect{X: -1, Width: 10, Height: 10}},
 	}
 	for _, o := range bad {
-		var oe *capture.OptionError
+		var oe *invalid.Option
 		if err := o.Validate(); !errors.As(err, &oe) {
 			t.Errorf("%+v: got %v", o, err)
 		}

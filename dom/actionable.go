@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -383,7 +384,7 @@ func (r *checkResult) problem(req ActionRequest) (verdict, error) {
 	case "unknownRef":
 		return permanent, &NotFoundError{Target: t, Detail: r.Message}
 	case "invalidSelector":
-		return permanent, &InvalidSelectorError{Selector: orStr(r.Selector, t.Selector), Message: r.Message}
+		return permanent, &invalid.Selector{Selector: orStr(r.Selector, t.Selector), Reason: r.Message}
 	case "stale":
 		return waitable, &StaleElementError{Ref: t.Ref, Role: r.Role, Name: r.Name, Gone: r.Gone, Now: r.Now, Where: r.Where}
 	case "navigated":

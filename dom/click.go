@@ -9,6 +9,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -240,10 +241,10 @@ func clickInput(req ClickRequest) (button string, count int, err error) {
 		button = "left"
 	}
 	if _, ok := mouseButtons[button]; !ok {
-		return "", 0, &InvalidArgumentError{Field: "button", Message: fmt.Sprintf("unknown mouse button %q (left, right, middle, back, forward)", button)}
+		return "", 0, &invalid.Option{Field: "button", Reason: fmt.Sprintf("unknown mouse button %q (left, right, middle, back, forward)", button)}
 	}
 	if (req.X == nil) != (req.Y == nil) {
-		return "", 0, &InvalidArgumentError{Field: "x, y", Message: "give both coordinates or neither"}
+		return "", 0, &invalid.Option{Field: "x, y", Reason: "give both coordinates or neither"}
 	}
 	targets := 0
 	for _, set := range []bool{req.Target != "", req.Text != "", len(req.Selectors) > 0} {
@@ -253,11 +254,11 @@ func clickInput(req ClickRequest) (button string, count int, err error) {
 	}
 	switch {
 	case targets > 1:
-		return "", 0, &InvalidArgumentError{Field: "target", Message: "give one of a selector, a ref, text or selectors"}
+		return "", 0, &invalid.Option{Field: "target", Reason: "give one of a selector, a ref, text or selectors"}
 	case targets == 0 && req.X == nil:
-		return "", 0, &InvalidArgumentError{Field: "target", Message: "give a selector, a ref, text, selectors, or x and y"}
+		return "", 0, &invalid.Option{Field: "target", Reason: "give a selector, a ref, text, selectors, or x and y"}
 	case targets == 0 && req.ScrollUntilVisible != nil:
-		return "", 0, &InvalidArgumentError{Field: "scrollUntilVisible", Message: "needs an element to look for, not coordinates"}
+		return "", 0, &invalid.Option{Field: "scrollUntilVisible", Reason: "needs an element to look for, not coordinates"}
 	}
 	count = max(req.ClickCount, 1)
 	if req.DoubleClick {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/dom"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -166,9 +167,9 @@ func TestClickInvalidSelectorFailsAtOnce(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	_, err := dom.Click(ctx, p, dom.ClickRequest{Target: "[[[invalid"})
-	var bad *dom.InvalidSelectorError
+	var bad *invalid.Selector
 	if !errors.As(err, &bad) {
-		t.Fatalf("err = %v (%T), want *InvalidSelectorError", err, err)
+		t.Fatalf("err = %v (%T), want *invalid.Selector", err, err)
 	}
 	if errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "is not a valid selector") {
 		t.Errorf("err = %v", err)
@@ -353,9 +354,9 @@ func TestClickRejectsBadInput(t *testing.T) {
 		{},
 	} {
 		_, err := dom.Click(testCtx(t), p, req)
-		var bad *dom.InvalidArgumentError
+		var bad *invalid.Option
 		if !errors.As(err, &bad) {
-			t.Errorf("%+v: err = %v, want *InvalidArgumentError", req, err)
+			t.Errorf("%+v: err = %v, want *invalid.Option", req, err)
 		}
 	}
 }

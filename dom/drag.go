@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp/proto"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -167,11 +168,11 @@ func dragInput(req DragRequest) (method string, steps int, err error) {
 		method = DragAuto
 	}
 	if method != DragAuto && method != DragMouse && method != DragHTML5 {
-		return "", 0, &InvalidArgumentError{Field: "method", Message: fmt.Sprintf("unknown drag method %q (auto, mouse, html5)", req.Method)}
+		return "", 0, &invalid.Option{Field: "method", Reason: fmt.Sprintf("unknown drag method %q (auto, mouse, html5)", req.Method)}
 	}
 	for name, ep := range map[string]DragEndpoint{"source": req.Source, "target": req.Target} {
 		if ep.Target == "" && (ep.X == nil || ep.Y == nil) {
-			return "", 0, &InvalidArgumentError{Field: name, Message: "give a selector, a ref, or x and y"}
+			return "", 0, &invalid.Option{Field: name, Reason: "give a selector, a ref, or x and y"}
 		}
 	}
 	steps = req.Steps
@@ -411,7 +412,7 @@ func (d *dragger) html5(ctx context.Context, res *DragResult, src, tgt endpoint,
 	switch {
 	case r.Missing != "":
 		pt := map[string]Point{"source": plan.Source, "target": plan.Target}[r.Missing]
-		return nil, &InvalidArgumentError{Field: r.Missing, Message: fmt.Sprintf("no element at (%g, %g) to send HTML5 drag events to", pt.X, pt.Y)}
+		return nil, &invalid.Option{Field: r.Missing, Reason: fmt.Sprintf("no element at (%g, %g) to send HTML5 drag events to", pt.X, pt.Y)}
 	case !r.Started:
 		res.Warning = joinNote(res.Warning, "the page cancelled dragstart, so nothing was dragged")
 	case !r.Dropped:

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cdpskill/cdpskill/dom"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -172,9 +173,9 @@ func TestDragInvalid(t *testing.T) {
 		{Source: at("#card1"), Target: dom.DragEndpoint{X: ptr(1.0)}},
 	} {
 		_, err := dom.Drag(testCtx(t), p, req)
-		var ia *dom.InvalidArgumentError
+		var ia *invalid.Option
 		if !errors.As(err, &ia) {
-			t.Errorf("%+v: %v, want *InvalidArgumentError", req, err)
+			t.Errorf("%+v: %v, want *invalid.Option", req, err)
 		}
 	}
 }

@@ -124,29 +124,6 @@ func (e *StaleElementError) ErrorName() string { return "StaleElementError" }
 // SearchTerm is the accessible name the ref's element had.
 func (e *StaleElementError) SearchTerm() string { return e.Name }
 
-// InvalidSelectorError is a CSS selector the browser cannot parse. It is
-// reported at once: waiting cannot make it valid.
-type InvalidSelectorError struct {
-	Selector string
-	Message  string // the browser's SyntaxError message
-}
-
-func (e *InvalidSelectorError) Error() string {
-	return fmt.Sprintf("invalid CSS selector %q: %s", e.Selector, e.Message)
-}
-
-func (e *InvalidSelectorError) ErrorName() string { return "StepValidationError" }
-
-// InvalidArgumentError is a request field with a value no page can fix.
-type InvalidArgumentError struct {
-	Field   string
-	Message string
-}
-
-func (e *InvalidArgumentError) Error() string { return e.Field + ": " + e.Message }
-
-func (e *InvalidArgumentError) ErrorName() string { return "StepValidationError" }
-
 // ActionabilityError means the element exists but could not be acted on.
 // Reason is one of *NotVisibleError, *CoveredError, *PointerEventsNoneError,
 // *UnstableError, *NotEditableError or *DetachedError; errors.As reaches it.

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -85,7 +86,7 @@ const masked = "********"
 // navigation the fill caused is reported.
 func Fill(ctx context.Context, p *page.Page, req FillRequest) (*FillResult, error) {
 	if req.Target != "" && req.Label != "" {
-		return nil, &InvalidArgumentError{Field: "label", Message: "give a selector, a ref or a label, not two"}
+		return nil, &invalid.Option{Field: "label", Reason: "give a selector, a ref or a label, not two"}
 	}
 	fx, err := WatchEffects(ctx, p, false)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -84,7 +85,7 @@ func (e *BatchFillError) Unwrap() []error { return e.Errs }
 // navigation during the batch is reported once, for the whole batch.
 func FillBatch(ctx context.Context, p *page.Page, req FillBatchRequest) (*FillBatchResult, error) {
 	if len(req.Fields) == 0 {
-		return nil, &InvalidArgumentError{Field: "fields", Message: "give at least one field"}
+		return nil, &invalid.Option{Field: "fields", Reason: "give at least one field"}
 	}
 	fx, err := WatchEffects(ctx, p, false)
 	if err != nil {

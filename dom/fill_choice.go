@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -31,7 +32,7 @@ func fillChoice(ctx context.Context, p *page.Page, req FillRequest, target Targe
 	}
 	want, ok := parseChecked(req.Value)
 	if !ok {
-		return nil, &InvalidArgumentError{Field: "value", Message: fmt.Sprintf("%s is a checkbox, radio or switch: give true or false, not %q", target, req.Value)}
+		return nil, &invalid.Option{Field: "value", Reason: fmt.Sprintf("%s is a checkbox, radio or switch: give true or false, not %q", target, req.Value)}
 	}
 	return setChecked(ctx, p, req, target, want)
 }
@@ -72,7 +73,7 @@ func setChecked(ctx context.Context, p *page.Page, req FillRequest, target Targe
 	case before.Checked == want:
 		return res, nil
 	case before.Radio && !want:
-		return nil, &InvalidArgumentError{Field: "value", Message: fmt.Sprintf("%s is a checked radio: it is unchecked by choosing another of its group", target)}
+		return nil, &invalid.Option{Field: "value", Reason: fmt.Sprintf("%s is a checked radio: it is unchecked by choosing another of its group", target)}
 	}
 	click, err := clickOnce(ctx, p, ClickRequest{Force: req.Force, Timeout: req.Timeout}, &target, "left", 1)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 )
 
 // Modifier bits of the input events.
@@ -196,7 +197,7 @@ func (e *UnknownKeyError) Error() string {
 
 // ParseKeystroke reads "Enter", "Control+a", "Meta+Shift+Enter" or
 // "Control++". An empty combination or an empty part is an
-// *InvalidArgumentError; a name not in the key table is an
+// *invalid.Option; a name not in the key table is an
 // *UnknownKeyError, which callers report as a warning.
 func ParseKeystroke(s string) (Keystroke, error) {
 	parts, err := splitKeystroke(s)
@@ -230,7 +231,7 @@ func ParseKeystroke(s string) (Keystroke, error) {
 // splitKeystroke splits on "+", where a trailing "+" is the plus key.
 func splitKeystroke(s string) ([]string, error) {
 	if s == "" {
-		return nil, &InvalidArgumentError{Field: "key", Message: `empty key: name one such as "Enter" or "Control+a"`}
+		return nil, &invalid.Option{Field: "key", Reason: `empty key: name one such as "Enter" or "Control+a"`}
 	}
 	if s == "+" {
 		return []string{"+"}, nil
@@ -245,7 +246,7 @@ func splitKeystroke(s string) ([]string, error) {
 	}
 	for _, p := range parts {
 		if p == "" {
-			return nil, &InvalidArgumentError{Field: "key", Message: fmt.Sprintf("%q has an empty part: write combinations as \"Control+Shift+a\"", s)}
+			return nil, &invalid.Option{Field: "key", Reason: fmt.Sprintf("%q has an empty part: write combinations as \"Control+Shift+a\"", s)}
 		}
 	}
 	return parts, nil

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cdpskill/cdpskill/dom"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 )
 
 // The key table gives each key the key value, code and key code a US
@@ -126,9 +127,9 @@ func TestParseKeystrokeErrors(t *testing.T) {
 	}
 	for _, in := range []string{"", "Control+", "+a", "Control++a"} {
 		_, err := dom.ParseKeystroke(in)
-		var ia *dom.InvalidArgumentError
+		var ia *invalid.Option
 		if !errors.As(err, &ia) {
-			t.Errorf("%q: %v, want *InvalidArgumentError", in, err)
+			t.Errorf("%q: %v, want *invalid.Option", in, err)
 		}
 	}
 }

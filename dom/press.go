@@ -36,7 +36,7 @@ type PressResult struct {
 // Press sends a key combination (see Keystroke.Press). An unknown key
 // name is not a failure: nothing is pressed and the result's warning
 // names the key with a suggestion. An empty or malformed combination is
-// an *InvalidArgumentError.
+// an *invalid.Option.
 func Press(ctx context.Context, p *page.Page, req PressRequest) (*PressResult, error) {
 	k, err := ParseKeystroke(req.Key)
 	var uk *UnknownKeyError

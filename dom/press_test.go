@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cdpskill/cdpskill/dom"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -178,9 +179,9 @@ func TestPressUnknownKeyWarns(t *testing.T) {
 		t.Errorf("keys were sent: %v", keyStrings(got))
 	}
 	_, err := dom.Press(testCtx(t), p, dom.PressRequest{Key: ""})
-	var ia *dom.InvalidArgumentError
+	var ia *invalid.Option
 	if !errors.As(err, &ia) {
-		t.Errorf("empty key: %v, want *InvalidArgumentError", err)
+		t.Errorf("empty key: %v, want *invalid.Option", err)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -37,10 +38,10 @@ var directions = map[string][2]float64{"down": {0, 1}, "up": {0, -1}, "right": {
 // CheckScrollSearch rejects options no page can fix.
 func CheckScrollSearch(s ScrollSearch) error {
 	if _, ok := directions[s.Direction]; !ok && s.Direction != "" {
-		return &InvalidArgumentError{Field: "direction", Message: fmt.Sprintf("must be down, up, right or left, got %q", s.Direction)}
+		return &invalid.Option{Field: "direction", Reason: fmt.Sprintf("must be down, up, right or left, got %q", s.Direction)}
 	}
 	if s.Distance < 0 || s.MaxAttempts < 0 {
-		return &InvalidArgumentError{Field: "scrollUntilVisible", Message: "distance and maxAttempts must be positive"}
+		return &invalid.Option{Field: "scrollUntilVisible", Reason: "distance and maxAttempts must be positive"}
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cdpskill/cdpskill/dom"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 )
 
 // scrollUntilVisible scrolls an infinite list until the item it needs has
@@ -50,7 +51,7 @@ func TestScrollUntilVisibleGivesUp(t *testing.T) {
 		t.Errorf("past the end: err = %v", err)
 	}
 	_, err = dom.Click(testCtx(t), p, dom.ClickRequest{Target: "#x", ScrollUntilVisible: &dom.ScrollSearch{Direction: "sideways"}})
-	var bad *dom.InvalidArgumentError
+	var bad *invalid.Option
 	if !errors.As(err, &bad) {
 		t.Errorf("bad direction: err = %v", err)
 	}
@@ -60,7 +61,7 @@ func TestScrollUntilVisibleGivesUp(t *testing.T) {
 func TestScrollUntilVisibleHopeless(t *testing.T) {
 	p := openFixture(t, "lazy.html")
 	_, err := dom.Click(testCtx(t), p, dom.ClickRequest{Target: "[[bad", ScrollUntilVisible: &dom.ScrollSearch{}})
-	var bad *dom.InvalidSelectorError
+	var bad *invalid.Selector
 	if !errors.As(err, &bad) {
 		t.Errorf("invalid selector: err = %v", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -73,7 +74,7 @@ func Scroll(ctx context.Context, p *page.Page, req ScrollRequest) (*ScrollResult
 			arg["mode"], arg["dx"], arg["dy"] = "by", req.DeltaX, req.DeltaY
 		}
 	default:
-		return nil, &InvalidArgumentError{Field: "scroll", Message: fmt.Sprintf("unknown direction %q (top, bottom, up, down)", req.To)}
+		return nil, &invalid.Option{Field: "scroll", Reason: fmt.Sprintf("unknown direction %q (top, bottom, up, down)", req.To)}
 	}
 	return runScroll(ctx, p, arg)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -97,7 +98,7 @@ func (e *OptionNotFoundError) ErrorName() string { return "ElementNotFoundError"
 // after another choice; then the error lists the options there are.
 func SelectOption(ctx context.Context, p *page.Page, req SelectOptionRequest) (*SelectOptionResult, error) {
 	if req.Target == "" {
-		return nil, &InvalidArgumentError{Field: "selector", Message: "give the <select> by selector or ref"}
+		return nil, &invalid.Option{Field: "selector", Reason: "give the <select> by selector or ref"}
 	}
 	return selectIn(ctx, p, ParseTarget(req.Target), req)
 }
@@ -170,9 +171,9 @@ func selectArg(req SelectOptionRequest) (map[string]any, error) {
 	}
 	switch {
 	case n != 1:
-		return nil, &InvalidArgumentError{Field: "value", Message: "give exactly one of value, label, index or values"}
+		return nil, &invalid.Option{Field: "value", Reason: "give exactly one of value, label, index or values"}
 	case req.Index != nil && *req.Index < 0:
-		return nil, &InvalidArgumentError{Field: "index", Message: "must be 0 or more"}
+		return nil, &invalid.Option{Field: "index", Reason: "must be 0 or more"}
 	}
 	return arg, nil
 }
@@ -209,7 +210,7 @@ func selectOnce(ctx context.Context, p *page.Page, arg map[string]any, target Ta
 	case r.NotSelect != nil:
 		return nil, false, fail(&NotEditableError{Reason: notSelectReason(r.NotSelect.Tag, r.NotSelect.Role), Permanent: true})
 	case r.TooMany > 0:
-		return nil, false, &InvalidArgumentError{Field: "values", Message: fmt.Sprintf("%s is a single select: give one value, not %d", target, r.TooMany)}
+		return nil, false, &invalid.Option{Field: "values", Reason: fmt.Sprintf("%s is a single select: give one value, not %d", target, r.TooMany)}
 	case r.Disabled:
 		return nil, true, fail(&NotEditableError{Reason: "the select is disabled"})
 	case r.Missing != nil:
@@ -253,10 +254,10 @@ type SelectTextResult struct {
 // following press such as Control+c or Delete, or to check a value.
 func SelectText(ctx context.Context, p *page.Page, req SelectTextRequest) (*SelectTextResult, error) {
 	if req.Start == nil && req.End != nil {
-		return nil, &InvalidArgumentError{Field: "end", Message: "give start with end"}
+		return nil, &invalid.Option{Field: "end", Reason: "give start with end"}
 	}
 	if req.Start != nil && (*req.Start < 0 || req.End != nil && *req.End < *req.Start) {
-		return nil, &InvalidArgumentError{Field: "start", Message: "need 0 <= start <= end"}
+		return nil, &invalid.Option{Field: "start", Reason: "need 0 <= start <= end"}
 	}
 	target := ParseTarget(req.Target)
 	res, replaced, err := reResolving(req.Timeout, target, ActionSelect, func(timeout time.Duration, again bool) (*SelectTextResult, error) {
@@ -286,7 +287,7 @@ func selectTextOnce(ctx context.Context, p *page.Page, req SelectTextRequest, ta
 	case r.Detached:
 		return nil, errReplaced
 	case r.NoRange != "":
-		return nil, &InvalidArgumentError{Field: "start", Message: fmt.Sprintf("an input of type %q has no selection range; leave out start and end to select all of it", r.NoRange)}
+		return nil, &invalid.Option{Field: "start", Reason: fmt.Sprintf("an input of type %q has no selection range; leave out start and end to select all of it", r.NoRange)}
 	case r.Text == nil:
 		return nil, fmt.Errorf("dom: selectText: unexpected reply from the page")
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cdpskill/cdpskill/dom"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -59,7 +60,7 @@ func TestSelectOptionMultipleReplaces(t *testing.T) {
 		t.Errorf("a single value on a multiple select: %+v", *res)
 	}
 	_, err := dom.SelectOption(testCtx(t), p, dom.SelectOptionRequest{Target: "#country", Values: []string{"us", "fr"}})
-	var ia *dom.InvalidArgumentError
+	var ia *invalid.Option
 	if !errors.As(err, &ia) {
 		t.Errorf("two values on a single select: %v", err)
 	}
@@ -170,7 +171,7 @@ func TestSelectText(t *testing.T) {
 		}
 	}
 	_, err := dom.SelectText(testCtx(t), p, dom.SelectTextRequest{Target: "#email", Start: ptr(1), End: ptr(3)})
-	var ia *dom.InvalidArgumentError
+	var ia *invalid.Option
 	if !errors.As(err, &ia) {
 		t.Errorf("range in an email input: %v", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cdpskill/cdpskill/dom"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 )
 
 func TestParseTarget(t *testing.T) {
@@ -42,7 +43,7 @@ func TestErrorNames(t *testing.T) {
 	}{
 		{&dom.NotFoundError{Target: dom.ParseTarget("#x")}, "ElementNotFoundError"},
 		{&dom.StaleElementError{Ref: "s1e1"}, "StaleElementError"},
-		{&dom.InvalidSelectorError{Selector: "[["}, "StepValidationError"},
+		{&invalid.Selector{Selector: "[["}, "StepValidationError"},
 		{blocked(&dom.NotEditableError{Reason: "readonly"}), "ElementNotEditableError"},
 		{blocked(&dom.DetachedError{}), "StaleElementError"},
 		{blocked(&dom.CoveredError{}), "TimeoutError"},

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cdpskill/cdpskill/dom"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 )
 
 // Click by text follows SPEC 6.4: buttons before links before role=button
@@ -77,7 +78,7 @@ func TestClickByTextNotFound(t *testing.T) {
 		}
 	}
 	_, err := dom.Click(testCtx(t), p, dom.ClickRequest{Text: "Delete", Within: "[[bad"})
-	var bad *dom.InvalidSelectorError
+	var bad *invalid.Selector
 	if !errors.As(err, &bad) || bad.Selector != "[[bad" {
 		t.Errorf("bad withinSelector: err = %v", err)
 	}
@@ -118,12 +119,12 @@ func TestClickSelectorsFailures(t *testing.T) {
 		t.Errorf("none match: err = %v", err)
 	}
 	_, err = dom.Click(testCtx(t), p, dom.ClickRequest{Selectors: []string{"#nope", "a[[b", "#save"}})
-	var bad *dom.InvalidSelectorError
+	var bad *invalid.Selector
 	if !errors.As(err, &bad) || bad.Selector != "a[[b" {
 		t.Errorf("invalid second selector: err = %v", err)
 	}
 	_, err = dom.Click(testCtx(t), p, dom.ClickRequest{Selectors: []string{"#save"}, Text: "Save"})
-	var arg *dom.InvalidArgumentError
+	var arg *invalid.Option
 	if !errors.As(err, &arg) {
 		t.Errorf("two targets: err = %v", err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -72,11 +73,11 @@ type fileInputInfo struct {
 // file inputs usually are. More than one file needs a multiple input.
 func Upload(ctx context.Context, p *page.Page, req UploadRequest) (*UploadResult, error) {
 	if len(req.Files) == 0 {
-		return nil, &InvalidArgumentError{Field: "files", Message: "no files to upload"}
+		return nil, &invalid.Option{Field: "files", Reason: "no files to upload"}
 	}
 	for _, f := range req.Files {
 		if !filepath.IsAbs(f) {
-			return nil, &InvalidArgumentError{Field: "files", Message: fmt.Sprintf("%q is not an absolute path", f)}
+			return nil, &invalid.Option{Field: "files", Reason: fmt.Sprintf("%q is not an absolute path", f)}
 		}
 	}
 	objectID, err := findFileInput(ctx, p, req)
@@ -89,7 +90,7 @@ func Upload(ctx context.Context, p *page.Page, req UploadRequest) (*UploadResult
 		return nil, err
 	}
 	if len(req.Files) > 1 && !before.Multiple {
-		return nil, &InvalidArgumentError{Field: "files", Message: fmt.Sprintf("the file input takes one file (it has no multiple attribute), got %d", len(req.Files))}
+		return nil, &invalid.Option{Field: "files", Reason: fmt.Sprintf("the file input takes one file (it has no multiple attribute), got %d", len(req.Files))}
 	}
 	if err := (proto.DOMSetFileInputFiles{Files: req.Files, ObjectID: objectID}).Do(ctx, p.EvalSession()); err != nil {
 		return nil, fmt.Errorf("upload: %w", err)
@@ -193,7 +194,7 @@ func evalFind(ctx context.Context, p *page.Page, arg map[string]any) (string, *c
 func uploadProblem(r *checkResult, t Target) (verdict, error) {
 	switch r.Status {
 	case "ambiguous":
-		return permanent, &InvalidArgumentError{Field: "selector", Message: r.Message}
+		return permanent, &invalid.Option{Field: "selector", Reason: r.Message}
 	case "notFileInput":
 		return permanent, &ActionabilityError{Target: t, Action: ActionUpload, Reason: &NotEditableError{Reason: r.Message, Permanent: true}}
 	}

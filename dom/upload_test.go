@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/dom"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/internal/testbrowser"
 	"github.com/cdpskill/cdpskill/page"
 )
@@ -110,7 +111,7 @@ func TestUploadWithoutTarget(t *testing.T) {
 		t.Fatalf("%+v %v", res, err)
 	}
 	_, err = dom.Upload(testCtx(t), servePage(t, uploadPage), dom.UploadRequest{Files: []string{files["x.txt"]}})
-	var ia *dom.InvalidArgumentError
+	var ia *invalid.Option
 	if !errors.As(err, &ia) || !strings.Contains(err.Error(), "2 file inputs") {
 		t.Fatalf("want a choice between two inputs, got %v", err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 )
 
 // Emulation is what a tab has been told to pretend: a screen and network
@@ -47,11 +48,11 @@ const (
 func (m DeviceMetrics) Validate() error {
 	switch {
 	case m.Width <= 0 || m.Height <= 0 || m.Width > maxViewportSide || m.Height > maxViewportSide:
-		return &ParamError{"viewport", fmt.Sprintf("%dx%d", m.Width, m.Height),
-			fmt.Sprintf("width and height must be between 1 and %d", maxViewportSide)}
+		return &invalid.Option{Field: "viewport", Value: fmt.Sprintf("%dx%d", m.Width, m.Height),
+			Reason: fmt.Sprintf("width and height must be between 1 and %d", maxViewportSide)}
 	case m.DeviceScaleFactor < 0 || m.DeviceScaleFactor > maxScaleFactor:
-		return &ParamError{"deviceScaleFactor", fmt.Sprint(m.DeviceScaleFactor),
-			fmt.Sprintf("must be between 0 and %d", maxScaleFactor)}
+		return &invalid.Option{Field: "deviceScaleFactor", Value: fmt.Sprint(m.DeviceScaleFactor),
+			Reason: fmt.Sprintf("must be between 0 and %d", maxScaleFactor)}
 	}
 	return nil
 }
@@ -218,7 +219,7 @@ func SetNetworkConditions(ctx context.Context, p *Page, n NetworkConditions) err
 // EmulateNetwork emulates n on the target of s: a tab or a worker.
 func EmulateNetwork(ctx context.Context, s *cdp.Session, n NetworkConditions) error {
 	if n.Latency < 0 || n.Download < 0 || n.Upload < 0 {
-		return &ParamError{"throttle", fmt.Sprintf("%+v", n), "latency, download and upload must be at least 0"}
+		return &invalid.Option{Field: "throttle", Value: fmt.Sprintf("%+v", n), Reason: "latency, download and upload must be at least 0"}
 	}
 	for _, sent := range SendNetworkConditions(ctx, s, n) {
 		if err := sent.Wait(ctx, nil); err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp/proto"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/internal/testbrowser"
 	"github.com/cdpskill/cdpskill/page"
 )
@@ -167,7 +168,7 @@ func TestViewportCustomAndInvalid(t *testing.T) {
 		t.Errorf("page sees %+v", s)
 	}
 	for _, m := range []page.DeviceMetrics{{Width: 0, Height: 10}, {Width: 20000, Height: 10}, {Width: 10, Height: 10, DeviceScaleFactor: -1}} {
-		var pe *page.ParamError
+		var pe *invalid.Option
 		if _, err := page.SetViewport(ctx, p, m); !errors.As(err, &pe) {
 			t.Errorf("%+v: got %v", m, err)
 		}

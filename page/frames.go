@@ -13,6 +13,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 )
 
 // Frame is one frame of the tab (ParentID "" is the top document); once
@@ -612,7 +613,7 @@ func (p *Page) ChildFrameID(ctx context.Context, selector string, index int) (st
 	var fe *FrameError
 	if errors.As(err, &fe) {
 		if reason, ok := strings.CutPrefix(fe.Reason, "invalid selector: "); ok {
-			return "", &SelectorError{Selector: selector, Reason: reason}
+			return "", &invalid.Selector{Selector: selector, Reason: reason}
 		}
 	}
 	return id, err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 )
 
 // WaitUntil values: how far a navigation must get before it counts as done.
@@ -35,7 +36,7 @@ func CheckWaitUntil(s string) error {
 	if _, ok := lifecycleNames[s]; ok || s == "" {
 		return nil
 	}
-	return &ParamError{Param: "waitUntil", Value: s, Reason: "must be commit, domcontentloaded, load or networkidle"}
+	return &invalid.Option{Field: "waitUntil", Value: s, Reason: "must be commit, domcontentloaded, load or networkidle"}
 }
 
 // navEvents are the events a navigation is followed by. Network is not

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp/proto"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -212,9 +213,9 @@ func TestGotoErrors(t *testing.T) {
 	}
 
 	_, err = page.Goto(t.Context(), p, "about:blank", "idle")
-	var pe *page.ParamError
+	var pe *invalid.Option
 	if !errors.As(err, &pe) || pe.ErrorName() != "StepValidationError" {
-		t.Errorf("bad waitUntil: got %v, want *ParamError", err)
+		t.Errorf("bad waitUntil: got %v, want *invalid.Option", err)
 	}
 }
 

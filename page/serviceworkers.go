@@ -14,6 +14,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 )
 
 //go:embed js/sw_update.js
@@ -238,7 +239,7 @@ func (d *swDomain) pick(scope string) ([]ServiceWorker, error) {
 	if len(scopes) > 0 {
 		reason = "no service worker of this page's origin has that scope; scopes: " + strings.Join(scopes, ", ")
 	}
-	return nil, &ParamError{"scope", scope, reason}
+	return nil, &invalid.Option{Field: "scope", Value: scope, Reason: reason}
 }
 
 // UnregisterServiceWorkers removes the registration with the given scope

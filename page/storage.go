@@ -4,6 +4,8 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+
+	"github.com/cdpskill/cdpskill/internal/invalid"
 )
 
 //go:embed js/storage.js
@@ -44,7 +46,7 @@ func (e *StorageError) Error() string {
 // ("session"), in p's current frame.
 func Storage(ctx context.Context, p *Page, area string, ops StorageOps) (*StorageResult, error) {
 	if area != "local" && area != "session" {
-		return nil, &ParamError{"storage area", area, `use "local" or "session"`}
+		return nil, &invalid.Option{Field: "storage area", Value: area, Reason: `use "local" or "session"`}
 	}
 	var res struct {
 		StorageResult

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -53,7 +54,7 @@ func TestStorageUnavailable(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 	t.Log(err)
-	var pe *page.ParamError
+	var pe *invalid.Option
 	if _, err := page.Storage(navCtx(t, 5*time.Second), p, "cookies", page.StorageOps{}); !errors.As(err, &pe) {
 		t.Errorf("bad area: %v", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 )
 
 //go:embed js/wait.js
@@ -35,33 +36,6 @@ type WaitResult struct {
 	Count int    `json:"count,omitempty"` // visible matches of Selector
 	URL   string `json:"url,omitempty"`   // the URL that contained URLContains
 }
-
-// ParamError is a step parameter that cannot work, found before or
-// without waiting for anything.
-type ParamError struct {
-	Param  string
-	Value  string
-	Reason string
-}
-
-func (e *ParamError) Error() string {
-	return fmt.Sprintf("invalid %s %q: %s", e.Param, e.Value, e.Reason)
-}
-
-func (e *ParamError) ErrorName() string { return "StepValidationError" }
-
-// SelectorError is a CSS selector the browser cannot parse. It is a
-// mistake in the step, reported at once rather than after the timeout.
-type SelectorError struct {
-	Selector string
-	Reason   string // the browser's SyntaxError message
-}
-
-func (e *SelectorError) Error() string {
-	return fmt.Sprintf("invalid CSS selector %q: %s", e.Selector, e.Reason)
-}
-
-func (e *SelectorError) ErrorName() string { return "StepValidationError" }
 
 // WaitTimeoutError is a wait that ran out of time. It wraps the context
 // error, so errors.Is(err, context.DeadlineExceeded) holds.
@@ -92,15 +66,15 @@ func (c WaitCondition) Validate() error {
 	}
 	switch {
 	case n != 1:
-		return &ParamError{Param: "wait", Value: c.String(), Reason: "give exactly one of selector, text, textRegex, urlContains"}
+		return &invalid.Option{Field: "wait", Value: c.String(), Reason: "give exactly one of selector, text, textRegex, urlContains"}
 	case c.MinCount < 0:
-		return &ParamError{Param: "minCount", Value: fmt.Sprint(c.MinCount), Reason: "must not be negative"}
+		return &invalid.Option{Field: "minCount", Value: fmt.Sprint(c.MinCount), Reason: "must not be negative"}
 	case (c.Hidden || c.MinCount > 0) && c.Selector == "":
-		return &ParamError{Param: "wait", Value: c.String(), Reason: "hidden and minCount go with selector"}
+		return &invalid.Option{Field: "wait", Value: c.String(), Reason: "hidden and minCount go with selector"}
 	case c.Hidden && c.MinCount > 0:
-		return &ParamError{Param: "wait", Value: c.String(), Reason: "hidden and minCount exclude each other"}
+		return &invalid.Option{Field: "wait", Value: c.String(), Reason: "hidden and minCount exclude each other"}
 	case c.CaseSensitive != nil && c.Text == "":
-		return &ParamError{Param: "wait", Value: c.String(), Reason: "caseSensitive goes with text"}
+		return &invalid.Option{Field: "wait", Value: c.String(), Reason: "caseSensitive goes with text"}
 	}
 	return nil
 }
@@ -194,9 +168,9 @@ func Wait(ctx context.Context, p *Page, cond WaitCondition) (*WaitResult, error)
 
 func invalidCondition(cond WaitCondition, reason string) error {
 	if cond.Selector != "" {
-		return &SelectorError{Selector: cond.Selector, Reason: reason}
+		return &invalid.Selector{Selector: cond.Selector, Reason: reason}
 	}
-	return &ParamError{Param: "textRegex", Value: cond.TextRegex, Reason: reason}
+	return &invalid.Pattern{Field: "textRegex", Pattern: cond.TextRegex, Reason: reason}
 }
 
 // describeSeen turns wait.js's last observation into words.

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -74,9 +75,9 @@ func TestWaitInvalidSelectorFailsAtOnce(t *testing.T) {
 	ctx := navCtx(t, 10*time.Second)
 	_, err := page.Wait(ctx, p, page.WaitCondition{Selector: "[[[invalid"})
 	t.Log(err)
-	var se *page.SelectorError
+	var se *invalid.Selector
 	if !errors.As(err, &se) || se.ErrorName() != "StepValidationError" {
-		t.Fatalf("got %v (%T), want *SelectorError", err, err)
+		t.Fatalf("got %v (%T), want *invalid.Selector", err, err)
 	}
 	if ctx.Err() != nil {
 		t.Error("the invalid selector was reported only when the context ran out")
@@ -90,9 +91,9 @@ func TestWaitInvalidRegexFailsAtOnce(t *testing.T) {
 	p, _ := waitOn(t, "wait-dynamic.html")
 	ctx := navCtx(t, 10*time.Second)
 	_, err := page.Wait(ctx, p, page.WaitCondition{TextRegex: "(unclosed"})
-	var pe *page.ParamError
-	if !errors.As(err, &pe) || pe.Param != "textRegex" {
-		t.Fatalf("got %v (%T), want *ParamError for textRegex", err, err)
+	var pe *invalid.Pattern
+	if !errors.As(err, &pe) || pe.Field != "textRegex" {
+		t.Fatalf("got %v (%T), want *invalid.Pattern for textRegex", err, err)
 	}
 	if ctx.Err() != nil {
 		t.Error("the invalid regex was reported only when the context ran out")
@@ -156,9 +157,9 @@ func TestWaitConditionValidate(t *testing.T) {
 		if (err == nil) != c.ok {
 			t.Errorf("%+v: Validate() = %v, want ok=%v", c.cond, err, c.ok)
 		}
-		var pe *page.ParamError
+		var pe *invalid.Option
 		if err != nil && !errors.As(err, &pe) {
-			t.Errorf("%+v: error %T, want *ParamError", c.cond, err)
+			t.Errorf("%+v: error %T, want *invalid.Option", c.cond, err)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/cdpskill/cdpskill/dom"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 )
 
 // jsFailure is the {error} a js/ operation reports instead of a result.
@@ -21,7 +22,7 @@ type jsFailure struct {
 func (f *jsFailure) err(target string) error {
 	switch f.Status {
 	case "invalidSelector":
-		return &dom.InvalidSelectorError{Selector: orStr(f.Selector, target), Message: f.Message}
+		return &invalid.Selector{Selector: orStr(f.Selector, target), Reason: f.Message}
 	case "notFound":
 		return &dom.NotFoundError{Target: dom.ParseTarget(target)}
 	case "unknownRef":
@@ -33,7 +34,7 @@ func (f *jsFailure) err(target string) error {
 	case "notField", "notForm":
 		return &WrongElementError{Target: target, Message: f.Message}
 	case "invalidRegex":
-		return &InvalidPatternError{Pattern: f.Pattern, Message: f.Message}
+		return &invalid.Pattern{Pattern: f.Pattern, Reason: f.Message}
 	}
 	return fmt.Errorf("query: %s: %s", f.Status, f.Message)
 }
@@ -67,18 +68,6 @@ type WrongElementError struct {
 func (e *WrongElementError) Error() string { return e.Target + ": " + e.Message }
 
 func (e *WrongElementError) ErrorName() string { return "StepValidationError" }
-
-// InvalidPatternError is a regular expression the browser cannot parse.
-type InvalidPatternError struct {
-	Pattern string
-	Message string
-}
-
-func (e *InvalidPatternError) Error() string {
-	return fmt.Sprintf("invalid regular expression %q: %s", e.Pattern, e.Message)
-}
-
-func (e *InvalidPatternError) ErrorName() string { return "StepValidationError" }
 
 // AssertionError is an assert step with failed assertions; each is
 // described with the actual value it met.

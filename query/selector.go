@@ -3,6 +3,8 @@ package query
 import (
 	"fmt"
 	"strings"
+
+	"github.com/cdpskill/cdpskill/internal/invalid"
 )
 
 // CheckSelector catches the selector mistakes visible without a browser —
@@ -15,13 +17,13 @@ func CheckSelector(sel string) error {
 		return fmt.Errorf("the selector is empty")
 	}
 	if strings.ContainsAny(s[len(s)-1:], ">+~,") && !strings.HasSuffix(s, `\`+s[len(s)-1:]) {
-		return fmt.Errorf("invalid CSS selector %q: it ends with %q", sel, s[len(s)-1:])
+		return &invalid.Selector{Selector: sel, Reason: fmt.Sprintf("it ends with %q", s[len(s)-1:])}
 	}
 	if strings.ContainsAny(s[:1], ">+~,") {
-		return fmt.Errorf("invalid CSS selector %q: it starts with %q", sel, s[:1])
+		return &invalid.Selector{Selector: sel, Reason: fmt.Sprintf("it starts with %q", s[:1])}
 	}
 	if msg := bracketProblem(s); msg != "" {
-		return fmt.Errorf("invalid CSS selector %q: %s", sel, msg)
+		return &invalid.Selector{Selector: sel, Reason: msg}
 	}
 	return nil
 }

@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"regexp"
 	"time"
 
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -181,8 +181,8 @@ func decodeWait(raw json.RawMessage) (waitParams, error) {
 		return p, paramErrorf(`"caseSensitive" goes with "text"`)
 	}
 	if p.TextRegex != "" {
-		if _, err := regexp.Compile(p.TextRegex); err != nil {
-			return p, paramErrorf(`"textRegex" is not a valid regular expression: %v`, err)
+		if _, err := invalid.Compile("textRegex", p.TextRegex); err != nil {
+			return p, paramErrorf("%v", err)
 		}
 	}
 	return p, nil

@@ -12,6 +12,7 @@ import (
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/chrome"
+	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/tabs"
 )
 
@@ -255,8 +256,8 @@ func decodeConnectTab(raw json.RawMessage) (connectTabParams, error) {
 		return p, paramErrorf(`give exactly one of an alias ("t1"), targetId or url`)
 	}
 	if p.URL != "" {
-		if p.urlRe, err = regexp.Compile(p.URL); err != nil {
-			return p, paramErrorf(`"url" is not a valid regular expression: %v`, err)
+		if p.urlRe, err = invalid.Compile("url", p.URL); err != nil {
+			return p, paramErrorf("%v", err)
 		}
 	}
 	return p, p.check()
