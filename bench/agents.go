@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/cdpskill/cdpskill/internal/xcontext"
 )
 
 // Parallel agents: n agents at once, each making calls on its own tab
@@ -135,7 +137,7 @@ func (h *harness) asAgents(ctx context.Context, n, k int, turn func(agent int)) 
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
-			if !sleepCtx(ctx, h.pause*time.Duration(i)/time.Duration(n)) {
+			if xcontext.Sleep(ctx, h.pause*time.Duration(i)/time.Duration(n)) != nil {
 				return
 			}
 			for range k {

@@ -27,6 +27,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/internal/testbrowser"
+	"github.com/cdpskill/cdpskill/internal/xcontext"
 )
 
 func main() {
@@ -352,22 +353,11 @@ func (h *harness) url(site, path string) string {
 }
 
 // think is an agent's pause; false when the run is being stopped.
-func (h *harness) think(ctx context.Context) bool { return sleepCtx(ctx, h.pause) }
+func (h *harness) think(ctx context.Context) bool { return xcontext.Sleep(ctx, h.pause) == nil }
 
 // settle is an agent's pause, then the machine's quiet (awaitQuiet):
 // each single-call scenario is measured on its own work.
 func (h *harness) settle(ctx context.Context) bool { return h.think(ctx) && awaitQuiet(ctx) }
-
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
 
 func (h *harness) progress(format string, a ...any) {
 	fmt.Fprintf(h.log, "bench: "+format+"\n", a...)

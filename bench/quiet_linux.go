@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cdpskill/cdpskill/internal/xcontext"
 )
 
 // Quiet: the share of the machine's CPU time that must be idle over a
@@ -27,7 +29,7 @@ func awaitQuiet(ctx context.Context) bool {
 	deadline := time.Now().Add(quietMax)
 	idle, total, ok := cpuTimes()
 	for ok && time.Now().Before(deadline) {
-		if !sleepCtx(ctx, quietWindow) {
+		if xcontext.Sleep(ctx, quietWindow) != nil {
 			return false
 		}
 		i, t, got := cpuTimes()

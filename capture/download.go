@@ -16,6 +16,7 @@ import (
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/internal/private"
+	"github.com/cdpskill/cdpskill/internal/xcontext"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -200,7 +201,7 @@ type Taken struct {
 func (d *Downloads) Take(ctx context.Context, p *page.Page) Taken {
 	// A reply follows every event Chrome sent before it: after the flush,
 	// the downloads begun so far are queued.
-	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), downloadFlushBudget)
+	fctx, cancel := xcontext.Detached(ctx, downloadFlushBudget)
 	_, _ = proto.BrowserGetVersion{}.Do(fctx, d.conn.Browser())
 	cancel()
 	for _, ev := range d.l.Drain() {
@@ -369,7 +370,7 @@ func (d *Downloads) owns(ctx context.Context, p *page.Page, frame string) bool {
 	if v, ok := d.owned[key]; ok {
 		return v
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), downloadOwnerBudget)
+	ctx, cancel := xcontext.Detached(ctx, downloadOwnerBudget)
 	defer cancel()
 	var mine bool
 	info, err := proto.TargetGetTargetInfo{TargetID: frame}.Do(ctx, d.conn.Browser())

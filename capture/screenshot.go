@@ -12,6 +12,7 @@ import (
 	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/internal/private"
+	"github.com/cdpskill/cdpskill/internal/xcontext"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -274,7 +275,7 @@ func transparentBackground(ctx context.Context, s *cdp.Session) (restore func(),
 		return nil, fmt.Errorf("capture: transparent background: %w", err)
 	}
 	return func() {
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		rctx, cancel := xcontext.Detached(ctx, 2*time.Second)
 		defer cancel()
 		_ = proto.EmulationSetDefaultBackgroundColorOverride{}.Do(rctx, s) // no color: back to the page's own
 	}, nil

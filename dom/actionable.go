@@ -8,6 +8,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/internal/invalid"
+	"github.com/cdpskill/cdpskill/internal/xcontext"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -137,7 +138,7 @@ func release(ctx context.Context, p *page.Page, el *Element) {
 	if ctx.Err() != nil {
 		limit = 250 * time.Millisecond
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), limit)
+	ctx, cancel := xcontext.Detached(ctx, limit)
 	defer cancel()
 	_ = el.Release(ctx, p)
 }
@@ -171,7 +172,7 @@ func WaitActionable(ctx context.Context, p *page.Page, req ActionRequest) (*Elem
 		} else if attempt > 0 && time.Until(deadline) < wait {
 			break
 		}
-		if err := sleep(ctx, wait); err != nil {
+		if err := xcontext.Sleep(ctx, wait); err != nil {
 			return nil, &TimeoutError{Target: req.Target, Action: req.Action, Last: last, Err: err}
 		}
 		// An attempt is not cut short at the deadline: its page work is
@@ -289,20 +290,6 @@ func retryDelay(n int) time.Duration {
 		return delays[n]
 	}
 	return 200 * time.Millisecond
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // checkArg is one attempt's request to js/actionable.js.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/internal/invalid"
+	"github.com/cdpskill/cdpskill/internal/xcontext"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -324,7 +325,7 @@ func (d *dragger) mouse(ctx context.Context, plan *dragPlan, w *watch) (err erro
 		if err == nil {
 			return
 		}
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		rctx, cancel := xcontext.Detached(ctx, 2*time.Second)
 		defer cancel()
 		up := proto.InputDispatchMouseEvent{Type: "mouseReleased", X: last.X, Y: last.Y, Button: "left", ClickCount: 1}
 		_ = up.Do(rctx, s)
@@ -334,7 +335,7 @@ func (d *dragger) mouse(ctx context.Context, plan *dragPlan, w *watch) (err erro
 		delay = dragPace
 	}
 	for i := 1; i <= d.steps; i++ {
-		if err := sleep(ctx, delay); err != nil {
+		if err := xcontext.Sleep(ctx, delay); err != nil {
 			return err
 		}
 		pt := pathPoint(from, to, i, d.steps)
@@ -384,7 +385,7 @@ func (d *dragger) awaitAccept(ctx context.Context, w *watch, to Point) error {
 		if !r.DragStart || r.Accepted || time.Now().After(deadline) {
 			return nil
 		}
-		if err := sleep(ctx, 40*time.Millisecond); err != nil {
+		if err := xcontext.Sleep(ctx, 40*time.Millisecond); err != nil {
 			return err
 		}
 		nudge := Point{to.X + float64(1-2*(i%2)), to.Y}

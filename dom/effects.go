@@ -13,6 +13,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
+	"github.com/cdpskill/cdpskill/internal/xcontext"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -153,7 +154,7 @@ func (w *Effects) Collect(ctx context.Context, grace time.Duration) *Outcome {
 
 	// The rest runs even if the step's time ran out: the click happened,
 	// and the agent should hear what it did.
-	fctx, fcancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	fctx, fcancel := xcontext.Detached(ctx, time.Second)
 	defer fcancel()
 	after, err := targetURL(fctx, w.p.S.Conn(), w.p.S.TargetID)
 	switch {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/internal/invalid"
+	"github.com/cdpskill/cdpskill/internal/xcontext"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -108,7 +109,7 @@ func awaitChecked(ctx context.Context, p *page.Page, el *Element, want bool) (ch
 		if st.Detached || st.Checked == want || time.Until(deadline) < wait {
 			return st, nil
 		}
-		if err := sleep(ctx, wait); err != nil {
+		if err := xcontext.Sleep(ctx, wait); err != nil {
 			return st, err
 		}
 	}

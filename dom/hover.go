@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp/proto"
+	"github.com/cdpskill/cdpskill/internal/xcontext"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -133,7 +134,7 @@ func hoverOn(ctx context.Context, p *page.Page, el *Element, target Target, d ti
 	case v.ReResolved:
 		standIn = &Found{ReResolved: true, Target: v.Target}
 	}
-	return standIn, sleep(ctx, d)
+	return standIn, xcontext.Sleep(ctx, d)
 }
 
 // overlaysBefore records the overlays visible before the hover, under a

@@ -13,6 +13,7 @@ import (
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/internal/invalid"
+	"github.com/cdpskill/cdpskill/internal/xcontext"
 )
 
 // Modifier bits of the input events.
@@ -327,7 +328,7 @@ func (k Keystroke) Press(ctx context.Context, s *cdp.Session) (err error) {
 		if err == nil || len(down) == 0 {
 			return
 		}
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		rctx, cancel := xcontext.Detached(ctx, 2*time.Second)
 		defer cancel()
 		for i := len(down) - 1; i >= 0; i-- {
 			mods &^= down[i].Modifier
@@ -386,7 +387,7 @@ func typeText(ctx context.Context, s *cdp.Session, text string, delay time.Durat
 	first := true
 	for _, r := range text {
 		if !first {
-			if err := sleep(ctx, delay); err != nil {
+			if err := xcontext.Sleep(ctx, delay); err != nil {
 				return err
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/internal/invalid"
+	"github.com/cdpskill/cdpskill/internal/xcontext"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -134,7 +135,7 @@ func selectAttempt(ctx context.Context, p *page.Page, req SelectOptionRequest, a
 		if attempt > 0 && time.Until(deadline) < wait {
 			return nil, last
 		}
-		if err := sleep(ctx, wait); err != nil {
+		if err := xcontext.Sleep(ctx, wait); err != nil {
 			return nil, &TimeoutError{Target: target, Action: ActionSelect, Last: last, Err: err}
 		}
 		res, retry, err := selectOnce(ctx, p, arg, target, req)

@@ -14,6 +14,7 @@ import (
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/internal/invalid"
+	"github.com/cdpskill/cdpskill/internal/xcontext"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -128,7 +129,7 @@ func findFileInput(ctx context.Context, p *page.Page, req UploadRequest) (string
 		if attempt > 0 && time.Since(start)+wait > timeout {
 			break
 		}
-		if err := sleep(ctx, wait); err != nil {
+		if err := xcontext.Sleep(ctx, wait); err != nil {
 			return "", &TimeoutError{Target: target, Action: ActionUpload, Last: last, Err: err}
 		}
 		id, failed, err := evalFind(ctx, p, arg)
@@ -224,7 +225,7 @@ func describeFileInput(ctx context.Context, p *page.Page, objectID string) (*fil
 // releaseGroup lets the page forget the upload's objects, even after ctx
 // ended.
 func releaseGroup(ctx context.Context, p *page.Page) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	ctx, cancel := xcontext.Detached(ctx, 2*time.Second)
 	defer cancel()
 	_ = proto.RuntimeReleaseObjectGroup{ObjectGroup: uploadGroup}.Do(ctx, p.EvalSession())
 }

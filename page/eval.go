@@ -17,6 +17,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
+	"github.com/cdpskill/cdpskill/internal/xcontext"
 )
 
 //go:embed js/serialize.js
@@ -252,7 +253,7 @@ func notJSON(err error) bool {
 // after a timeout that is already being reported, so its own failure is
 // deliberately not.
 func terminateScript(ctx context.Context, p *Page) {
-	tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	tctx, cancel := xcontext.Detached(ctx, time.Second)
 	defer cancel()
 	_ = proto.RuntimeTerminateExecution{}.Do(tctx, p.EvalSession())
 }

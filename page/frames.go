@@ -14,6 +14,7 @@ import (
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/internal/invalid"
+	"github.com/cdpskill/cdpskill/internal/xcontext"
 )
 
 // Frame is one frame of the tab (ParentID "" is the top document); once
@@ -652,7 +653,7 @@ func (p *Page) ElementFrameID(ctx context.Context, expr, what string) (string, e
 // releaseGroup lets the page forget a group of objects, even after ctx
 // ended; it is cleanup, so its failure is not reported.
 func releaseGroup(ctx context.Context, s *cdp.Session, group string) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	ctx, cancel := xcontext.Detached(ctx, 2*time.Second)
 	defer cancel()
 	_ = proto.RuntimeReleaseObjectGroup{ObjectGroup: group}.Do(ctx, s)
 }

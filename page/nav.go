@@ -12,6 +12,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
+	"github.com/cdpskill/cdpskill/internal/xcontext"
 )
 
 // NavResult is where a navigation ended up.
@@ -197,7 +198,7 @@ const navStopWait = time.Second
 // Page.stopLoading ends it, and Chrome then answers nav, aborted, or
 // committed after all when the response came just as the time ran out.
 func stopNavigation(ctx context.Context, p *Page, nav *cdp.Sent, rawURL, waitUntil string, waited time.Duration) error {
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), navStopWait)
+	sctx, cancel := xcontext.Detached(ctx, navStopWait)
 	defer cancel()
 	defer nav.Forget()
 	e := &NavTimeoutError{URL: rawURL, Waited: waited}
@@ -221,7 +222,7 @@ func stopNavigation(ctx context.Context, p *Page, nav *cdp.Sent, rawURL, waitUnt
 // a look at the events that came meanwhile, in case it committed after
 // all. rawURL is where it was going, "" for the current entry (a reload).
 func stopFollowed(ctx context.Context, p *Page, l *cdp.Listener, f *follower, rawURL string, waited time.Duration, timedOut error) error {
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), navStopWait)
+	sctx, cancel := xcontext.Detached(ctx, navStopWait)
 	defer cancel()
 	stopped := proto.PageStopLoading{}.Do(sctx, p.S) == nil
 	e := &NavTimeoutError{URL: rawURL, Waited: waited, Stopped: stopped, Shows: shownURL(sctx, p)}

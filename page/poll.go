@@ -9,6 +9,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
+	"github.com/cdpskill/cdpskill/internal/xcontext"
 )
 
 // PollRequest is a poll step (SPEC 12.2).
@@ -77,7 +78,7 @@ func Poll(ctx context.Context, p *Page, req PollRequest) (*PollResult, error) {
 		default:
 			return nil, src.failed(err, start)
 		}
-		if !sleepCtx(pctx, interval) {
+		if xcontext.Sleep(pctx, interval) != nil {
 			break
 		}
 	}

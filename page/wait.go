@@ -9,6 +9,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/internal/invalid"
+	"github.com/cdpskill/cdpskill/internal/xcontext"
 )
 
 //go:embed js/wait.js
@@ -157,7 +158,7 @@ func Wait(ctx context.Context, p *Page, cond WaitCondition) (*WaitResult, error)
 			return nil, waitEnded(cond, seen, ctx.Err())
 		case cdp.IsContextDestroyed(err) && p.Frame == nil:
 			// The main frame is between documents; try the next one.
-			if !sleepCtx(ctx, waitRetryIn) {
+			if xcontext.Sleep(ctx, waitRetryIn) != nil {
 				return nil, waitEnded(cond, seen, ctx.Err())
 			}
 		default:
@@ -192,18 +193,6 @@ func describeSeen(cond WaitCondition, out *waitOutcome) string {
 		return "the URL is " + s.URL
 	}
 	return ""
-}
-
-// sleepCtx pauses for d unless ctx ends first, reporting whether it slept.
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }
 
 // waitEnded is the error for a wait cut short by ctx: a timeout names

@@ -18,6 +18,7 @@ import (
 	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/chrome"
 	"github.com/cdpskill/cdpskill/internal/private"
+	"github.com/cdpskill/cdpskill/internal/xcontext"
 	"github.com/cdpskill/cdpskill/page"
 	"github.com/cdpskill/cdpskill/tabs"
 )
@@ -232,7 +233,7 @@ func (e *heldTab) Error() string { return "a navigation holds the tab's page bac
 // shows its document as it was, with all it held, and answers the next
 // call at once; a navigation that commits meanwhile is fine too.
 func (c *Call) leaveHeld(ctx context.Context, alias string) error {
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), reviveWait)
+	sctx, cancel := xcontext.Detached(ctx, reviveWait)
 	defer cancel()
 	h := page.PendingNavigation(sctx, c.page)
 	msg := fmt.Sprintf("tab %s did not answer within the call's timeout (%d ms), so none of your steps ran: %s", alias, c.timeout.Milliseconds(), heldNote(h))

@@ -7,6 +7,7 @@ import (
 	"github.com/cdpskill/cdpskill/aria"
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/internal/xcontext"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -77,7 +78,7 @@ func (c *Call) shootEarly(ctx context.Context, m settleMark) *earlyShot {
 		return nil
 	}
 	// The step's context ends with the step; the shot is the report's.
-	sctx, stop := context.WithTimeout(context.WithoutCancel(ctx), screenshotBudget)
+	sctx, stop := xcontext.Detached(ctx, screenshotBudget)
 	e := &earlyShot{sess: c.sess, frame: m.frame, at: at, print: fp, cancel: stop, done: make(chan struct{})}
 	path := capture.AfterPath(c.alias)
 	go func() {

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cdpskill/cdpskill/capture"
+	"github.com/cdpskill/cdpskill/internal/xcontext"
 )
 
 // waitForResponse, beside a step that acts on a tab, waits after the
@@ -99,7 +100,7 @@ func (c *Call) awaitResponse(ctx context.Context, nc *networkCapture, mark int, 
 		return nil, &ResponseTimeoutError{Match: m, Waited: time.Since(start), Seen: nc.n.Since(mark)}
 	}
 	out := &stepResponse{URL: r.URL, Method: r.Method, Status: r.Status, MimeType: r.MimeType}
-	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	bctx, cancel := xcontext.Detached(ctx, 5*time.Second)
 	defer cancel()
 	body, err := nc.n.Body(bctx, r)
 	if err != nil {

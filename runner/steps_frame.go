@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/cdpskill/cdpskill/internal/xcontext"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -137,10 +138,8 @@ func findFrame(ctx context.Context, pg *page.Page, p frameParams) (*page.Frame, 
 		if !errors.As(err, &fe) || time.Now().After(deadline) {
 			return nil, err
 		}
-		select {
-		case <-ctx.Done():
+		if xcontext.Sleep(ctx, framePoll) != nil {
 			return nil, err
-		case <-time.After(framePoll):
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/internal/invalid"
+	"github.com/cdpskill/cdpskill/internal/xcontext"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -214,14 +215,7 @@ func decodeSleep(raw json.RawMessage) (time.Duration, error) {
 }
 
 func runSleep(ctx context.Context, _ *Call, d time.Duration) (any, error) {
-	t := time.NewTimer(d) // the agent asked for this pause
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
+	return nil, xcontext.Sleep(ctx, d) // the agent asked for this pause
 }
 
 // --- getUrl / getTitle

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
+	"github.com/cdpskill/cdpskill/internal/xcontext"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -147,7 +148,7 @@ func mainThreadBusy(ctx context.Context, conn *cdp.Conn, targetID string) (busy,
 		return false, false
 	}
 	defer func() {
-		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), answerProbe)
+		dctx, cancel := xcontext.Detached(ctx, answerProbe)
 		_ = proto.Detach(dctx, s)
 		cancel()
 	}()

@@ -11,6 +11,7 @@ import (
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
+	"github.com/cdpskill/cdpskill/internal/xcontext"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -143,7 +144,7 @@ func (w *workerWatch) setup(ctx context.Context, wk *worker, waiting bool) {
 	// The resume must go out even when the call is ending: Chrome does
 	// not resume a worker paused before its script was fetched when the
 	// session that held it goes, and it would never start.
-	resumeCtx, cancelResume := context.WithTimeout(context.WithoutCancel(ctx), workerResumeMax)
+	resumeCtx, cancelResume := xcontext.Detached(ctx, workerResumeMax)
 	defer cancelResume()
 	cons := capture.ListenConsole(wk.s, capture.ContextServiceWorker)
 	enable := proto.RuntimeEnable{}.Send(ctx, wk.s)
