@@ -8,11 +8,10 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/agnivade/levenshtein"
-
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/internal/invalid"
+	"github.com/cdpskill/cdpskill/internal/suggest"
 	"github.com/cdpskill/cdpskill/internal/xcontext"
 )
 
@@ -270,16 +269,8 @@ func suggestKey(name string, modifier bool) string {
 		names = append(names, "F1", "F12")
 	}
 	sort.Strings(names)
-	lname := strings.ToLower(name)
-	best, bestD := "", 1<<30
-	for _, n := range names {
-		d := levenshtein.ComputeDistance(lname, strings.ToLower(n))
-		if d < bestD {
-			best, bestD = n, d
-		}
-	}
-	// Short names are too near too many keys for a guess to help.
-	if bestD > 2 || 2*bestD > len(name) || strings.TrimSpace(best) == "" {
+	best := suggest.Nearest(name, names)
+	if strings.TrimSpace(best) == "" {
 		return ""
 	}
 	if d, ok := lookupKey(best); ok && d.Key != " " {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/agnivade/levenshtein"
+	"github.com/cdpskill/cdpskill/internal/suggest"
 )
 
 // paramError is a problem with one step's parameters; validation adds the
@@ -122,7 +122,7 @@ func decodeStrict(raw json.RawMessage, dst any) error {
 		sort.Strings(unknown)
 		k := unknown[0]
 		msg := fmt.Sprintf("unknown parameter %q", k)
-		if s := suggest(k, known); s != "" {
+		if s := suggest.Nearest(k, known); s != "" {
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		}
 		return paramErrorf("%s (known: %s)", msg, strings.Join(known, ", "))
@@ -179,30 +179,6 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// suggest returns the candidate closest to s, or "" when none is close
-// enough to be a likely typo.
-func suggest(s string, candidates []string) string {
-	best, bestD := "", 1<<30
-	ls := strings.ToLower(s)
-	for _, c := range candidates {
-		lc := strings.ToLower(c)
-		if lc == ls {
-			return c
-		}
-		d := levenshtein.ComputeDistance(ls, lc)
-		if strings.HasPrefix(lc, ls) || strings.HasPrefix(ls, lc) {
-			d = min(d, 2)
-		}
-		if d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if bestD <= max(2, len(s)/3) {
-		return best
-	}
-	return ""
 }
 
 // decodeInto is decodeStrict for an object, or calls shorthand for any

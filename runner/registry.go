@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/cdpskill/cdpskill/internal/suggest"
 )
 
 // flags say how the runner treats a step.
@@ -165,7 +167,7 @@ func unknownStepHint(k string, v json.RawMessage) string {
 		}
 		return "; did you mean " + use + "?"
 	}
-	if s := suggest(k, append(stepNames(), fieldNames(onStep)...)); s != "" {
+	if s := suggest.Nearest(k, append(stepNames(), fieldNames(onStep)...)); s != "" {
 		return fmt.Sprintf("; did you mean %q?", s)
 	}
 	return ""

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/dom"
+	"github.com/cdpskill/cdpskill/internal/suggest"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -352,7 +353,7 @@ func decodeThrottle(raw json.RawMessage) (page.NetworkConditions, error) {
 			return n, nil
 		}
 		msg := fmt.Sprintf(`unknown throttle preset %q (presets: %s, or "off")`, s, strings.Join(page.ThrottlePresetNames, ", "))
-		if sug := suggest(s, page.ThrottlePresetNames); sug != "" {
+		if sug := suggest.Nearest(s, page.ThrottlePresetNames); sug != "" {
 			msg += fmt.Sprintf("; did you mean %q?", sug)
 		}
 		return page.NetworkConditions{}, paramErrorf("%s", msg)

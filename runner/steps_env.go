@@ -13,6 +13,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/internal/private"
+	"github.com/cdpskill/cdpskill/internal/suggest"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -86,7 +87,7 @@ func (p *viewportParams) lookupDevice() error {
 	if !ok {
 		names := page.DeviceNames()
 		msg := fmt.Sprintf("unknown device %q", p.Device)
-		if s := suggest(name, names); s != "" {
+		if s := suggest.Nearest(name, names); s != "" {
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		}
 		return paramErrorf("%s (presets: %s)", msg, strings.Join(names, ", "))

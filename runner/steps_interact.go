@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/dom"
+	"github.com/cdpskill/cdpskill/internal/suggest"
 )
 
 // interactSteps act on elements.
@@ -341,7 +342,7 @@ func isBatchMap(raw json.RawMessage) (bool, error) {
 		return false, nil
 	}
 	for k := range keys {
-		if s := suggest(k, fillKeys); s != "" && !looksLikeTarget(k) {
+		if s := suggest.Nearest(k, fillKeys); s != "" && !looksLikeTarget(k) {
 			return false, paramErrorf(`unknown parameter %q; did you mean %q? (a batch fill maps CSS selectors or refs to values)`, k, s)
 		}
 	}

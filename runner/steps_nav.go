@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/internal/invalid"
+	"github.com/cdpskill/cdpskill/internal/suggest"
 	"github.com/cdpskill/cdpskill/internal/xcontext"
 	"github.com/cdpskill/cdpskill/page"
 )
@@ -54,7 +55,7 @@ func checkWaitUntil(w string) error {
 		return nil
 	}
 	msg := "waitUntil must be one of commit, domcontentloaded, load, networkidle"
-	if s := suggest(w, waitUntilValues); s != "" {
+	if s := suggest.Nearest(w, waitUntilValues); s != "" {
 		msg += "; did you mean " + s + "?"
 	}
 	return paramErrorf("%s (got %q)", msg, w)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/capture"
+	"github.com/cdpskill/cdpskill/internal/suggest"
 )
 
 const (
@@ -75,7 +76,7 @@ func parseRequest(input []byte) (*request, *Error) {
 		case k == "config":
 		case f == nil:
 			msg := fmt.Sprintf("unknown top-level field %q", k)
-			if s := suggest(k, top); s != "" {
+			if s := suggest.Nearest(k, top); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			} else if stepByName(k) != nil {
 				msg += fmt.Sprintf(`; steps go inside "steps": {"steps":[{%q: ...}]}`, k)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cdpskill/cdpskill/cdp/proto"
+	"github.com/cdpskill/cdpskill/internal/suggest"
 )
 
 func TestParseRequestErrors(t *testing.T) {
@@ -189,8 +190,8 @@ func TestSuggest(t *testing.T) {
 		"goto": "goto", "gto": "goto", "pagefunction": "pageFunction",
 		"openTabb": "openTab", "xyzzy": "", "getTitel": "getTitle",
 	} {
-		if got := suggest(in, names); got != want {
-			t.Errorf("suggest(%q) = %q, want %q", in, got, want)
+		if got := suggest.Nearest(in, names); got != want {
+			t.Errorf("suggest.Nearest(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
