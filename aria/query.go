@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/cdpskill/cdpskill/aria/js"
@@ -46,20 +47,11 @@ func (q RoleQuery) AllRoles() []string {
 	var out []string
 	for _, r := range append([]string{q.Role}, q.Roles...) {
 		r = strings.ToLower(strings.TrimSpace(r))
-		if r != "" && !contains(out, r) {
+		if r != "" && !slices.Contains(out, r) {
 			out = append(out, r)
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // exactName is the whole name NameExact asks for, if any.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -50,7 +51,7 @@ func (u *URLAssert) UnmarshalJSON(b []byte) error {
 	known := []string{"contains", "equals", "startsWith", "endsWith", "matches"}
 	var unknown []string
 	for k := range keys {
-		if !contains(known, k) {
+		if !slices.Contains(known, k) {
 			unknown = append(unknown, k)
 		}
 	}
@@ -63,15 +64,6 @@ func (u *URLAssert) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf(`url conditions must be strings`)
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // AssertRequest is the assert step (SPEC 11.13): URL conditions, a text

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -116,7 +117,7 @@ func (c *Call) warn(format string, args ...any) {
 	c.warnMu.Lock()
 	defer c.warnMu.Unlock()
 	w := fmt.Sprintf(format, args...)
-	if !contains(c.warnings, w) {
+	if !slices.Contains(c.warnings, w) {
 		c.warnings = append(c.warnings, w)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -114,7 +115,7 @@ func decodeStrict(raw json.RawMessage, dst any) error {
 	known := jsonFields(reflect.TypeOf(dst).Elem())
 	var unknown []string
 	for k := range keys {
-		if !contains(known, k) {
+		if !slices.Contains(known, k) {
 			unknown = append(unknown, k)
 		}
 	}
@@ -170,15 +171,6 @@ func jsonValueName(v string) string {
 		return "an object"
 	}
 	return v
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // decodeInto is decodeStrict for an object, or calls shorthand for any

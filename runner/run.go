@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -264,7 +265,7 @@ func accepts(params any, name string) bool {
 	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	return t != nil && t.Kind() == reflect.Struct && contains(jsonFields(t), name)
+	return t != nil && t.Kind() == reflect.Struct && slices.Contains(jsonFields(t), name)
 }
 
 // frameLabel names a frame for a message: its name, else its URL.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 
 	"github.com/cdpskill/cdpskill/dom"
 )
@@ -276,7 +277,7 @@ func decodeScroll(raw json.RawMessage) (scrollParams, error) {
 		switch {
 		case !ok || s == "":
 			return paramErrorf(`expected "top", "bottom", "up", "down", a selector, a ref, or {deltaY} / {x, y}, got %s`, jsonKind(raw))
-		case contains(scrollDirections, s):
+		case slices.Contains(scrollDirections, s):
 			p.To = s
 		default:
 			p.Selector = s
@@ -289,7 +290,7 @@ func decodeScroll(raw json.RawMessage) (scrollParams, error) {
 	if err := p.check(false); err != nil {
 		return p, err
 	}
-	if p.To != "" && !contains(scrollDirections, p.To) {
+	if p.To != "" && !slices.Contains(scrollDirections, p.To) {
 		return p, paramErrorf(`"to" must be top, bottom, up or down, got %q`, p.To)
 	}
 	forms := 0

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -327,13 +328,13 @@ func isBatchMap(raw json.RawMessage) (bool, error) {
 	}
 	var options, targets []string
 	for k := range keys {
-		if contains(fillKeys, k) {
+		if slices.Contains(fillKeys, k) {
 			options = append(options, k)
 		} else if looksLikeTarget(k) {
 			targets = append(targets, k)
 		}
 	}
-	if len(options) > 0 && len(targets) > 0 && !contains(options, "fields") {
+	if len(options) > 0 && len(targets) > 0 && !slices.Contains(options, "fields") {
 		sort.Strings(targets)
 		sort.Strings(options)
 		return false, paramErrorf(`%q looks like a field to fill: with options, put the fields in "fields", e.g. {"fields": {%q: "…"}, %q: …}`, targets[0], targets[0], options[0])

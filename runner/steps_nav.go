@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/cdpskill/cdpskill/internal/invalid"
@@ -51,7 +52,7 @@ var factSteps = []step{
 var waitUntilValues = []string{"commit", "domcontentloaded", "load", "networkidle"}
 
 func checkWaitUntil(w string) error {
-	if w == "" || contains(waitUntilValues, w) {
+	if w == "" || slices.Contains(waitUntilValues, w) {
 		return nil
 	}
 	msg := "waitUntil must be one of commit, domcontentloaded, load, networkidle"

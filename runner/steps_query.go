@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/cdpskill/cdpskill/page"
@@ -137,7 +138,7 @@ func orderedObject(raw json.RawMessage) ([]string, []json.RawMessage, error) {
 		if !ok {
 			return nil, nil, fmt.Errorf("malformed object")
 		}
-		if contains(keys, key) {
+		if slices.Contains(keys, key) {
 			return nil, nil, fmt.Errorf("label %q appears twice", key)
 		}
 		var v json.RawMessage

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/cdpskill/cdpskill/internal/private"
@@ -57,7 +58,7 @@ func (c *Call) tellUnsaved() {
 		if _, seen := names[cause]; !seen {
 			order = append(order, cause)
 		}
-		if !contains(names[cause], l.name) {
+		if !slices.Contains(names[cause], l.name) {
 			names[cause] = append(names[cause], l.name)
 		}
 	}
