@@ -74,18 +74,6 @@ func (l NetworkLog) Read() ([]Request, error) {
 	return out, nil
 }
 
-// Append adds reqs, keeping the newest MaxLogRequests.
-func (l NetworkLog) Append(reqs []Request) error {
-	if len(reqs) == 0 {
-		return nil
-	}
-	old, err := l.Read()
-	if err != nil {
-		return err
-	}
-	return l.write(append(old, reqs...))
-}
-
 // write replaces the log with the newest MaxLogRequests of reqs. The file
 // is rewritten whole through a rename, so a reader never sees half a line.
 func (l NetworkLog) write(reqs []Request) error {

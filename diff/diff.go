@@ -2,7 +2,6 @@ package diff
 
 import (
 	"encoding/binary"
-	"fmt"
 	"hash/fnv"
 	"slices"
 	"strconv"
@@ -761,19 +760,4 @@ func textOf(n *Node) any {
 		return nil
 	}
 	return n.Text
-}
-
-// String is a short description for debugging and test failures.
-func (d *Diff) String() string {
-	var b strings.Builder
-	for _, n := range d.Added {
-		fmt.Fprintf(&b, "+ %s\n", n.Line)
-	}
-	for _, n := range d.Removed {
-		fmt.Fprintf(&b, "- %s\n", n.Line)
-	}
-	for _, c := range d.Changed {
-		fmt.Fprintf(&b, "~ %s%s %s: %v -> %v\n", c.Ref, c.Role, c.Field, c.From, c.To)
-	}
-	return b.String()
 }

@@ -359,3 +359,18 @@ func TestMovedAcrossARebuiltBoard(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// String is a short description for test failures.
+func (d *Diff) String() string {
+	var b strings.Builder
+	for _, n := range d.Added {
+		fmt.Fprintf(&b, "+ %s\n", n.Line)
+	}
+	for _, n := range d.Removed {
+		fmt.Fprintf(&b, "- %s\n", n.Line)
+	}
+	for _, c := range d.Changed {
+		fmt.Fprintf(&b, "~ %s%s %s: %v -> %v\n", c.Ref, c.Role, c.Field, c.From, c.To)
+	}
+	return b.String()
+}

@@ -3,9 +3,7 @@ package page
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
@@ -172,107 +170,4 @@ func (f *follower) run(ctx context.Context, l *cdp.Listener) error {
 		}
 	}
 	return nil
-}
-
-// Network settle limits (SPEC 18.3).
-const (
-	settleMax   = 2 * time.Second
-	settleQuiet = 300 * time.Millisecond
-)
-
-// NetworkWatch counts the tab's in-flight requests from Network events.
-// Start it before an action so requests the action sends are seen; a
-// request already in flight when the watch starts is invisible to it.
-//
-// Cost: Network.enable is one round trip, and from then on Chrome streams
-// an event or three per request over the socket for the rest of the
-// session. The domain is left enabled because other parts of the process
-// may share it.
-type NetworkWatch struct {
-	l       *cdp.Listener
-	pending map[string]bool
-	last    time.Time
-}
-
-// WatchNetwork subscribes to request events and enables the Network domain.
-func WatchNetwork(ctx context.Context, p *Page) (*NetworkWatch, error) {
-	l := p.S.Listen(proto.EventNetworkRequestWillBeSent, proto.EventNetworkLoadingFinished, proto.EventNetworkLoadingFailed)
-	if err := (proto.NetworkEnable{}).Do(ctx, p.S); err != nil {
-		l.Close()
-		return nil, err
-	}
-	return &NetworkWatch{l: l, pending: map[string]bool{}, last: time.Now()}, nil
-}
-
-// Close unsubscribes.
-func (w *NetworkWatch) Close() { w.l.Close() }
-
-// note folds one network event into the pending set. The three events'
-// params are read as one: all have the request's id, and requestWillBeSent
-// its type (not its request, whose data: URL can be megabytes long).
-func (w *NetworkWatch) note(ev cdp.Event) {
-	var e struct {
-		RequestID string `json:"requestId"`
-		Type      string `json:"type"`
-	}
-	if json.Unmarshal(ev.Params, &e) != nil {
-		return
-	}
-	switch ev.Method {
-	case proto.EventNetworkRequestWillBeSent:
-		// Streams never finish; counting them would always cost the full 2 s.
-		if e.Type == "EventSource" || e.Type == "WebSocket" {
-			return
-		}
-		w.pending[e.RequestID] = true
-	default:
-		delete(w.pending, e.RequestID)
-	}
-	w.last = time.Now()
-}
-
-// Settle waits, at most 2 s, for a 300 ms window with no request in
-// flight and no request activity. It never fails: it reports whether the
-// network went quiet, and gives up quietly when ctx or the 2 s end. Even
-// on a quiet page it costs the 300 ms window.
-func (w *NetworkWatch) Settle(ctx context.Context) bool {
-	ctx, cancel := context.WithTimeout(ctx, settleMax)
-	defer cancel()
-	for {
-		quietFor := time.Since(w.last)
-		if len(w.pending) == 0 && quietFor >= settleQuiet {
-			return true
-		}
-		wait := settleMax
-		if len(w.pending) == 0 {
-			wait = settleQuiet - quietFor
-		}
-		ev, err := nextWithin(ctx, w.l, wait)
-		switch {
-		case err == nil:
-			w.note(ev)
-		case ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded):
-			return false // out of time, or the connection closed
-		}
-	}
-}
-
-// nextWithin is Listener.Next bounded by d as well as ctx.
-func nextWithin(ctx context.Context, l *cdp.Listener, d time.Duration) (cdp.Event, error) {
-	ctx, cancel := context.WithTimeout(ctx, d)
-	defer cancel()
-	return l.Next(ctx)
-}
-
-// NetworkSettle is a best-effort wait for the network to go quiet (2 s at
-// most, 300 ms quiet window). It never returns an error; it reports
-// whether quiet was reached. Requests already in flight when it starts are
-// not seen; use WatchNetwork before the action to catch those.
-func NetworkSettle(ctx context.Context, p *Page) bool {
-	w, err := WatchNetwork(ctx, p)
-	if err != nil {
-		return false
-	}
-	defer w.Close()
-	return w.Settle(ctx)
 }

@@ -448,54 +448,6 @@ func TestBackWithinDocument(t *testing.T) {
 	}
 }
 
-func TestNetworkSettle(t *testing.T) {
-	srv := newNavServer(t)
-	p := navPage(t)
-	navGoto(t, p, srv.URL+"/nav-b.html", "")
-
-	if !page.NetworkSettle(navCtx(t, 5*time.Second), p) {
-		t.Error("a quiet page did not settle")
-	}
-
-	// A request sent after the watch starts holds the settle until it ends.
-	w, err := page.WatchNetwork(navCtx(t, 5*time.Second), p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	navEval[any](t, p, "void fetch('/slow-api').then(() => { document.title = 'answered'; })")
-	<-srv.hits
-	go func() {
-		time.Sleep(200 * time.Millisecond) // the API is slow, not the test
-		close(srv.apiGate)
-	}()
-	if !w.Settle(navCtx(t, 5*time.Second)) {
-		t.Error("did not settle after the request finished")
-	}
-	if got := navEval[string](t, p, "document.title"); got != "answered" {
-		t.Errorf("title %q: settle returned with the request in flight", got)
-	}
-}
-
-func TestNetworkSettleGivesUp(t *testing.T) {
-	srv := newNavServer(t)
-	p := navPage(t)
-	navGoto(t, p, srv.URL+"/nav-b.html", "")
-	w, err := page.WatchNetwork(navCtx(t, 5*time.Second), p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	navEval[any](t, p, "void fetch('/hang')")
-	ctx := navCtx(t, 10*time.Second)
-	if w.Settle(ctx) {
-		t.Error("settled with a request hanging")
-	}
-	if ctx.Err() != nil {
-		t.Error("Settle used the caller's whole deadline instead of its own 2 s cap")
-	}
-}
-
 // newBenchServer serves testdata and returns its base URL.
 func newBenchServer(b *testing.B) string {
 	srv := httptest.NewServer(http.FileServer(http.Dir("testdata")))
@@ -510,16 +462,5 @@ func BenchmarkGotoLoad(b *testing.B) {
 		if _, err := page.Goto(b.Context(), p, srv+"/nav-b.html", page.WaitLoad); err != nil {
 			b.Fatal(err)
 		}
-	}
-}
-
-func BenchmarkNetworkSettleQuiet(b *testing.B) {
-	srv := newBenchServer(b)
-	p := page.New(browser.NewTab(b))
-	if _, err := page.Goto(b.Context(), p, srv+"/nav-b.html", page.WaitLoad); err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		page.NetworkSettle(b.Context(), p)
 	}
 }

@@ -3,6 +3,7 @@ package runner
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -28,7 +29,7 @@ func TestSkillMDStepTable(t *testing.T) {
 	if i < 0 || j < i {
 		t.Fatalf("SKILL.md lacks the step table markers")
 	}
-	want := StepTable()
+	want := stepTable()
 	got := doc[i+len(tableBegin) : j]
 	if got == want {
 		return
@@ -175,3 +176,21 @@ func TestSkillMDShape(t *testing.T) {
 		t.Errorf("SKILL.md is %d bytes; keep it under 20,000 (longer examples go in EXAMPLES.md)", len(data))
 	}
 }
+
+// stepTable renders the registry as the markdown table SKILL.md embeds.
+func stepTable() string {
+	var b strings.Builder
+	b.WriteString("| step | forms | what it does → output |\n| --- | --- | --- |\n")
+	for _, s := range Steps() {
+		name := "`" + s.Name + "`"
+		if !s.NeedsTab {
+			name += " ¹"
+		}
+		fmt.Fprintf(&b, "| %s | `%s` | %s |\n", name, cell(s.Usage), cell(s.Does("`", "`")))
+	}
+	b.WriteString("\n¹ needs no tab.\n")
+	return b.String()
+}
+
+// cell escapes a table cell's pipes.
+func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
