@@ -20,6 +20,19 @@ const (
 	MethodJSClickAuto = "jsClick-auto" // element.click(), because CDP could not reach the target
 )
 
+// ClickMethod is how a click reaches its element.
+type ClickMethod int
+
+const (
+	// ClickAuto sends mouse events, and calls element.click() when they
+	// cannot reach the element (a left click only).
+	ClickAuto ClickMethod = iota
+	// ClickJS calls element.click() only.
+	ClickJS
+	// ClickNative sends mouse events only, never element.click().
+	ClickNative
+)
+
 // ClickRequest is one click (SPEC 9.1).
 type ClickRequest struct {
 	// Target is a CSS selector or a ref; Text finds a clickable element by
@@ -38,14 +51,10 @@ type ClickRequest struct {
 	Force bool
 	// Button is left (default), right, middle, back or forward.
 	Button string
-	// ClickCount presses the button that many times (default 1);
-	// DoubleClick is ClickCount 2.
-	ClickCount  int
-	DoubleClick bool
-	// JSClick uses element.click() only; NativeOnly forbids falling back
-	// to it.
-	JSClick    bool
-	NativeOnly bool
+	// ClickCount presses the button that many times (default 1; 2 is a
+	// double click).
+	ClickCount int
+	Method     ClickMethod
 	// Timeout is the actionability timeout; DefaultTimeout when zero.
 	Timeout time.Duration
 	// ScrollUntilVisible scrolls the page step by step until the target
@@ -114,7 +123,7 @@ type ClickResult struct {
 // Click waits for the target to be actionable and clicks it with CDP mouse
 // events at its centre, verifying with a listener installed beforehand
 // that the events reached it; when they did not, it falls back to
-// element.click() unless NativeOnly. It reports the navigation and the new
+// element.click() unless the Method is ClickNative. It reports the navigation and the new
 // tabs the click caused (see Effects); registering those tabs is the
 // caller's.
 func Click(ctx context.Context, p *page.Page, req ClickRequest) (*ClickResult, error) {
@@ -200,7 +209,7 @@ func clickOnce(ctx context.Context, p *page.Page, req ClickRequest, target *Targ
 		}
 		return &ClickResult{Clicked: true, Method: MethodCDP}, nil
 	}
-	ar := ActionRequest{Target: *target, Action: ActionClick, Force: req.Force, Timeout: req.Timeout, AgentTimeout: req.Timeout > 0, StableFrames: req.Stable, probe: !req.JSClick}
+	ar := ActionRequest{Target: *target, Action: ActionClick, Force: req.Force, Timeout: req.Timeout, AgentTimeout: req.Timeout > 0, StableFrames: req.Stable, probe: req.Method != ClickJS}
 	if req.X != nil {
 		ar.Offset = &Point{*req.X, *req.Y}
 	}
@@ -260,11 +269,7 @@ func clickInput(req ClickRequest) (button string, count int, err error) {
 	case targets == 0 && req.ScrollUntilVisible != nil:
 		return "", 0, &invalid.Option{Field: "scrollUntilVisible", Reason: "needs an element to look for, not coordinates"}
 	}
-	count = max(req.ClickCount, 1)
-	if req.DoubleClick {
-		count = 2
-	}
-	return button, count, nil
+	return button, max(req.ClickCount, 1), nil
 }
 
 // forcedPastPointer: the element was auto-forced for a reason that means
@@ -290,9 +295,9 @@ type clicker struct {
 func (c clicker) click(ctx context.Context, req ClickRequest) (*ClickResult, error) {
 	res := &ClickResult{Found: c.el.Found, AutoForced: c.el.AutoForced, Scrolled: c.el.Scrolled}
 	// element.click() can only press the left button.
-	jsAllowed := !req.NativeOnly && c.button == "left"
+	jsAllowed := req.Method != ClickNative && c.button == "left"
 	switch {
-	case req.JSClick:
+	case req.Method == ClickJS:
 		return c.js(ctx, res, MethodJSClick)
 	case jsAllowed && c.el.Point == nil:
 		res.Warning = "the element has no box to click; clicked with element.click()"

@@ -260,7 +260,7 @@ func TestClickForcedThroughOverlay(t *testing.T) {
 	t.Run("nativeOnly", func(t *testing.T) {
 		p := openFixture(t, "click.html")
 		run(t, p, "cover(0)")
-		res, err := dom.Click(testCtx(t), p, dom.ClickRequest{Target: "#save", Force: true, NativeOnly: true})
+		res, err := dom.Click(testCtx(t), p, dom.ClickRequest{Target: "#save", Force: true, Method: dom.ClickNative})
 		if err != nil || res.Clicked || res.Method != dom.MethodCDP || res.TargetReceived || res.Warning == "" {
 			t.Errorf("result = %+v", *res)
 		}
@@ -312,9 +312,9 @@ func TestClickVariants(t *testing.T) {
 		method string
 		events []string
 	}{
-		{"double", dom.ClickRequest{Target: "#dbl", DoubleClick: true}, dom.MethodCDP, []string{"dbl:dblclick"}},
+		{"double", dom.ClickRequest{Target: "#dbl", ClickCount: 2}, dom.MethodCDP, []string{"dbl:dblclick"}},
 		{"right", dom.ClickRequest{Target: "#ctx", Button: "right"}, dom.MethodCDP, []string{"ctx:contextmenu:2"}},
-		{"jsClick", dom.ClickRequest{Target: "#save", JSClick: true}, dom.MethodJSClick, []string{"save:click"}},
+		{"jsClick", dom.ClickRequest{Target: "#save", Method: dom.ClickJS}, dom.MethodJSClick, []string{"save:click"}},
 		{"offset", dom.ClickRequest{Target: "#save", X: ptr(2.0), Y: ptr(2.0)}, dom.MethodCDP, []string{"save:click"}},
 		// The first match is hidden: its visible twin is the one meant.
 		{"visible twin", dom.ClickRequest{Target: ".dup"}, dom.MethodCDP, []string{"dup2:click"}},

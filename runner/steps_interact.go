@@ -101,6 +101,25 @@ func decodeClick(raw json.RawMessage) (clickParams, error) {
 	return p, nil
 }
 
+// method is the click method jsClick or nativeOnly asks for.
+func (p clickParams) method() dom.ClickMethod {
+	switch {
+	case p.JSClick:
+		return dom.ClickJS
+	case p.NativeOnly:
+		return dom.ClickNative
+	}
+	return dom.ClickAuto
+}
+
+// clickCount is clickCount, or 2 for doubleClick.
+func (p clickParams) clickCount() int {
+	if p.DoubleClick {
+		return 2
+	}
+	return p.ClickCount
+}
+
 // defaultStableFrames is stable: true's frame count (SPEC 8.6).
 const defaultStableFrames = 3
 
@@ -222,8 +241,7 @@ func runClick(ctx context.Context, c *Call, p clickParams) (any, error) {
 	res, err := dom.Click(ctx, c.page, dom.ClickRequest{
 		Target: orStr(p.Ref, p.Selector), Text: p.Text, Exact: p.Exact, Within: p.WithinSelector,
 		Selectors: p.Selectors, X: p.X, Y: p.Y, Force: p.Force,
-		Button: p.Button, ClickCount: p.ClickCount, DoubleClick: p.DoubleClick,
-		JSClick: p.JSClick, NativeOnly: p.NativeOnly, Timeout: ms(p.Timeout),
+		Button: p.Button, ClickCount: p.clickCount(), Method: p.method(), Timeout: ms(p.Timeout),
 		ScrollUntilVisible: p.scroll, WaitAfter: p.settle, SearchFrames: p.SearchFrames, Stable: p.stable,
 		NoGrace: true, // the settle after the step watches for what follows
 		Acted:   c.acted,
