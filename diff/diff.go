@@ -66,6 +66,7 @@ func Compare(before, after []Node, opts Options) *Diff {
 	}
 	bLab, aLab := labelsOf(before), labelsOf(after)
 	after = unreuse(before, after, bLab, aLab, known)
+	s := sides{before, after, bLab, aLab}
 	pairs := map[int]int{} // every later line paired with its earlier one
 	seen := map[string]bool{}
 	for i := range after {
@@ -91,13 +92,13 @@ func Compare(before, after []Node, opts Options) *Diff {
 	if !opts.Scrolled {
 		removed, added, twins = dropTwins(before, after, removed, added)
 		var ch []indexed
-		removed, added, ch = pairRebuilt(before, after, removed, added, twins, pairs, bLab, aLab)
+		removed, added, ch = pairRebuilt(s, removed, added, twins, pairs)
 		changed = append(changed, ch...)
 	}
 	for a, b := range twins {
 		pairs[a] = b
 	}
-	rm, ad, ch := compareUnnamed(before, after, twins, !opts.Scrolled, bLab, aLab, pairs)
+	rm, ad, ch := compareUnnamed(s, twins, !opts.Scrolled, pairs)
 	added, removed, changed = append(added, ad...), append(removed, rm...), append(changed, ch...)
 	removed, added, ch = ownText(before, after, removed, added, known, twins)
 	changed = append(changed, ch...)
@@ -175,7 +176,8 @@ func dropTwins(before, after []Node, removed, added []int) ([]int, []int, map[in
 // changes. Lines read the same when their content and their labels are
 // the same: a rebuilt list's items are all "listitem", but the row that
 // reads "Pay rent" is the row that read "Pay rent", wherever it went.
-func pairRebuilt(before, after []Node, removed, added []int, twins, idPairs map[int]int, bLab, aLab []string) ([]int, []int, []indexed) {
+func pairRebuilt(s sides, removed, added []int, twins, idPairs map[int]int) ([]int, []int, []indexed) {
+	before, after := s.before, s.after
 	var changed []indexed
 	partner := func(a int) (int, bool) {
 		if b, ok := twins[a]; ok {
@@ -230,7 +232,7 @@ func pairRebuilt(before, after []Node, removed, added []int, twins, idPairs map[
 			// is left pairs by place: as many left on each side between
 			// two lines paired in order are the same ones, changed. A
 			// line left beside a different neighbour is news.
-			same := func(i, j int) bool { return sameLine(before, after, bLab, aLab, b[i], a[j]) }
+			same := func(i, j int) bool { return s.sameLine(b[i], a[j]) }
 			matches := lcs(len(b), len(a), same)
 			for _, m := range matches {
 				pair(b[m[0]], a[m[1]])
@@ -256,7 +258,7 @@ func pairRebuilt(before, after []Node, removed, added []int, twins, idPairs map[
 			// What left one place and arrived at another, read the same
 			// and alone to (a card the board rebuilt in another list), is
 			// one element that moved; its lines below pair next round.
-			for b, a := range across(before, after, removed, added, bLab, aLab, partner) {
+			for b, a := range across(s, removed, added, partner) {
 				pair(b, a)
 			}
 		}
@@ -274,22 +276,22 @@ func pairRebuilt(before, after []Node, removed, added []int, twins, idPairs map[
 // that read the same (sameLine) as no other on either side: the pairs by
 // index into before and after. One that arrived in a new element (a
 // button wrapped in a new group) is news.
-func across(before, after []Node, removed, added []int, bLab, aLab []string, partner func(int) (int, bool)) map[int]int {
+func across(s sides, removed, added []int, partner func(int) (int, bool)) map[int]int {
 	key := func(nodes []Node, labs []string, i int) string {
 		return nodes[i].Role + "\x00" + nodes[i].refless() + "\x00" + labs[i]
 	}
 	left, came := map[string][]int{}, map[string][]int{}
 	for _, b := range removed {
-		k := key(before, bLab, b)
+		k := key(s.before, s.bLab, b)
 		left[k] = append(left[k], b)
 	}
 	for _, a := range added {
-		k := key(after, aLab, a)
+		k := key(s.after, s.aLab, a)
 		came[k] = append(came[k], a)
 	}
 	out := map[int]int{}
 	for k, as := range came {
-		if p := after[as[0]].Parent; len(as) == 1 && p >= 0 {
+		if p := s.after[as[0]].Parent; len(as) == 1 && p >= 0 {
 			if _, ok := partner(p); !ok {
 				delete(came, k)
 			}
@@ -468,12 +470,19 @@ func lines(nodes []Node, labs []string, indexes []int) []Node {
 	return out
 }
 
+// sides are the two snapshots compared, each line with its label (what a
+// line without a name of its own reads as, labelsOf).
+type sides struct {
+	before, after []Node
+	bLab, aLab    []string
+}
+
 // sameLine says whether line b of before and line a of after read the
-// same: the same content, and the same label (what a line without a name
-// of its own reads as). A rebuilt element's new ref is no difference: the
-// page replaced the element, the agent sees the same one.
-func sameLine(before, after []Node, bLab, aLab []string, b, a int) bool {
-	return before[b].refless() == after[a].refless() && bLab[b] == aLab[a]
+// same: the same content, and the same label. A rebuilt element's new
+// ref is no difference: the page replaced the element, the agent sees
+// the same one.
+func (s sides) sameLine(b, a int) bool {
+	return s.before[b].refless() == s.after[a].refless() && s.bLab[b] == s.aLab[a]
 }
 
 // movedAcross pairs, by index into b and a, the lines that read the same
@@ -534,7 +543,8 @@ type indexed struct {
 // compareUnnamed aligns the lines without refs group by group (same
 // place, same role): it returns the indexes of the lines left over on
 // each side and the changes of the lines it paired.
-func compareUnnamed(before, after []Node, twins map[int]int, pair bool, bLab, aLab []string, pairs map[int]int) (removed, added []int, changed []indexed) {
+func compareUnnamed(s sides, twins map[int]int, pair bool, pairs map[int]int) (removed, added []int, changed []indexed) {
+	before, after := s.before, s.after
 	bg, bOrder := groups(before, func(p int) string { return before[p].id() })
 	ag, aOrder := groups(after, func(p int) string {
 		if b, ok := twins[p]; ok {
@@ -543,7 +553,7 @@ func compareUnnamed(before, after []Node, twins map[int]int, pair bool, bLab, aL
 		return after[p].id()
 	})
 	for _, key := range aOrder {
-		rm, ad, aligned := align(before, after, bg[key], ag[key], pair, bLab, aLab)
+		rm, ad, aligned := align(s, bg[key], ag[key], pair)
 		removed, added = append(removed, rm...), append(added, ad...)
 		for _, p := range aligned {
 			pairs[p[1]] = p[0]
@@ -606,8 +616,8 @@ const maxAlign = 1 << 20
 // subsequence after trimming the common ends). Between two matched lines,
 // as many unmatched lines on each side are pairs whose content changed,
 // when pair allows; the rest were removed or added.
-func align(before, after []Node, b, a []int, pair bool, bLab, aLab []string) (removed, added []int, pairs [][2]int) {
-	same := func(i, j int) bool { return sameLine(before, after, bLab, aLab, b[i], a[j]) }
+func align(s sides, b, a []int, pair bool) (removed, added []int, pairs [][2]int) {
+	same := func(i, j int) bool { return s.sameLine(b[i], a[j]) }
 	lo := 0
 	for lo < len(b) && lo < len(a) && same(lo, lo) {
 		lo++

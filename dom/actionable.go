@@ -223,9 +223,9 @@ func WaitActionable(ctx context.Context, p *page.Page, req ActionRequest) (*Elem
 	}
 	req.Describe = req.Describe || reResolved
 	if nf := (*NotFoundError)(nil); errors.As(last, &nf) {
-		nf.ScrollNote = hunt.note
+		nf.ScrollNote, nf.Waited = hunt.note, time.Since(start)
 	}
-	el, err := expire(ctx, p, req, token, last, lastVerdict, time.Since(start))
+	el, err := expire(ctx, p, req, token, last, lastVerdict)
 	if el != nil {
 		el.ReResolved = el.ReResolved || reResolved
 		el.Scrolled = hunt.scrolled
@@ -241,15 +241,11 @@ func (req ActionRequest) searchesScrollers() bool {
 
 // expire decides what the timeout means: auto-force an element that is
 // there but not ready, or report why there was nothing to act on.
-func expire(ctx context.Context, p *page.Page, req ActionRequest, token string, last error, v verdict, waited time.Duration) (*Element, error) {
+func expire(ctx context.Context, p *page.Page, req ActionRequest, token string, last error, v verdict) (*Element, error) {
 	if last == nil { // every attempt met a navigating page
 		return nil, &TimeoutError{Target: req.Target, Action: req.Action, Err: context.DeadlineExceeded}
 	}
 	if v != forceable {
-		var nf *NotFoundError
-		if errors.As(last, &nf) {
-			nf.Waited = waited
-		}
 		return nil, last
 	}
 	res, err := check(ctx, p, req, token, true)

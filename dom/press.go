@@ -49,7 +49,7 @@ func Press(ctx context.Context, p *page.Page, req PressRequest) (*PressResult, e
 	res := &PressResult{}
 	if req.Target != "" {
 		target := ParseTarget(req.Target)
-		f, err := focusTarget(ctx, p, target, ActionPress, ActionPress, req.Force, req.Timeout, false)
+		f, err := focusTarget(ctx, p, focusRequest{target: target, check: ActionPress, action: ActionPress, force: req.Force, timeout: req.Timeout})
 		if err != nil {
 			return nil, err
 		}

@@ -111,7 +111,8 @@ func selectIn(ctx context.Context, p *page.Page, target Target, req SelectOption
 		return nil, err
 	}
 	res, replaced, err := reResolving(req.Timeout, target, ActionSelect, func(timeout time.Duration, again bool) (*SelectOptionResult, error) {
-		return selectAttempt(ctx, p, req, arg, target, timeout, again)
+		ar := ActionRequest{Target: target, Action: ActionSelect, Force: true, Timeout: timeout, Describe: again, AgentTimeout: req.Timeout > 0}
+		return selectAttempt(ctx, p, ar, req, arg)
 	})
 	if res != nil {
 		res.or(replaced)
@@ -119,11 +120,12 @@ func selectIn(ctx context.Context, p *page.Page, target Target, req SelectOption
 	return res, err
 }
 
-// selectAttempt readies the select and retries the choice while the
-// option is missing or disabled, until timeout.
-func selectAttempt(ctx context.Context, p *page.Page, req SelectOptionRequest, arg map[string]any, target Target, timeout time.Duration, again bool) (*SelectOptionResult, error) {
-	deadline := time.Now().Add(timeout)
-	el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: ActionSelect, Force: true, Timeout: timeout, Describe: again, AgentTimeout: req.Timeout > 0})
+// selectAttempt readies the select ar names and retries the choice while
+// the option is missing or disabled, until ar's timeout.
+func selectAttempt(ctx context.Context, p *page.Page, ar ActionRequest, req SelectOptionRequest, arg map[string]any) (*SelectOptionResult, error) {
+	target := ar.Target
+	deadline := time.Now().Add(ar.Timeout)
+	el, err := WaitActionable(ctx, p, ar)
 	if err != nil {
 		return nil, err
 	}

@@ -73,7 +73,7 @@ func Type(ctx context.Context, p *page.Page, req TypeRequest) (*TypeResult, erro
 	} else {
 		target := ParseTarget(req.Target)
 		// fill's checks are type's: visible and editable.
-		f, err := focusTarget(ctx, p, target, ActionFill, ActionType, req.Force, req.Timeout, true)
+		f, err := focusTarget(ctx, p, focusRequest{target: target, check: ActionFill, action: ActionType, force: req.Force, timeout: req.Timeout, click: true})
 		if err != nil {
 			return nil, relabel(err, ActionType)
 		}
@@ -99,12 +99,23 @@ type keyTarget struct {
 	forced              *Element // the element, when auto-forced
 }
 
-// focusTarget readies target with check's checks and gives it keyboard
+// focusRequest is a target to give keyboard focus: check is the action
+// whose checks it must pass, action the one its errors name; with click,
+// a click focuses it when nothing is in the way (see focus).
+type focusRequest struct {
+	target        Target
+	check, action Action
+	force         bool
+	timeout       time.Duration
+	click         bool
+}
+
+// focusTarget readies the target with its checks and gives it keyboard
 // focus (see focus), resolving it again when a re-render replaces it
 // before it has focus.
-func focusTarget(ctx context.Context, p *page.Page, target Target, check, action Action, force bool, timeout time.Duration, click bool) (*keyTarget, error) {
-	k, replaced, err := reResolving(timeout, target, action, func(t time.Duration, again bool) (*keyTarget, error) {
-		el, err := WaitActionable(ctx, p, ActionRequest{Target: target, Action: check, Force: force, Timeout: t, Describe: again, AgentTimeout: timeout > 0})
+func focusTarget(ctx context.Context, p *page.Page, req focusRequest) (*keyTarget, error) {
+	k, replaced, err := reResolving(req.timeout, req.target, req.action, func(t time.Duration, again bool) (*keyTarget, error) {
+		el, err := WaitActionable(ctx, p, ActionRequest{Target: req.target, Action: req.check, Force: req.force, Timeout: t, Describe: again, AgentTimeout: req.timeout > 0})
 		if err != nil {
 			return nil, err
 		}
@@ -113,7 +124,7 @@ func focusTarget(ctx context.Context, p *page.Page, target Target, check, action
 		if el.AutoForced {
 			k.forced = el
 		}
-		k.Focused, err = focus(ctx, p, el, click)
+		k.Focused, err = focus(ctx, p, el, req.click)
 		return k, err
 	})
 	if k != nil {

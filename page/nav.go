@@ -220,12 +220,13 @@ func stopNavigation(ctx context.Context, p *Page, nav *cdp.Sent, rawURL, waitUnt
 // stopFollowed ends a navigation the follower f saw begin but not commit
 // by the step's deadline (a reload, a history step): Page.stopLoading, then
 // a look at the events that came meanwhile, in case it committed after
-// all. rawURL is where it was going, "" for the current entry (a reload).
-func stopFollowed(ctx context.Context, p *Page, l *cdp.Listener, f *follower, rawURL string, waited time.Duration, timedOut error) error {
+// all. e says where it was going (URL, "" for the current entry: a
+// reload) and how long it was waited for; the rest it fills in.
+func stopFollowed(ctx context.Context, p *Page, l *cdp.Listener, f *follower, e *NavTimeoutError, timedOut error) error {
 	sctx, cancel := xcontext.Detached(ctx, navStopWait)
 	defer cancel()
-	stopped := proto.PageStopLoading{}.Do(sctx, p.S) == nil
-	e := &NavTimeoutError{URL: rawURL, Waited: waited, Stopped: stopped, Shows: shownURL(sctx, p)}
+	e.Stopped = proto.PageStopLoading{}.Do(sctx, p.S) == nil
+	e.Shows = shownURL(sctx, p)
 	for _, ev := range l.Drain() {
 		_ = f.handle(ev)
 	}
@@ -408,7 +409,7 @@ func followCommand(ctx context.Context, p *Page, waitUntil, to string, command f
 	f := newFollower(frameID, waitUntil)
 	err = f.run(ctx, l)
 	if err != nil && ctx.Err() != nil && !f.committed {
-		err = stopFollowed(ctx, p, l, f, to, waitedSince(ctx, start), err)
+		err = stopFollowed(ctx, p, l, f, &NavTimeoutError{URL: to, Waited: waitedSince(ctx, start)}, err)
 	}
 	return f, err
 }

@@ -128,27 +128,33 @@ func (o PipelineOp) finish(m microOp, fns *[]string) (microOp, error) {
 // Validate checks every operation before anything runs; errors name the
 // operation by its zero-based index, as failedAt does.
 func (r PipelineRequest) Validate() error {
-	_, _, err := r.compile()
+	_, err := r.compile()
 	return err
 }
 
-func (r PipelineRequest) compile() ([]microOp, []string, error) {
+// program is a compiled pipeline: its operations as data, and the agent's
+// functions (waitFor's and return's) as source, which ops name by index.
+type program struct {
+	ops []microOp
+	fns []string
+}
+
+func (r PipelineRequest) compile() (program, error) {
 	if len(r.Steps) == 0 {
-		return nil, nil, errors.New("the pipeline has no operations")
+		return program{}, errors.New("the pipeline has no operations")
 	}
 	if r.Timeout < 0 {
-		return nil, nil, errors.New(`"timeout" must be positive`)
+		return program{}, errors.New(`"timeout" must be positive`)
 	}
-	ops := make([]microOp, len(r.Steps))
-	var fns []string
+	prog := program{ops: make([]microOp, len(r.Steps))}
 	for i, o := range r.Steps {
-		m, err := o.compile(&fns)
+		m, err := o.compile(&prog.fns)
 		if err != nil {
-			return nil, nil, fmt.Errorf("pipeline[%d]: %w", i, err)
+			return program{}, fmt.Errorf("pipeline[%d]: %w", i, err)
 		}
-		ops[i] = m
+		prog.ops[i] = m
 	}
-	return ops, fns, nil
+	return prog, nil
 }
 
 // PipelineResult is a pipeline's outcome. Results hold one entry per
@@ -229,7 +235,7 @@ const (
 // why, and comes with a *PipelineError.
 func Pipeline(ctx context.Context, p *Page, req PipelineRequest) (*PipelineResult, error) {
 	start := time.Now()
-	ops, fns, err := req.compile()
+	prog, err := req.compile()
 	if err != nil {
 		return nil, err
 	}
@@ -245,19 +251,19 @@ func Pipeline(ctx context.Context, p *Page, req PipelineRequest) (*PipelineResul
 	}
 	pctx, cancel := context.WithTimeout(ctx, budget+pipelineSlack)
 	defer cancel()
-	if findsRef(ops) {
+	if findsRef(prog.ops) {
 		if err := ShareRefs(pctx, p); err != nil {
 			return nil, err
 		}
 	}
 	ro, err := evaluateBounded(pctx, p, proto.RuntimeEvaluate{
-		Expression:    pipelineExpression(ops, fns, budget),
+		Expression:    pipelineExpression(prog, budget),
 		AwaitPromise:  true,
 		ReturnByValue: true,
 		UserGesture:   true,
 	})
 	if err != nil {
-		return pipelineFailure(ctx, p, req, ops, fns, err, start)
+		return pipelineFailure(ctx, p, req, prog, err, start)
 	}
 	var out struct {
 		PipelineResult
@@ -283,15 +289,15 @@ const pipelineScript = "pipeline"
 // pipelineExpression calls js/pipeline.js with the operations as JSON and
 // the agent's functions as source: they are the agent's own JavaScript,
 // the one part that cannot travel as data.
-func pipelineExpression(ops []microOp, fns []string, budget time.Duration) string {
-	data, _ := json.Marshal(ops) // plain structs always encode
+func pipelineExpression(prog program, budget time.Duration) string {
+	data, _ := json.Marshal(prog.ops) // plain structs always encode
 	var b strings.Builder
 	b.WriteString("(")
 	b.WriteString(strings.TrimSpace(pipelineJS))
 	b.WriteString(")(")
 	b.Write(data)
 	b.WriteString(", [")
-	for i, f := range fns {
+	for i, f := range prog.fns {
 		if i > 0 {
 			b.WriteString(",")
 		}
@@ -316,10 +322,10 @@ func fnSource(src string) string {
 // pipelineFailure explains an evaluation that did not run to its own
 // result: a syntax error in one of the agent's functions (found and named
 // by compiling each), or a busy loop that outlived the budget.
-func pipelineFailure(ctx context.Context, p *Page, req PipelineRequest, ops []microOp, fns []string, err error, start time.Time) (*PipelineResult, error) {
+func pipelineFailure(ctx context.Context, p *Page, req PipelineRequest, prog program, err error, start time.Time) (*PipelineResult, error) {
 	var je *JSError
 	if errors.As(err, &je) && strings.HasPrefix(je.Message, "SyntaxError") {
-		if i, msg := syntaxCulprit(ctx, p, ops, fns); i >= 0 {
+		if i, msg := syntaxCulprit(ctx, p, prog); i >= 0 {
 			res := &PipelineResult{FailedAt: &i, Error: msg, Results: []json.RawMessage{}}
 			return res, &PipelineError{Index: i, Op: req.Steps[i].String(), Kind: "syntax", Message: msg}
 		}
@@ -349,12 +355,12 @@ var refPattern = regexp.MustCompile(`^s\d+e\d+$`)
 // with the parser's message; -1 when they all parse. Evaluating a
 // function expression only creates the function, so nothing of the
 // agent's code runs. (Runtime.compileScript would need Runtime.enable.)
-func syntaxCulprit(ctx context.Context, p *Page, ops []microOp, fns []string) (int, string) {
-	for i, op := range ops {
+func syntaxCulprit(ctx context.Context, p *Page, prog program) (int, string) {
+	for i, op := range prog.ops {
 		if op.Op != "waitFor" && op.Op != "return" {
 			continue
 		}
-		_, err := p.Main().Evaluate(ctx, proto.RuntimeEvaluate{Expression: "void " + fnSource(fns[op.Fn]), ReturnByValue: true})
+		_, err := p.Main().Evaluate(ctx, proto.RuntimeEvaluate{Expression: "void " + fnSource(prog.fns[op.Fn]), ReturnByValue: true})
 		var je *JSError
 		if errors.As(err, &je) {
 			return i, je.Message
