@@ -22,19 +22,22 @@ func TestSummarize(t *testing.T) {
 		}
 		return ds
 	}
+	ms := time.Millisecond
 	cases := []struct {
-		in            []time.Duration
-		med, min, max time.Duration
+		in                 []time.Duration
+		med, p90, min, max time.Duration
 	}{
-		{d(30, 10, 20), 20 * time.Millisecond, 10 * time.Millisecond, 30 * time.Millisecond},
-		{d(40, 10, 20, 30), 25 * time.Millisecond, 10 * time.Millisecond, 40 * time.Millisecond},
-		{d(7), 7 * time.Millisecond, 7 * time.Millisecond, 7 * time.Millisecond},
-		{nil, 0, 0, 0},
+		{d(30, 10, 20), 20 * ms, 30 * ms, 10 * ms, 30 * ms},
+		{d(40, 10, 20, 30), 25 * ms, 40 * ms, 10 * ms, 40 * ms},
+		{d(7), 7 * ms, 7 * ms, 7 * ms, 7 * ms},
+		{d(10, 9, 8, 7, 6, 5, 4, 3, 2, 1), 5500 * time.Microsecond, 9 * ms, 1 * ms, 10 * ms},
+		{d(11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1), 6 * ms, 10 * ms, 1 * ms, 11 * ms},
+		{nil, 0, 0, 0, 0},
 	}
 	for _, c := range cases {
 		s := summarize(c.in)
-		if s.median != c.med || s.min != c.min || s.max != c.max || s.n != len(c.in) {
-			t.Errorf("summarize(%v) = %+v, want median %v min %v max %v", c.in, s, c.med, c.min, c.max)
+		if s.median != c.med || s.p90 != c.p90 || s.min != c.min || s.max != c.max || s.n != len(c.in) {
+			t.Errorf("summarize(%v) = %+v, want median %v p90 %v min %v max %v", c.in, s, c.med, c.p90, c.min, c.max)
 		}
 	}
 	if got := medianInt([]int{5, 1, 9, 3}); got != 3 {
@@ -77,6 +80,19 @@ func TestJudge(t *testing.T) {
 		t.Errorf("1.55× a lone agent's should miss 1.5×: %+v", r)
 	}
 
+	m = measured{calls: calls(10, 20, 30)}
+	m.calls[1].cpu = 15 * time.Millisecond
+	for i := range 25 {
+		m.gatherChrome(time.Duration(40+i%10) * time.Millisecond) // 40..49: 44.5 a chunk
+	}
+	m.gatherChrome(900 * time.Millisecond) // a burst, in the short last chunk
+	m.flushChrome()
+	m.addChrome(700*time.Millisecond, 10) // a chunk of 10 calls: the median is (44.5+70)/2
+	r = judge("click", m, target{}, 0)
+	if r.CLICPUMS != 0 || r.ChromeCPUMS != 57.25 || len(m.chrome) != 4 || m.chrome[0] != 44500*time.Microsecond || r.P90MS != 30 {
+		t.Errorf("CPU figures: %+v (chrome chunks %v)", r, m.chrome)
+	}
+
 	r = judge("floorless", measured{calls: calls(10), floorErr: errors.New("gone")}, target{xFloor: 2}, 0)
 	if r.Met || r.FloorMS != 0 {
 		t.Errorf("no floor cannot meet a floor target: %+v", r)
@@ -114,6 +130,18 @@ func TestReport(t *testing.T) {
 	}
 	if s := (target{ms: 80, xFloor: 1.5}).String(); s != "≤80ms, ≤1.5×floor" {
 		t.Errorf("target: %q", s)
+	}
+}
+
+func TestScenarioNames(t *testing.T) {
+	names := strings.Join(scenarioNames(), ",")
+	for _, want := range []string{"click-report", "agents-1 (lone)", "agents-8", "agents-1-click (lone)", "agents-4-click", "agents-8-click"} {
+		if !strings.Contains(","+names+",", ","+want+",") {
+			t.Errorf("no scenario %q in %s", want, names)
+		}
+	}
+	if s := agentKinds[1].site(3); s != "agent-click-3" {
+		t.Errorf("site %q", s)
 	}
 }
 

@@ -36,7 +36,8 @@ type sample struct {
 	// rssUnsure: rssKB is not above the spawner's own peak, so it may be
 	// the spawner's figure, an upper bound of the call's.
 	rssUnsure bool
-	err       error // the call failed (exit status, or not {"status":"ok"})
+	cpu       time.Duration // the process's user and system CPU time
+	err       error         // the call failed (exit status, or not {"status":"ok"})
 }
 
 // call runs one batch and measures the whole process, from start to exit.
@@ -46,7 +47,7 @@ func (c *cli) call(ctx context.Context, input string) (sample, []byte) {
 		return sample{err: err}, nil
 	}
 	s := sample{dur: time.Duration(rep.NS), bytes: len(rep.Stdout), rssKB: rep.RSSKB,
-		rssUnsure: rep.RSSKB <= rep.SelfKB}
+		rssUnsure: rep.RSSKB <= rep.SelfKB, cpu: time.Duration(rep.CPUNS)}
 	switch {
 	case rep.TimedOut:
 		s.err = fmt.Errorf("did not end within %s", callLimit)

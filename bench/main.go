@@ -3,7 +3,9 @@
 // Chromium and fixture pages of its own. Scenarios take turns round by
 // round; each is also done the cheapest way (its floor: bare CDP over one
 // open websocket), so every figure is shown as a multiple of what the
-// browser itself needs. It prints a table, one JSON line per scenario and
+// browser itself needs. Beside its time, a call's CPU time is shown: the
+// CLI process's (its rusage) and Chrome's (its processes' in /proc,
+// chromeMeter). It prints a table, one JSON line per scenario and
 // whether every target was met. `make bench` builds the binary and runs
 // it; it is a development tool, never shipped.
 package main
@@ -125,8 +127,10 @@ func scenarioNames() []string {
 	for _, s := range scenarios() {
 		names = append(names, s.name)
 	}
-	for _, n := range agentCounts {
-		names = append(names, agentName(n))
+	for _, k := range agentKinds {
+		for _, n := range agentCounts {
+			names = append(names, k.name(n))
+		}
 	}
 	return names
 }
@@ -139,6 +143,8 @@ type harness struct {
 	port  int       // the fixture server's
 	pause time.Duration
 	log   io.Writer
+	// chrome reads Chrome's CPU time; nil where it cannot.
+	chrome *chromeMeter
 }
 
 // measure starts the browser and the fixture server, runs the chosen
@@ -157,16 +163,21 @@ func measure(ctx context.Context, c *config, stderr io.Writer) ([]result, error)
 			chosen = append(chosen, s)
 		}
 	}
-	var counts []int
-	for _, n := range agentCounts {
-		if c.only.MatchString(agentName(n)) {
-			counts = append(counts, n)
+	// counts[i] are the agent counts of agentKinds[i] chosen.
+	counts := make([][]int, len(agentKinds))
+	anyAgents := false
+	for i, k := range agentKinds {
+		for _, n := range agentCounts {
+			if c.only.MatchString(k.name(n)) {
+				counts[i] = append(counts[i], n)
+			}
 		}
+		if len(counts[i]) > 0 && counts[i][0] != 1 {
+			counts[i] = append([]int{1}, counts[i]...) // the baseline
+		}
+		anyAgents = anyAgents || len(counts[i]) > 0
 	}
-	if len(counts) > 0 && counts[0] != 1 {
-		counts = append([]int{1}, counts...) // the baseline
-	}
-	if len(chosen) == 0 && len(counts) == 0 {
+	if len(chosen) == 0 && !anyAgents {
 		return nil, fmt.Errorf("-run %q matches no scenario", c.only)
 	}
 
@@ -195,6 +206,9 @@ func measure(ctx context.Context, c *config, stderr io.Writer) ([]result, error)
 		pause: c.pause,
 		log:   stderr,
 	}
+	if h.chrome = newChromeMeter(sp.cmd.Process.Pid); h.chrome == nil {
+		h.progress("Chrome's processes cannot be told: no Chrome CPU figures")
+	}
 
 	var rs []result
 	if len(chosen) > 0 {
@@ -204,8 +218,11 @@ func measure(ctx context.Context, c *config, stderr io.Writer) ([]result, error)
 		}
 		rs = append(rs, got...)
 	}
-	if len(counts) > 0 {
-		got, err := h.runAgents(ctx, counts, c.agentCalls)
+	for i, k := range agentKinds {
+		if len(counts[i]) == 0 {
+			continue
+		}
+		got, err := h.runAgents(ctx, k, counts[i], c.agentCalls)
 		if err != nil {
 			return nil, err
 		}
@@ -241,6 +258,9 @@ func (h *harness) runRounds(ctx context.Context, chosen []scenario, warmup, roun
 			return nil, fmt.Errorf("%s: %w", s.name, err)
 		}
 	}
+	if !h.restChrome(ctx) {
+		return nil, ctx.Err()
+	}
 	for r := -warmup; r < rounds; r++ {
 		if r < 0 {
 			h.progress("warm-up round %d of %d", warmup+r+1, warmup)
@@ -248,22 +268,36 @@ func (h *harness) runRounds(ctx context.Context, chosen []scenario, warmup, roun
 			h.progress("round %d of %d", r+1, rounds)
 		}
 		for _, p := range ps {
+			if !h.settle(ctx) {
+				return nil, ctx.Err()
+			}
+			c0, ok0 := h.chrome.read()
 			s, err := h.once(ctx, p)
 			if err != nil {
 				return nil, err
 			}
+			// Chrome's CPU time from the call's start to the machine's
+			// quiet after it: its work for the call, and what the call
+			// left it (a detached session's teardown).
 			if !h.settle(ctx) {
 				return nil, ctx.Err()
 			}
+			c1, ok1 := h.chrome.read()
 			d, ferr := h.timeFloor(ctx, p.floor, p.ft)
 			if r >= 0 {
 				p.m.calls = append(p.m.calls, s)
 				p.m.addFloor(d, ferr)
+				if ok0 && ok1 && !p.open { // open's closes its tab too
+					p.m.gatherChrome(c1 - c0)
+				}
 			}
 		}
 	}
 	rs := make([]result, 0, len(ps))
 	for _, p := range ps {
+		if p.m.chromeN > 0 {
+			p.m.flushChrome()
+		}
 		t := p.target
 		t.noError, t.maxRSS = true, maxRSSKB
 		rs = append(rs, judge(p.name, p.m, t, 0))
@@ -300,13 +334,9 @@ func (h *harness) prepare(ctx context.Context, p *prepared) error {
 	return nil
 }
 
-// once makes the scenario's call after an agent's pause and the
-// machine's quiet. An open call's
-// tab is closed again, untimed.
+// once makes the scenario's call. An open call's tab is closed again,
+// untimed.
 func (h *harness) once(ctx context.Context, p *prepared) (sample, error) {
-	if !h.settle(ctx) {
-		return sample{}, ctx.Err()
-	}
 	if !p.open {
 		s, _ := h.cli.call(ctx, onTab(p.tab, p.steps))
 		return s, nil
@@ -350,6 +380,35 @@ func (h *harness) url(site, path string) string {
 		}
 	}
 	return fmt.Sprintf("http://%s.localhost:%d%s", b.String(), h.port, path)
+}
+
+// Chrome at rest: at most restShare of one core over a restWindow, and
+// the longest wait for it.
+const (
+	restWindow = 500 * time.Millisecond
+	restShare  = 0.1
+	restMax    = 15 * time.Second
+)
+
+// restChrome waits, up to restMax, until Chrome is at rest. Opening tabs
+// leaves it seconds of work (their windows' first frames, their
+// renderers' start), which would otherwise fall on the first calls
+// measured and on Chrome's CPU figures. False when the run is being
+// stopped.
+func (h *harness) restChrome(ctx context.Context) bool {
+	deadline := time.Now().Add(restMax)
+	last, ok := h.chrome.read()
+	for ok && time.Now().Before(deadline) {
+		if xcontext.Sleep(ctx, restWindow) != nil {
+			return false
+		}
+		now, got := h.chrome.read()
+		if !got || now-last <= time.Duration(restShare*float64(restWindow)) {
+			break
+		}
+		last = now
+	}
+	return ctx.Err() == nil
 }
 
 // think is an agent's pause; false when the run is being stopped.

@@ -44,6 +44,8 @@ type spawnReply struct {
 	Stdout []byte `json:"stdout"`
 	Stderr string `json:"stderr,omitempty"`
 	RSSKB  int64  `json:"rssKb"`
+	// CPUNS is the process's user and system CPU time.
+	CPUNS int64 `json:"cpuNs"`
 	// SelfKB is the high-water mark of the spawner's memory: an RSSKB
 	// not above it may be the spawner's, not the call's.
 	SelfKB int64 `json:"selfKb"`
@@ -95,6 +97,7 @@ func spawnOne(req spawnRequest, env []string) spawnReply {
 	rep := spawnReply{ID: req.ID, NS: int64(time.Since(start)), Stdout: stdout.Bytes(), Stderr: stderr.String()}
 	if cmd.ProcessState != nil {
 		rep.RSSKB = peakRSSKB(cmd.ProcessState)
+		rep.CPUNS = int64(cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime())
 	}
 	rep.SelfKB = selfPeakRSSKB()
 	if err != nil {

@@ -9,8 +9,8 @@ import (
 
 // stats sums up a list of durations.
 type stats struct {
-	n                int
-	median, min, max time.Duration
+	n                     int
+	median, p90, min, max time.Duration
 }
 
 func summarize(ds []time.Duration) stats {
@@ -23,7 +23,10 @@ func summarize(ds []time.Duration) stats {
 	if len(s)%2 == 0 {
 		m = (s[len(s)/2-1] + s[len(s)/2]) / 2
 	}
-	return stats{n: len(s), median: m, min: s[0], max: s[len(s)-1]}
+	// p90: the nearest rank, the least duration 90% of the list are not
+	// above.
+	p90 := s[(len(s)*9+9)/10-1]
+	return stats{n: len(s), median: m, p90: p90, min: s[0], max: s[len(s)-1]}
 }
 
 // medianInt is the median of ints (the lower middle one: a byte count
@@ -72,7 +75,16 @@ type result struct {
 	MedianMS float64 `json:"medianMs"`
 	MinMS    float64 `json:"minMs"`
 	MaxMS    float64 `json:"maxMs"`
-	FloorMS  float64 `json:"floorMs,omitempty"`
+	P90MS    float64 `json:"p90Ms"`
+	// CLICPUMS is the median of a call's process's user and system CPU
+	// time. ChromeCPUMS is the CPU time Chrome's processes spent per
+	// call (chromeMeter): the calls are taken in chunks of chromeChunk,
+	// each chunk's time divided by its calls, and the median chunk's
+	// figure given, so that a burst of Chrome's own (a collection of
+	// garbage, the leftovers of opening tabs) sways one chunk only.
+	CLICPUMS    float64 `json:"cliCpuMs,omitempty"`
+	ChromeCPUMS float64 `json:"chromeCpuMs,omitempty"`
+	FloorMS     float64 `json:"floorMs,omitempty"`
 	// FloorMinMS: on a shared machine the least time is the better
 	// measure of the work itself.
 	FloorMinMS float64 `json:"floorMinMs,omitempty"`
@@ -102,6 +114,37 @@ type measured struct {
 	// floorErr is the first error of the floor; a failing floor has no
 	// figure.
 	floorErr error
+	// chrome is Chrome's CPU time per call, one figure per chunk of
+	// calls; chromeSum and chromeN gather the chunk under way, call by
+	// call.
+	chrome    []time.Duration
+	chromeSum time.Duration
+	chromeN   int
+}
+
+// chromeChunk is the calls of a chunk of Chrome's CPU time.
+const chromeChunk = 10
+
+// addChrome records Chrome's CPU time over a chunk of calls.
+func (m *measured) addChrome(d time.Duration, calls int) {
+	if calls > 0 {
+		m.chrome = append(m.chrome, d/time.Duration(calls))
+	}
+}
+
+// gatherChrome records Chrome's CPU time over one call, and the chunk
+// once it has chromeChunk; flushChrome records a last, shorter one.
+func (m *measured) gatherChrome(d time.Duration) {
+	m.chromeSum += d
+	m.chromeN++
+	if m.chromeN == chromeChunk {
+		m.flushChrome()
+	}
+}
+
+func (m *measured) flushChrome() {
+	m.addChrome(m.chromeSum, m.chromeN)
+	m.chromeSum, m.chromeN = 0, 0
 }
 
 // addFloor records one run of the floor.
@@ -118,6 +161,7 @@ func (m *measured) addFloor(d time.Duration, err error) {
 // is a lone agent's median, for parallel scenarios.
 func judge(name string, m measured, t target, lone time.Duration) result {
 	ds := make([]time.Duration, 0, len(m.calls))
+	cpus := make([]time.Duration, 0, len(m.calls))
 	sizes := make([]int, 0, len(m.calls))
 	r := result{Scenario: name, Target: t.String()}
 	for _, s := range m.calls {
@@ -129,13 +173,16 @@ func judge(name string, m measured, t target, lone time.Duration) result {
 			continue
 		}
 		ds = append(ds, s.dur)
+		cpus = append(cpus, s.cpu)
 		sizes = append(sizes, s.bytes)
 		r.RSSKB = max(r.RSSKB, s.rssKB)
 		r.RSSUpperBound = r.RSSUpperBound || s.rssUnsure
 	}
 	st := summarize(ds)
 	r.Calls = len(m.calls)
-	r.MedianMS, r.MinMS, r.MaxMS = ms(st.median), ms(st.min), ms(st.max)
+	r.MedianMS, r.P90MS, r.MinMS, r.MaxMS = ms(st.median), ms(st.p90), ms(st.min), ms(st.max)
+	r.CLICPUMS = ms(summarize(cpus).median)
+	r.ChromeCPUMS = ms(summarize(m.chrome).median)
 	r.Bytes = medianInt(sizes)
 	if m.floorErr == nil && len(m.floor) > 0 {
 		fs := summarize(m.floor)
