@@ -237,7 +237,7 @@ func (c *Call) leaveHeld(ctx context.Context, alias string) error {
 	sctx, cancel := xcontext.Detached(ctx, reviveWait)
 	defer cancel()
 	h := page.PendingNavigation(sctx, c.page)
-	msg := fmt.Sprintf("tab %s did not answer within the call's timeout (%d ms), so none of your steps ran: %s", alias, c.timeout.Milliseconds(), heldNote(h))
+	msg := fmt.Sprintf("tab %s did not answer within the call's timeout (%d ms), so none of your steps ran: %s", alias, c.timeout.Milliseconds(), h.Note())
 	if page.StopLoading(sctx, c.page) != nil {
 		msg += fmt.Sprintf("; cdpskill could not stop that navigation: the tab shows %s until the server answers, then the new page", orUnknown(h.Shows))
 	} else {
@@ -376,7 +376,7 @@ func (c *Call) open(ctx context.Context, alias, targetID, frame string) error {
 
 // watchSetup ends, with the reason as ctx's cause, the setup of sess's
 // tab when its page does not answer; answered closes when the setup is
-// done. After answerProbe of silence it looks at the page's main thread:
+// done. After page.AnswerProbe of silence it looks at the page's main thread:
 // a page that a navigation holds back (a slow server) is waited for as
 // long as the call may take (heldUntil), since the navigation may still
 // commit, then, its main thread still free, the tab is a *heldTab, which
@@ -386,10 +386,10 @@ func (c *Call) open(ctx context.Context, alias, targetID, frame string) error {
 // could not look at is a *mutedTab: nothing is done to it on a guess.
 func (c *Call) watchSetup(ctx context.Context, answered <-chan struct{}, stop context.CancelCauseFunc, sess *cdp.Session) {
 	start := time.Now()
-	if !quietFor(ctx, answered, answerProbe) {
+	if !quietFor(ctx, answered, page.AnswerProbe) {
 		return
 	}
-	look := func() (busy, ok bool) { return mainThreadBusy(ctx, sess.Conn(), sess.TargetID) }
+	look := func() (busy, ok bool) { return page.MainThreadBusy(ctx, sess.Conn(), sess.TargetID) }
 	busy, ok := look()
 	if ok && !busy {
 		if !quietFor(ctx, answered, time.Until(c.heldUntil(ctx))) {
