@@ -89,7 +89,7 @@ type Call struct {
 	held bool
 
 	// dialogs answers the page's JavaScript dialogs for the whole call.
-	dialogs *dialogWatch
+	dialogs *page.DialogWatch
 
 	// net records the tab's requests for the network step and the
 	// failed-request summary.

@@ -49,7 +49,7 @@ type StepResult struct {
 	// Observation is the value of the step's observe hook.
 	Observation any `json:"observation,omitempty"`
 	// Dialogs are the JavaScript dialogs answered while the step ran.
-	Dialogs []DialogReport `json:"dialogs,omitempty"`
+	Dialogs []page.DialogReport `json:"dialogs,omitempty"`
 	// Downloads are the files the step downloaded, saved under
 	// $TMPDIR/cdp-skill/downloads.
 	Downloads []capture.Download `json:"downloads,omitempty"`

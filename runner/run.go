@@ -75,8 +75,8 @@ func Run(ctx context.Context, input []byte, opts Options) *Result {
 		c.warnMu.Unlock()
 		c.warn("the tab registry was damaged and has been rebuilt: %v", err)
 	}
-	dialogs := newDialogWatch(req.dialog)
-	defer dialogs.close()
+	dialogs := page.NewDialogWatch(req.dialog)
+	defer dialogs.Close()
 	c.dialogs = dialogs
 
 	if req.tab != "" {
@@ -101,7 +101,7 @@ func Run(ctx context.Context, input []byte, opts Options) *Result {
 	cdp.TraceMark("late downloads")
 	c.lateDownloads(ctx, res)
 	cdp.TraceMark("done")
-	dialogs.close()
+	dialogs.Close()
 	lateDialogs(res, dialogs)
 	res.secrets = c.secrets
 	return res
@@ -125,7 +125,7 @@ func checkTabPlan(req *request) *Error {
 
 // runSteps runs the steps in order, stopping at the first failure that is
 // not optional. It reports what ran, for the report.
-func (c *Call) runSteps(ctx context.Context, req *request, res *Result, dialogs *dialogWatch) *ran {
+func (c *Call) runSteps(ctx context.Context, req *request, res *Result, dialogs *page.DialogWatch) *ran {
 	r := &ran{print: c.beforePrint()}
 	last := -1 // the last action on the tab
 	for i, ps := range req.steps {
@@ -144,7 +144,7 @@ func (c *Call) runSteps(ctx context.Context, req *request, res *Result, dialogs 
 		}
 		c.followDialogs(ctx, dialogs)
 		c.rebase(ctx, ps.def, r)
-		dialogs.beginStep(ps.dialog)
+		dialogs.BeginStep(ps.dialog)
 		print := c.fingerprint(ctx, ps.def)
 		sr, err := c.runStep(ctx, ps, timeout)
 		if err != nil {
@@ -446,27 +446,27 @@ func (c *Call) spill(action string, raw json.RawMessage) any {
 
 // followDialogs points the dialog watch at the call's current tab, which
 // a step may have just opened or switched to.
-func (c *Call) followDialogs(ctx context.Context, dialogs *dialogWatch) {
+func (c *Call) followDialogs(ctx context.Context, dialogs *page.DialogWatch) {
 	if dialogs == nil || c.sess == nil || c.dead.Load() {
 		return
 	}
-	if err := dialogs.follow(ctx, c.sess); err != nil && ctx.Err() == nil {
+	if err := dialogs.Follow(ctx, c.sess); err != nil && ctx.Err() == nil {
 		c.warn("JavaScript dialogs of tab %s may go unanswered: %v", c.alias, err)
 	}
 }
 
 // takeDialogs moves what the dialog watch saw during a step into its
 // result: the dialogs to the step, problems to the call's warnings.
-func (c *Call) takeDialogs(sr *StepResult, dialogs *dialogWatch) {
-	reports, notes := dialogs.take()
+func (c *Call) takeDialogs(sr *StepResult, dialogs *page.DialogWatch) {
+	reports, notes := dialogs.Take()
 	sr.Dialogs = reports
 	c.warnings = append(c.warnings, notes...)
 }
 
 // lateDialogs reports the dialogs answered after the last step ended,
 // during the captures, with that step: its action most likely opened them.
-func lateDialogs(res *Result, dialogs *dialogWatch) {
-	reports, notes := dialogs.take()
+func lateDialogs(res *Result, dialogs *page.DialogWatch) {
+	reports, notes := dialogs.Take()
 	res.Warnings = append(res.Warnings, notes...)
 	if len(reports) == 0 {
 		return

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/internal/suggest"
+	"github.com/cdpskill/cdpskill/page"
 )
 
 const (
@@ -23,7 +24,7 @@ type request struct {
 	tab     string
 	timeout time.Duration
 	// dialog answers the call's JavaScript dialogs; nil means the default.
-	dialog *dialogPolicy
+	dialog *page.DialogPolicy
 	steps  []plannedStep
 }
 
@@ -47,7 +48,7 @@ type plannedStep struct {
 	timeout  time.Duration
 	hooks    stepHooks
 	// dialog answers the dialogs this step opens; nil means the call's.
-	dialog *dialogPolicy
+	dialog *page.DialogPolicy
 	// waitFor is the response the step waits for after its action.
 	waitFor *capture.ResponseMatch
 	// last: the batch's last action on the tab (a step that settles);

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/internal/suggest"
 )
 
@@ -333,39 +332,6 @@ func TestUploadPathsMadeAbsolute(t *testing.T) {
 	for _, s := range req.steps {
 		if p := s.params.(uploadParams); len(p.Files) != 1 || p.Files[0] != want {
 			t.Errorf("files %v, want [%s]", p.Files, want)
-		}
-	}
-}
-
-// The policy that answers a dialog: the step's, else the call's, else
-// accept; an alert can only be accepted; a prompt reports its answer.
-func TestDialogAnswer(t *testing.T) {
-	no, yes, ada := false, true, "Ada"
-	prompt := proto.PageJavascriptDialogOpening{Type: "prompt", Message: "name?", DefaultPrompt: "anon"}
-	cases := []struct {
-		name     string
-		ev       proto.PageJavascriptDialogOpening
-		step     *dialogPolicy
-		call     *dialogPolicy
-		accepted bool
-		text     string // "" means no promptText reported
-	}{
-		{"default confirm", proto.PageJavascriptDialogOpening{Type: "confirm"}, nil, nil, true, ""},
-		{"default prompt", prompt, nil, nil, true, "anon"},
-		{"call dismisses", proto.PageJavascriptDialogOpening{Type: "confirm"}, nil, &dialogPolicy{Accept: &no}, false, ""},
-		{"step overrides call", proto.PageJavascriptDialogOpening{Type: "beforeunload"}, &dialogPolicy{Accept: &yes}, &dialogPolicy{Accept: &no}, true, ""},
-		{"prompt text", prompt, &dialogPolicy{PromptText: &ada}, nil, true, "Ada"},
-		{"dismissed prompt", prompt, nil, &dialogPolicy{Accept: &no}, false, ""},
-		{"alert", proto.PageJavascriptDialogOpening{Type: "alert"}, &dialogPolicy{Accept: &no}, nil, true, ""},
-	}
-	for _, tc := range cases {
-		r := answer(tc.ev, tc.step, tc.call)
-		text := ""
-		if r.PromptText != nil {
-			text = *r.PromptText
-		}
-		if r.Accepted != tc.accepted || text != tc.text {
-			t.Errorf("%s: got %+v", tc.name, r)
 		}
 	}
 }
