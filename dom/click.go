@@ -92,7 +92,7 @@ type ClickResult struct {
 	Navigated bool   `json:"navigated,omitempty"`
 	NewURL    string `json:"newUrl,omitempty"`
 	// NewTabs are the tabs the click opened.
-	NewTabs []NewTab `json:"newTabs,omitempty"`
+	NewTabs []page.NewTab `json:"newTabs,omitempty"`
 	// Found: the target's element had been replaced and was found again;
 	// what was clicked.
 	Found
@@ -124,7 +124,7 @@ type ClickResult struct {
 // events at its centre, verifying with a listener installed beforehand
 // that the events reached it; when they did not, it falls back to
 // element.click() unless the Method is ClickNative. It reports the navigation and the new
-// tabs the click caused (see Effects); registering those tabs is the
+// tabs the click caused (see page.Effects); registering those tabs is the
 // caller's.
 func Click(ctx context.Context, p *page.Page, req ClickRequest) (*ClickResult, error) {
 	button, count, err := clickInput(req)
@@ -150,7 +150,7 @@ func Click(ctx context.Context, p *page.Page, req ClickRequest) (*ClickResult, e
 			return nil, err
 		}
 	}
-	fx, err := WatchEffects(ctx, p, true)
+	fx, err := page.WatchEffects(ctx, p, true)
 	if err != nil {
 		return nil, err
 	}

@@ -55,8 +55,6 @@ var (
 	revealJS string
 	//go:embed js/diagnose.js
 	diagnoseJS string
-	//go:embed js/yield.js
-	yieldJS string
 	//go:embed js/still.js
 	stillJS string
 )

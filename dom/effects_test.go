@@ -13,7 +13,7 @@ import (
 )
 
 // closeTabs closes tabs a test's clicks opened.
-func closeTabs(t *testing.T, tabs []dom.NewTab) {
+func closeTabs(t *testing.T, tabs []page.NewTab) {
 	t.Helper()
 	for _, tab := range tabs {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -125,7 +125,7 @@ func TestClickIgnoresOtherAgentsTabs(t *testing.T) {
 	clicked := time.Now()
 	t.Cleanup(func() { closeTabs(t, res.NewTabs) })
 	other := <-foreign
-	t.Cleanup(func() { closeTabs(t, []dom.NewTab{{TargetID: other}}) })
+	t.Cleanup(func() { closeTabs(t, []page.NewTab{{TargetID: other}}) })
 	if !foreignAt.Before(clicked) {
 		t.Log("the other agent's tab was opened after the click returned; the race was not exercised")
 	}
@@ -139,7 +139,7 @@ func TestClickIgnoresOtherAgentsTabs(t *testing.T) {
 func TestEffectsFilterByOpener(t *testing.T) {
 	p := openFixture(t, "nav.html")
 	ctx := testCtx(t)
-	fx, err := dom.WatchEffects(ctx, p, true)
+	fx, err := page.WatchEffects(ctx, p, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestEffectsFilterByOpener(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { closeTabs(t, []dom.NewTab{{TargetID: other}}) })
+	t.Cleanup(func() { closeTabs(t, []page.NewTab{{TargetID: other}}) })
 	pt := centreOf(t, p, "open")
 	mouse(t, p, pt.X, pt.Y)
 	out := fx.Collect(ctx, dom.ClickGrace)

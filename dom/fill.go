@@ -88,7 +88,7 @@ func Fill(ctx context.Context, p *page.Page, req FillRequest) (*FillResult, erro
 	if req.Target != "" && req.Label != "" {
 		return nil, &invalid.Option{Field: "label", Reason: "give a selector, a ref or a label, not two"}
 	}
-	fx, err := WatchEffects(ctx, p, false)
+	fx, err := page.WatchEffects(ctx, p, false)
 	if err != nil {
 		return nil, err
 	}

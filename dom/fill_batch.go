@@ -87,7 +87,7 @@ func FillBatch(ctx context.Context, p *page.Page, req FillBatchRequest) (*FillBa
 	if len(req.Fields) == 0 {
 		return nil, &invalid.Option{Field: "fields", Reason: "give at least one field"}
 	}
-	fx, err := WatchEffects(ctx, p, false)
+	fx, err := page.WatchEffects(ctx, p, false)
 	if err != nil {
 		return nil, err
 	}

@@ -572,7 +572,7 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 	}
 	_ = g.Wait()
 	if endURL != "" {
-		res.Navigated = dom.Navigated(c.startURL, endURL)
+		res.Navigated = page.Navigated(c.startURL, endURL)
 	}
 	if res.Context != nil && c.startDoc != 0 && res.Context.Doc != c.startDoc {
 		res.Navigated = true // a new document at the same address: a reload, a form posted to itself
