@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/capture"
-	"github.com/cdpskill/cdpskill/internal/private"
 )
 
 // lateDownloadWait bounds the wait, after the captures, for the downloads
@@ -14,51 +13,23 @@ import (
 // starts one after its pageFunction returned).
 const lateDownloadWait = 2 * time.Second
 
-// followDownloads makes Chrome save the downloads of the call's browser
-// under capture.DownloadsDir and report them to the call, once per
-// connection. Without it, downloads go where Chrome's defaults say and no
-// step reports them, so a failure is a warning, never the call's end.
-func (c *Call) followDownloads(ctx context.Context) {
-	if c.browser == nil || c.downloads != nil && c.downloads.Conn() == c.browser.Conn {
-		return
-	}
-	c.stopDownloads()
-	d, err := capture.WatchDownloads(ctx, c.browser.Conn)
-	if _, ok := private.File(err); ok {
-		c.unsaved("the downloads directory (downloads are neither saved nor reported)", err)
-		return
-	}
-	if err != nil {
-		c.warn("downloads will not be saved or reported: %v", err)
-		return
-	}
-	c.downloads = d
-}
-
 // renewDownloads repeats the download settings before a step acts on the
 // tab: any cdpskill process that ended since put Chrome back to its
 // default. A failure only means the file takes a detour (see capture).
 func (c *Call) renewDownloads(ctx context.Context, def *step) {
-	if c.downloads == nil || c.page == nil || !def.has(needsTab) {
+	if c.downloads() == nil || c.page() == nil || !def.has(needsTab) {
 		return
 	}
-	_ = c.downloads.Renew(ctx)
-}
-
-func (c *Call) stopDownloads() {
-	if c.downloads != nil {
-		c.downloads.Close()
-		c.downloads = nil
-	}
+	_ = c.downloads().Renew(ctx)
 }
 
 // takeDownloads adds to sr the downloads the step began, waiting for them
 // within the step's time (ctx). late: they began after the step ended.
 func (c *Call) takeDownloads(ctx context.Context, sr *StepResult, late bool) {
-	if c.downloads == nil || c.page == nil || c.dead.Load() {
+	if c.downloads() == nil || c.page() == nil || c.dead() {
 		return
 	}
-	t := c.downloads.Take(ctx, c.page)
+	t := c.downloads().Take(ctx, c.page())
 	sr.Downloads = append(sr.Downloads, t.Downloads...)
 	for _, w := range t.Warnings {
 		sr.addWarning(w)

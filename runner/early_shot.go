@@ -59,28 +59,28 @@ const clockBudget = 250 * time.Millisecond
 // another frame than the one the settle watches (a click that searched
 // the frames: the clocks differ), or the clock cannot be read at once.
 func (c *Call) shootEarly(ctx context.Context, m settleMark) *earlyShot {
-	if !m.armed || c.page.Frame != m.frame {
+	if !m.armed || c.page().Frame != m.frame {
 		return nil
 	}
 	if nc := c.network(); nc != nil {
-		if _, began := nc.n.Busy(m.net); began {
+		if _, began := nc.Busy(m.net); began {
 			return nil
 		}
 	}
 	cctx, cancel := context.WithTimeout(ctx, clockBudget)
 	defer cancel()
-	fp, err := aria.Fingerprint(cctx, c.page)
+	fp, err := aria.Fingerprint(cctx, c.page())
 	if err != nil {
 		return nil
 	}
-	at, err := page.SettleClock(cctx, c.page)
+	at, err := page.SettleClock(cctx, c.page())
 	if err != nil || at <= 0 {
 		return nil
 	}
 	// The step's context ends with the step; the shot is the report's.
 	sctx, stop := xcontext.Detached(ctx, screenshotBudget)
-	e := &earlyShot{sess: c.sess, frame: m.frame, at: at, print: fp, cancel: stop, done: make(chan struct{})}
-	path := capture.AfterPath(c.alias)
+	e := &earlyShot{sess: c.sess(), frame: m.frame, at: at, print: fp, cancel: stop, done: make(chan struct{})}
+	path := capture.AfterPath(c.alias())
 	go func() {
 		defer close(e.done)
 		e.shot, e.err = capture.Capture(sctx, e.sess, path, capture.ShotOptions{MaxSide: capture.ReadableSide})
@@ -111,10 +111,10 @@ func (c *Call) takeEarly(ctx context.Context) (*capture.Shot, bool) {
 	if e == nil {
 		return nil, false
 	}
-	keep := e.kept && c.page != nil && e.sess == c.sess && e.frame == c.page.Frame
+	keep := e.kept && c.page() != nil && e.sess == c.sess() && e.frame == c.page().Frame
 	if keep {
 		fctx, cancel := context.WithTimeout(ctx, clockBudget)
-		fp, err := aria.Fingerprint(fctx, c.page)
+		fp, err := aria.Fingerprint(fctx, c.page())
 		cancel()
 		keep = err == nil && fp == e.print
 	}

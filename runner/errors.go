@@ -47,11 +47,27 @@ func newError(t ErrType, format string, args ...any) *Error {
 // named is implemented by lower packages' errors that carry a spec subtype.
 type named interface{ ErrorName() string }
 
+// typed is implemented by lower packages' errors that carry the spec's
+// type too (the tab layer's: CONNECTION or EXECUTION); their message is
+// the agent's as it stands.
+type typed interface {
+	error
+	ErrorType() string
+}
+
 // classify maps any error from a step to an *Error.
 func classify(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
 		return e
+	}
+	var t typed
+	if errors.As(err, &t) {
+		out := &Error{Type: ErrType(t.ErrorType()), Message: t.Error(), Err: err}
+		if n, ok := t.(named); ok {
+			out.Name = n.ErrorName()
+		}
+		return out
 	}
 	out := &Error{Type: Execution, Message: err.Error(), Err: err}
 	var n named

@@ -167,7 +167,7 @@ func (c *Call) runHooked(ctx context.Context, ps plannedStep, sr *StepResult) (a
 		}
 	}
 	if h.observe != "" {
-		v, err := page.PageFunction(ctx, c.page, page.FuncRequest{Source: h.observe})
+		v, err := page.PageFunction(ctx, c.page(), page.FuncRequest{Source: h.observe})
 		if err != nil {
 			// The action happened: a broken observer must not make the
 			// agent think it did not.
@@ -181,7 +181,7 @@ func (c *Call) runHooked(ctx context.Context, ps plannedStep, sr *StepResult) (a
 
 // awaitReady polls readyWhen for as long as the step may take.
 func (c *Call) awaitReady(ctx context.Context, src string) error {
-	res, err := page.Poll(ctx, c.page, page.PollRequest{Source: src, Interval: hookPollInterval, Timeout: remaining(ctx)})
+	res, err := page.Poll(ctx, c.page(), page.PollRequest{Source: src, Interval: hookPollInterval, Timeout: remaining(ctx)})
 	if err != nil {
 		return fmt.Errorf("readyWhen: %w", err)
 	}
@@ -202,7 +202,7 @@ func (c *Call) awaitSettled(ctx context.Context, src string) string {
 	budget := left - min(settleMargin, left/4)
 	pctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	res, err := page.Poll(pctx, c.page, page.PollRequest{Source: src, Interval: hookPollInterval, Timeout: budget})
+	res, err := page.Poll(pctx, c.page(), page.PollRequest{Source: src, Interval: hookPollInterval, Timeout: budget})
 	if err != nil {
 		return "settledWhen failed: " + err.Error()
 	}

@@ -117,12 +117,12 @@ func (c *Call) beforePrint() string {
 // batch whose changes are reported, "" otherwise or when it cannot be
 // read: a courtesy to the summary, bounded tightly.
 func (c *Call) fingerprint(ctx context.Context, s *step) string {
-	if !s.has(script) || c.before == nil || c.page == nil || c.dead.Load() {
+	if !s.has(script) || c.before == nil || c.page() == nil || c.dead() {
 		return ""
 	}
 	fctx, cancel := context.WithTimeout(ctx, fingerprintBudget)
 	defer cancel()
-	p, err := aria.Fingerprint(fctx, c.page)
+	p, err := aria.Fingerprint(fctx, c.page())
 	if err != nil {
 		return ""
 	}
@@ -134,13 +134,13 @@ func (c *Call) fingerprint(ctx context.Context, s *step) string {
 const fingerprintBudget = 250 * time.Millisecond
 
 func (c *Call) snapBefore(ctx context.Context) {
-	if c.page == nil || c.dead.Load() {
+	if c.page() == nil || c.dead() {
 		return
 	}
 	bctx, cancel := context.WithTimeout(ctx, beforeBudget)
 	defer cancel()
-	s, e := c.refFloors()
-	r, err := aria.TakeReport(bctx, c.page, aria.ReportOptions{Viewport: true, Print: c.scripts, SnapshotFloor: s, ElementFloor: e})
+	s, e := c.tab.RefFloors()
+	r, err := aria.TakeReport(bctx, c.page(), aria.ReportOptions{Viewport: true, Print: c.scripts, SnapshotFloor: s, ElementFloor: e})
 	c.before, c.beforeFailed = r, err != nil
 }
 
@@ -171,9 +171,9 @@ type screen struct {
 func (c *Call) takeAfter(ctx context.Context) *screen {
 	actx, cancel := context.WithTimeout(ctx, afterBudget)
 	defer cancel()
-	s, e := c.refFloors()
+	s, e := c.tab.RefFloors()
 	opts := aria.ReportOptions{Viewport: true, Elsewhere: c.name(), SnapshotFloor: s, ElementFloor: e}
-	now, err := aria.TakeReport(actx, c.page, opts)
+	now, err := aria.TakeReport(actx, c.page(), opts)
 	if err != nil {
 		why := err.Error()
 		if errors.Is(err, context.DeadlineExceeded) {
@@ -184,11 +184,11 @@ func (c *Call) takeAfter(ctx context.Context) *screen {
 	}
 	out := &screen{now: now}
 	opts.Viewport, opts.Full, opts.Elsewhere = false, true, ""
-	if full, err := aria.TakeReport(actx, c.page, opts); err == nil {
+	if full, err := aria.TakeReport(actx, c.page(), opts); err == nil {
 		now.LastSnapshot, now.LastElement = full.LastSnapshot, full.LastElement
-		out.fullPath = c.writeArtifact(capture.TabFile(c.alias, ".after.yaml"), []byte(full.Full+"\n"))
+		out.fullPath = c.writeArtifact(capture.TabFile(c.alias(), ".after.yaml"), []byte(full.Full+"\n"))
 	}
-	c.saveRefCounters(now.LastSnapshot, now.LastElement)
+	c.tab.SaveRefCounters(now.LastSnapshot, now.LastElement)
 	return out
 }
 

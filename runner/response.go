@@ -11,6 +11,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/internal/xcontext"
+	"github.com/cdpskill/cdpskill/tab"
 )
 
 // waitForResponse, beside a step that acts on a tab, waits after the
@@ -91,18 +92,18 @@ func (e *ResponseTimeoutError) Error() string {
 func (e *ResponseTimeoutError) ErrorName() string { return "TimeoutError" }
 
 // awaitResponse waits for the response and reads its body.
-func (c *Call) awaitResponse(ctx context.Context, nc *networkCapture, mark int, m capture.ResponseMatch, start time.Time) (*stepResponse, error) {
-	r, err := nc.n.WaitResponse(ctx, mark, m)
+func (c *Call) awaitResponse(ctx context.Context, nc *tab.Network, mark int, m capture.ResponseMatch, start time.Time) (*stepResponse, error) {
+	r, err := nc.WaitResponse(ctx, mark, m)
 	if err != nil {
 		if ctx.Err() == nil {
 			return nil, err
 		}
-		return nil, &ResponseTimeoutError{Match: m, Waited: time.Since(start), Seen: nc.n.Since(mark)}
+		return nil, &ResponseTimeoutError{Match: m, Waited: time.Since(start), Seen: nc.Since(mark)}
 	}
 	out := &stepResponse{URL: r.URL, Method: r.Method, Status: r.Status, MimeType: r.MimeType}
 	bctx, cancel := xcontext.Detached(ctx, 5*time.Second)
 	defer cancel()
-	body, err := nc.n.Body(bctx, r)
+	body, err := nc.Body(bctx, r)
 	if err != nil {
 		out.Warning = err.Error()
 		return out, nil
@@ -128,7 +129,7 @@ func (c *Call) showBody(out *stepResponse, body []byte) {
 	}
 	ext := map[string]string{"json": "json", "text": "txt"}[kind]
 	out.Bytes = len(body)
-	out.BodyFile = c.writeArtifact(capture.NextPath(orStr(c.alias, "call"), "response", ext), body)
+	out.BodyFile = c.writeArtifact(capture.NextPath(orStr(c.alias(), "call"), "response", ext), body)
 	preview := []rune(string(body))
 	if len(preview) > 300 {
 		preview = append(preview[:300], '…')

@@ -20,6 +20,7 @@ import (
 	"github.com/cdpskill/cdpskill/chrome"
 	"github.com/cdpskill/cdpskill/dom"
 	"github.com/cdpskill/cdpskill/page"
+	"github.com/cdpskill/cdpskill/tab"
 	"github.com/cdpskill/cdpskill/tabs"
 )
 
@@ -65,7 +66,7 @@ func Run(ctx context.Context, input []byte, opts Options) *Result {
 	}
 	ctx, abort := context.WithCancelCause(ctx)
 	defer abort(nil)
-	c := &Call{getenv: opts.Getenv, tabs: tabs.OpenRegistry(path), start: time.Now(), abort: abort, lockWait: req.timeout, timeout: req.timeout, exiting: opts.Exiting}
+	c := &Call{getenv: opts.Getenv, tabs: tabs.OpenRegistry(path), start: time.Now(), abort: abort, timeout: req.timeout, exiting: opts.Exiting}
 	defer c.close()
 	// The registry is transient state: a damaged one is rebuilt from what
 	// survived, and the call goes on, told.
@@ -80,9 +81,8 @@ func Run(ctx context.Context, input []byte, opts Options) *Result {
 	c.dialogs = dialogs
 
 	if req.tab != "" {
-		if err := c.attachAlias(ctx, req.tab, !req.any(browserWide)); err != nil {
-			var died *Error
-			if errors.As(context.Cause(ctx), &died) {
+		if err := c.open(ctx, req.tab, !req.any(browserWide)); err != nil {
+			if died := tab.Died(ctx); died != nil {
 				err = died // the tab died while the call set up: that is the news
 			}
 			e := classify(err)
@@ -95,7 +95,7 @@ func Run(ctx context.Context, input []byte, opts Options) *Result {
 	c.takeBefore(ctx, req)
 	cdp.TraceMark("steps")
 	r := c.runSteps(ctx, req, res, dialogs)
-	c.followDialogs(ctx, dialogs) // the captures must not meet an open dialog either
+	c.followDialogs(ctx) // the captures must not meet an open dialog either
 	cdp.TraceMark("finish")
 	c.finish(ctx, res, r)
 	cdp.TraceMark("late downloads")
@@ -142,7 +142,7 @@ func (c *Call) runSteps(ctx context.Context, req *request, res *Result, dialogs 
 		if ps.timeout > 0 {
 			timeout = ps.timeout
 		}
-		c.followDialogs(ctx, dialogs)
+		c.followDialogs(ctx)
 		c.rebase(ctx, ps.def, r)
 		dialogs.BeginStep(ps.dialog)
 		print := c.fingerprint(ctx, ps.def)
@@ -154,14 +154,13 @@ func (c *Call) runSteps(ctx context.Context, req *request, res *Result, dialogs 
 		if err != nil && dismissedUnload(sr.Dialogs) {
 			err = &StayedError{Err: err}
 		}
-		var died *Error
 		var closed *cdp.ClosedError
-		switch {
-		case err != nil && errors.As(context.Cause(ctx), &died):
+		switch died := tab.Died(ctx); {
+		case err != nil && died != nil:
 			err = died // the tab died: that, not the interrupted call, is the news
-		case errors.As(err, &closed) && c.alias != "":
+		case errors.As(err, &closed) && c.alias() != "":
 			// The step saw the connection close before the tab watch did.
-			err = &Error{Type: Connection, Err: err, Message: droppedMessage(c.alias, closed)}
+			err = &tab.DroppedError{Alias: c.alias(), Err: closed}
 		}
 		r.step(ps.def, err == nil)
 		if print != "" {
@@ -287,17 +286,17 @@ func (c *Call) runStep(ctx context.Context, ps plannedStep, timeout time.Duratio
 	defer cancel()
 	start := time.Now()
 	c.renewDownloads(sctx, ps.def)
-	var nc *networkCapture
+	var nc *tab.Network
 	mark := 0
 	if ps.waitFor != nil {
 		var err error
-		if nc, err = c.ensureNetwork(sctx); err != nil {
+		if nc, err = c.tab.EnsureNetwork(sctx); err != nil {
 			return sr, err
 		}
-		mark = nc.n.Mark()
+		mark = nc.Mark()
 	}
 	out, err := c.runHooked(sctx, ps, &sr)
-	if ref := unknownRef(err); ref != "" && c.page != nil {
+	if ref := unknownRef(err); ref != "" && c.page() != nil {
 		out, err = c.runInFrameOf(sctx, ps, &sr, ref, out, err)
 	}
 	if err == nil && nc != nil {
@@ -330,12 +329,12 @@ func (c *Call) runStep(ctx context.Context, ps plannedStep, timeout time.Duratio
 // while an action that went through ran: its listeners' failures are the
 // page's, worth knowing, and never the action's.
 func (c *Call) pageThrew(ctx context.Context, start time.Time) string {
-	if c.console == nil {
+	if c.console() == nil {
 		return ""
 	}
 	var thrown []capture.Message
 	pick := func(con *capture.Console) []capture.Message { return con.Since(start, "error") }
-	for _, m := range c.withFrameConsole(ctx, pick(c.console), pick) {
+	for _, m := range c.withFrameConsole(ctx, pick(c.console()), pick) {
 		if m.Type == "exception" {
 			thrown = append(thrown, m)
 		}
@@ -376,11 +375,11 @@ func unknownRef(err error) string {
 // frame, or of a cross-origin frame's content, works from anywhere. When
 // no frame has the ref, the first run's result stands.
 func (c *Call) runInFrameOf(ctx context.Context, ps plannedStep, sr *StepResult, ref string, out any, err error) (any, error) {
-	f, ok, ferr := dom.FrameOfRef(ctx, c.page, ref)
+	f, ok, ferr := dom.FrameOfRef(ctx, c.page(), ref)
 	if ferr != nil || !ok {
 		return out, err
 	}
-	pg := c.page
+	pg := c.page()
 	saved, navs := pg.Frame, pg.Navigations()
 	pg.Enter(f)
 	defer func() {
@@ -433,7 +432,7 @@ type spilledOutput struct {
 // short preview with the file's path; if the file cannot be written the
 // output stays inline.
 func (c *Call) spill(action string, raw json.RawMessage) any {
-	path := c.writeArtifact(capture.NextPath(orStr(c.alias, "call"), action, "json"), raw)
+	path := c.writeArtifact(capture.NextPath(orStr(c.alias(), "call"), action, "json"), raw)
 	if path == "" {
 		return raw
 	}
@@ -446,12 +445,9 @@ func (c *Call) spill(action string, raw json.RawMessage) any {
 
 // followDialogs points the dialog watch at the call's current tab, which
 // a step may have just opened or switched to.
-func (c *Call) followDialogs(ctx context.Context, dialogs *page.DialogWatch) {
-	if dialogs == nil || c.sess == nil || c.dead.Load() {
-		return
-	}
-	if err := dialogs.Follow(ctx, c.sess); err != nil && ctx.Err() == nil {
-		c.warn("JavaScript dialogs of tab %s may go unanswered: %v", c.alias, err)
+func (c *Call) followDialogs(ctx context.Context) {
+	if c.tab != nil {
+		c.tab.FollowDialogs(ctx)
 	}
 }
 
@@ -485,13 +481,13 @@ func lateDialogs(res *Result, dialogs *page.DialogWatch) {
 // They run concurrently, each under its own short deadline, and a failure
 // only drops its field.
 func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
-	if c.page == nil || c.dead.Load() {
+	if c.page() == nil || c.dead() {
 		c.tellUnsaved()
 		res.Warnings = c.warnings
 		return
 	}
-	res.Tab = c.alias
-	p := c.page
+	res.Tab = c.alias()
+	p := c.page()
 	var endURL string
 	var scr *screen
 	var g errgroup.Group
@@ -499,7 +495,7 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 		g.Go(func() error {
 			uctx, cancel := context.WithTimeout(ctx, contextBudget)
 			defer cancel()
-			endURL = c.targetURL(uctx) // the same source as startURL
+			endURL, _ = page.TargetURL(uctx, p) // the same source as startURL
 			return nil
 		})
 	}
@@ -520,16 +516,16 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 			if err == nil {
 				c.explainViewport(pc)
 				res.Context = pc
-			} else if c.console != nil {
+			} else if c.console() != nil {
 				fctx, cancel := context.WithTimeout(ctx, consoleBudget)
-				_ = c.console.Flush(fctx)
+				_ = c.console().Flush(fctx)
 				cancel()
 			}
 		}
-		if c.console != nil {
+		if c.console() != nil {
 			// Every level: the report shows errors and warnings and counts the rest.
 			since := func(con *capture.Console) []capture.Message { return con.Since(c.start) }
-			msgs := c.withFrameConsole(cctx, since(c.console), since)
+			msgs := c.withFrameConsole(cctx, since(c.console()), since)
 			res.Console = capture.NewReport(c.withWorkerConsoles(cctx, msgs, since, consoleBudget))
 		}
 		rep, err := c.finishNetwork(cctx, held)
@@ -554,13 +550,13 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 	}
 	if r.visual {
 		g.Go(func() error {
-			path := capture.AfterPath(c.alias)
+			path := capture.AfterPath(c.alias())
 			shot, ok := c.takeEarly(ctx)
 			var err error
 			if !ok {
 				sctx, cancel := context.WithTimeout(ctx, screenshotBudget)
 				defer cancel()
-				shot, err = capture.Capture(sctx, c.sess, path, capture.ShotOptions{MaxSide: capture.ReadableSide})
+				shot, err = capture.Capture(sctx, c.sess(), path, capture.ShotOptions{MaxSide: capture.ReadableSide})
 			}
 			if err == nil {
 				res.Screenshot, res.ScreenshotScale = path, shot.Scale
@@ -594,7 +590,7 @@ const failureBudget = time.Second
 // 16.3): its state and, when the step looked for something, what nearly
 // matches it. Best effort and brief; nil when it cannot be read.
 func (c *Call) failureContext(ctx context.Context, def *step, err error) *dom.Diagnostics {
-	if c.page == nil || c.dead.Load() || ctx.Err() != nil {
+	if c.page() == nil || c.dead() || ctx.Err() != nil {
 		return nil
 	}
 	term := ""
@@ -604,13 +600,13 @@ func (c *Call) failureContext(ctx context.Context, def *step, err error) *dom.Di
 	}
 	fctx, cancel := context.WithTimeout(ctx, failureBudget)
 	defer cancel()
-	d, ferr := dom.FailureContext(fctx, c.page, term, def.has(field))
+	d, ferr := dom.FailureContext(fctx, c.page(), term, def.has(field))
 	if ferr != nil {
 		return nil
 	}
 	var nf *dom.NotFoundError
 	if errors.As(err, &nf) {
-		d.InFrame = dom.FrameWith(fctx, c.page, nf.Target)
+		d.InFrame = dom.FrameWith(fctx, c.page(), nf.Target)
 	}
 	// A stale ref's near matches are what stands where its element was:
 	// the same kind of element, by what sets each apart.

@@ -43,10 +43,10 @@ func settles(s *step) bool { return s.has(needsTab) && s.has(visual) }
 func (c *Call) armSettle(ctx context.Context, s *step) settleMark {
 	m := settleMark{rendered: s.has(rendered)}
 	if nc := c.network(); nc != nil {
-		m.net = nc.n.Mark()
+		m.net = nc.Mark()
 	}
-	m.armed = page.ArmSettle(ctx, c.page, c.name()) == nil
-	m.frame = c.page.Frame
+	m.armed = page.ArmSettle(ctx, c.page(), c.name()) == nil
+	m.frame = c.page().Frame
 	return m
 }
 
@@ -60,7 +60,7 @@ func (c *Call) armSettle(ctx context.Context, s *step) settleMark {
 // in the same document, and nothing in it changed or scrolled after
 // since, on the document's clock (0: no such time).
 func (c *Call) settle(ctx context.Context, m settleMark, since float64) (warning string, still bool) {
-	if !m.armed || c.page == nil {
+	if !m.armed || c.page() == nil {
 		return "", false
 	}
 	deadline := time.Now().Add(settleMax)
@@ -74,7 +74,7 @@ func (c *Call) settle(ctx context.Context, m settleMark, since float64) (warning
 		if nc == nil {
 			return nil, false
 		}
-		reqs, began := nc.n.Busy(m.net)
+		reqs, began := nc.Busy(m.net)
 		urls := make([]string, len(reqs))
 		for i, r := range reqs {
 			urls[i] = r.URL
@@ -90,7 +90,7 @@ func (c *Call) settle(ctx context.Context, m settleMark, since float64) (warning
 		case m.rendered:
 			start = page.Rendered
 		}
-		q, err := page.AwaitQuiet(sctx, c.page, settleWindow, time.Until(deadline), start)
+		q, err := page.AwaitQuiet(sctx, c.page(), settleWindow, time.Until(deadline), start)
 		c.scrolled = c.scrolled || q.Scrolled
 		pending, began := busy()
 		still = err == nil && first && !began && !q.NewDocument && since > 0 && q.Seen <= since
@@ -109,7 +109,7 @@ func (c *Call) settle(ctx context.Context, m settleMark, since float64) (warning
 		// Requests are under way, or the document is being replaced:
 		// wait for the network to finish, then for a quiet DOM again.
 		for len(pending) > 0 {
-			if nc.n.WaitEvent(sctx) != nil {
+			if nc.WaitEvent(sctx) != nil {
 				return stillLoading(pending), false
 			}
 			pending, _ = busy()

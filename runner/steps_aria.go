@@ -83,17 +83,17 @@ type unchangedSnapshot struct {
 }
 
 func runSnapshot(ctx context.Context, c *Call, p aria.Options) (any, error) {
-	p.SnapshotFloor, p.ElementFloor = c.refFloors()
+	p.SnapshotFloor, p.ElementFloor = c.tab.RefFloors()
 	p.RefMapAbove = refMapAbove
 	p.ViewportAbove = p.InlineLimit
 	if p.ViewportAbove == 0 {
 		p.ViewportAbove = defaultInlineLimit
 	}
-	res, err := aria.Snapshot(ctx, c.page, p)
+	res, err := aria.Snapshot(ctx, c.page(), p)
 	if err != nil {
 		return nil, err
 	}
-	c.saveRefCounters(res.LastSnapshot, res.LastElement)
+	c.tab.SaveRefCounters(res.LastSnapshot, res.LastElement)
 	if res.Unchanged {
 		return unchangedSnapshot{true, res.SnapshotID}, nil
 	}
@@ -143,14 +143,14 @@ func sinceChanges(since string, res *aria.Result) any {
 func (c *Call) limitSnapshot(ctx context.Context, p aria.Options, res *aria.Result, note string) any {
 	var arts artifacts
 	if res.RefMap != nil {
-		arts.Refs = c.writeArtifact(snapshotFile(c.alias, res.SnapshotID, "refs.json"), res.RefMap)
+		arts.Refs = c.writeArtifact(snapshotFile(c.alias(), res.SnapshotID, "refs.json"), res.RefMap)
 	}
 	limit := p.InlineLimit
 	if limit == 0 {
 		limit = defaultInlineLimit
 	}
 	if len(res.YAML) > limit {
-		arts.Snapshot = c.writeArtifact(snapshotFile(c.alias, res.SnapshotID, "yaml"), []byte(res.YAML+"\n"))
+		arts.Snapshot = c.writeArtifact(snapshotFile(c.alias(), res.SnapshotID, "yaml"), []byte(res.YAML+"\n"))
 	}
 	if arts.Snapshot == "" {
 		out := inlineSnapshot{Result: res, Note: note}
@@ -175,7 +175,7 @@ func viewportSnapshot(ctx context.Context, c *Call, p aria.Options, full *aria.R
 	y := full.Viewport(ctx)
 	if y == "" {
 		p.ViewportOnly, p.Internal, p.Since, p.RefMapAbove, p.ViewportAbove = true, true, "", 0, 0
-		res, err := aria.Snapshot(ctx, c.page, p)
+		res, err := aria.Snapshot(ctx, c.page(), p)
 		if err != nil {
 			return ""
 		}
@@ -240,26 +240,26 @@ type searchOutput struct {
 }
 
 func runSnapshotSearch(ctx context.Context, c *Call, p aria.SearchOptions) (any, error) {
-	p.SnapshotFloor, p.ElementFloor = c.refFloors()
-	res, err := aria.Search(ctx, c.page, p)
+	p.SnapshotFloor, p.ElementFloor = c.tab.RefFloors()
+	res, err := aria.Search(ctx, c.page(), p)
 	if err != nil {
 		return nil, err
 	}
-	c.saveRefCounters(res.LastSnapshot, res.LastElement)
+	c.tab.SaveRefCounters(res.LastSnapshot, res.LastElement)
 	if res.MatchCount > 0 || p.Near != nil || (p.Text == "" && p.Pattern == "") {
 		return res, nil
 	}
 	// Nothing yet: a virtualized list or grid renders only the rows in its
 	// view, so the text may be in one not rendered.
-	scrolled, err := dom.SearchScrollers(ctx, c.page, dom.ScrollQuery{Text: p.Text, Pattern: p.Pattern, Role: p.Role, Exact: p.Exact}, 0)
+	scrolled, err := dom.SearchScrollers(ctx, c.page(), dom.ScrollQuery{Text: p.Text, Pattern: p.Pattern, Role: p.Role, Exact: p.Exact}, 0)
 	if err != nil || scrolled == nil {
 		return res, nil // the search without scrolling stands
 	}
-	again, err := aria.Search(ctx, c.page, p)
+	again, err := aria.Search(ctx, c.page(), p)
 	if err != nil {
 		return nil, err
 	}
-	c.saveRefCounters(again.LastSnapshot, again.LastElement)
+	c.tab.SaveRefCounters(again.LastSnapshot, again.LastElement)
 	return searchOutput{again, scrolled}, nil
 }
 
@@ -297,11 +297,11 @@ func runQuery(ctx context.Context, c *Call, p queryParams) (any, error) {
 		return runQueryCSS(ctx, c, *p.css)
 	}
 	q := *p.role
-	q.SnapshotFloor, q.ElementFloor = c.refFloors()
-	res, err := aria.QueryRoles(ctx, c.page, q)
+	q.SnapshotFloor, q.ElementFloor = c.tab.RefFloors()
+	res, err := aria.QueryRoles(ctx, c.page(), q)
 	if err != nil {
 		return nil, err
 	}
-	c.saveRefCounters(res.LastSnapshot, res.LastElement)
+	c.tab.SaveRefCounters(res.LastSnapshot, res.LastElement)
 	return res, nil
 }

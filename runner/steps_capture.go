@@ -13,6 +13,7 @@ import (
 	"github.com/cdpskill/cdpskill/dom"
 	"github.com/cdpskill/cdpskill/internal/suggest"
 	"github.com/cdpskill/cdpskill/page"
+	"github.com/cdpskill/cdpskill/tab"
 )
 
 // captureSteps save what the page shows and report what it logged and
@@ -147,7 +148,7 @@ func (p screenshotParams) options() capture.ShotOptions {
 func runScreenshot(ctx context.Context, c *Call, p screenshotParams) (any, error) {
 	opts := p.options()
 	if p.Selector != "" || p.Ref != "" {
-		clip, err := capture.ElementClip(ctx, c.page, capture.ElementTarget{Selector: p.Selector, Ref: p.Ref, Padding: p.Padding})
+		clip, err := capture.ElementClip(ctx, c.page(), capture.ElementTarget{Selector: p.Selector, Ref: p.Ref, Padding: p.Padding})
 		if err != nil {
 			return nil, err
 		}
@@ -155,9 +156,9 @@ func runScreenshot(ctx context.Context, c *Call, p screenshotParams) (any, error
 	}
 	path := p.Path
 	if path == "" {
-		path = capture.NextPath(c.alias, "shot", extension(p.Format))
+		path = capture.NextPath(c.alias(), "shot", extension(p.Format))
 	}
-	return capture.Capture(ctx, c.sess, path, opts)
+	return capture.Capture(ctx, c.sess(), path, opts)
 }
 
 // --- pdf
@@ -187,9 +188,9 @@ func decodePDF(raw json.RawMessage) (pdfParams, error) {
 func runPDF(ctx context.Context, c *Call, p pdfParams) (any, error) {
 	path := p.Path
 	if path == "" {
-		path = capture.NextPath(c.alias, "print", "pdf")
+		path = capture.NextPath(c.alias(), "print", "pdf")
 	}
-	return capture.PrintPDF(ctx, c.sess, path, p.PDFOptions)
+	return capture.PrintPDF(ctx, c.sess(), path, p.PDFOptions)
 }
 
 // --- console
@@ -227,27 +228,27 @@ func decodeConsole(raw json.RawMessage) (consoleParams, error) {
 }
 
 func runConsole(ctx context.Context, c *Call, p consoleParams) (any, error) {
-	if c.console == nil {
+	if c.console() == nil {
 		return nil, newError(Execution, "console capture did not start for this tab")
 	}
-	if err := c.console.Flush(ctx); err != nil {
+	if err := c.console().Flush(ctx); err != nil {
 		return nil, err
 	}
 	q := capture.ConsoleQuery{Limit: p.Limit, Levels: p.levels, Type: p.Type, StackTrace: p.StackTrace}
 	if p.Since > 0 {
 		q.Since = msTime(p.Since)
 	}
-	msgs := c.withFrameConsole(ctx, c.console.Messages(), (*capture.Console).Messages)
-	msgs = c.withWorkerConsoles(ctx, msgs, (*capture.Console).Messages, workerWaitMax)
-	view, err := capture.NewConsoleView(msgs, q, capture.TabFile(c.alias, ".console.json"))
+	msgs := c.withFrameConsole(ctx, c.console().Messages(), (*capture.Console).Messages)
+	msgs = c.withWorkerConsoles(ctx, msgs, (*capture.Console).Messages, tab.WorkerWait)
+	view, err := capture.NewConsoleView(msgs, q, capture.TabFile(c.alias(), ".console.json"))
 	if err != nil {
 		return nil, err
 	}
 	if p.Clear {
-		if err := c.console.Discard(ctx); err != nil {
+		if err := c.console().Discard(ctx); err != nil {
 			return view, err
 		}
-		if fc := c.frameConsole(ctx); fc != nil {
+		if fc := c.tab.FrameConsole(ctx); fc != nil {
 			if err := fc.Discard(ctx); err != nil {
 				return view, err
 			}
@@ -376,80 +377,29 @@ func runNetwork(ctx context.Context, c *Call, p networkParams) (any, error) {
 	if p.conditions != nil {
 		return c.changeNetworkConditions(ctx, *p.conditions)
 	}
-	nc, err := c.ensureNetwork(ctx)
+	nc, err := c.tab.EnsureNetwork(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := nc.n.Flush(ctx); err != nil {
+	if err := nc.Flush(ctx); err != nil {
 		return nil, err
 	}
-	if err := nc.n.Save(ctx, nc.log, false, c.page.Top()); err != nil {
+	if err := nc.Save(ctx, nc.Log, false, c.page().Top()); err != nil {
 		return nil, err
 	}
-	logged, err := nc.log.Read()
+	logged, err := nc.Log.Read()
 	if err != nil {
 		return nil, err
 	}
-	all := append(logged, nc.n.Unsaved()...)
+	all := append(logged, nc.Unsaved()...)
 	if p.Clear {
-		nc.n.Clear()
-		if err := nc.log.Clear(); err != nil {
+		nc.Clear()
+		if err := nc.Log.Clear(); err != nil {
 			return nil, err
 		}
 		return map[string]int{"cleared": len(all)}, nil
 	}
-	return capture.NewNetworkView(all, p.query, capture.TabFile(c.alias, ".network.json"))
-}
-
-// networkCapture is a call's network capture and the log of its tab.
-type networkCapture struct {
-	n   *capture.Network
-	log capture.NetworkLog
-}
-
-func (c *Call) network() *networkCapture {
-	nc := c.net
-	if nc != nil && (c.sess == nil || nc.log.Target != c.sess.TargetID) {
-		return nil // the call has moved to another tab
-	}
-	return nc
-}
-
-// traffic is what the page asks of the tab's requests (page.TrackRequests):
-// those under way, of this call and those earlier calls left under way,
-// and when one last ended; nothing known when the call captures no
-// network.
-func (c *Call) traffic(ctx context.Context) page.Traffic {
-	nc := c.network()
-	if nc == nil || c.page == nil {
-		return page.Traffic{}
-	}
-	return nc.n.InFlight(ctx, nc.log, c.page.Top())
-}
-
-// startNetwork begins recording the current tab's requests. attach runs
-// it beside capture.StartConsole so that the call's requests from the
-// first step on are seen.
-func (c *Call) startNetwork(ctx context.Context) error {
-	_ = c.stopNetwork() // a tab switch without detach: the old log is best effort
-	n, err := capture.StartNetwork(ctx, c.sess)
-	if err != nil {
-		return err
-	}
-	c.net = &networkCapture{n: n, log: capture.TabNetworkLog(c.alias, c.sess.TargetID)}
-	return nil
-}
-
-// ensureNetwork returns the call's capture, starting it if attach did
-// not: then only requests from this step on are seen.
-func (c *Call) ensureNetwork(ctx context.Context) (*networkCapture, error) {
-	if nc := c.network(); nc != nil {
-		return nc, nil
-	}
-	if err := c.startNetwork(ctx); err != nil {
-		return nil, err
-	}
-	return c.network(), nil
+	return capture.NewNetworkView(all, p.query, capture.TabFile(c.alias(), ".network.json"))
 }
 
 // finishNetwork collects the call's last requests, saves them to the
@@ -461,23 +411,10 @@ func (c *Call) finishNetwork(ctx context.Context, held bool) (*capture.NetworkRe
 	if nc == nil {
 		return nil, nil
 	}
-	top := c.page.Top()
+	top := c.page().Top()
 	if held {
 		top = nil // a page a navigation holds back answers nothing
 	}
-	err := nc.n.Save(ctx, nc.log, true, top)
-	return nc.n.Report(), err
-}
-
-// stopNetwork ends the call's capture, saving to the tab's log what was
-// not saved yet; detach runs it.
-func (c *Call) stopNetwork() error {
-	nc := c.net
-	if nc == nil {
-		return nil
-	}
-	c.net = nil
-	nc.n.Close()
-	// Without a page to ask: nothing here waits on Chrome.
-	return nc.n.Save(context.Background(), nc.log, true, nil)
+	err := nc.Save(ctx, nc.Log, true, top)
+	return nc.Report(), err
 }

@@ -4,15 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"strings"
 	"time"
 
-	"github.com/cdpskill/cdpskill/capture"
-	"github.com/cdpskill/cdpskill/internal/private"
 	"github.com/cdpskill/cdpskill/internal/suggest"
 	"github.com/cdpskill/cdpskill/page"
 )
@@ -112,19 +107,19 @@ type viewportOutput struct {
 const reloadNote = "the page loaded as another device (user agent, touch): reload it to load it as this one"
 
 func runViewport(ctx context.Context, c *Call, p viewportParams) (any, error) {
-	e := c.loadEmulation()
+	e := c.tab.LoadEmulation()
 	var was page.DeviceMetrics
 	if e.Viewport != nil {
 		was = *e.Viewport
 	}
 	var out viewportOutput
 	if p.reset {
-		if err := page.ClearViewport(ctx, c.page); err != nil {
+		if err := page.ClearViewport(ctx, c.page()); err != nil {
 			return nil, err
 		}
 		e.Viewport = nil
 	} else {
-		m, err := page.SetViewport(ctx, c.page, p.DeviceMetrics)
+		m, err := page.SetViewport(ctx, c.page(), p.DeviceMetrics)
 		if err != nil {
 			return nil, err
 		}
@@ -137,21 +132,21 @@ func runViewport(ctx context.Context, c *Call, p viewportParams) (any, error) {
 	}
 	if now.UserAgent != was.UserAgent || now.HasTouch != was.HasTouch {
 		var blank bool
-		if c.page.Top().CallJS(ctx, "() => location.href === 'about:blank'", &blank) == nil && !blank {
+		if c.page().Top().CallJS(ctx, "() => location.href === 'about:blank'", &blank) == nil && !blank {
 			out.Warning = reloadNote
 		}
 	}
 	if p.reset {
-		return resetOutput{true, out.Warning}, c.saveEmulation(e)
+		return resetOutput{true, out.Warning}, c.tab.SaveEmulation(e)
 	}
-	return out, c.saveEmulation(e)
+	return out, c.tab.SaveEmulation(e)
 }
 
 // explainViewport notes why the page's viewport is wider than the phone
 // the tab emulates: without a meta viewport, a mobile browser lays the
 // page out 980 px wide and shows it zoomed out.
 func (c *Call) explainViewport(pc *page.Context) {
-	if v := c.emu.Viewport; v != nil && v.Mobile && !pc.MetaViewport && pc.LayoutWidth > v.Width {
+	if v := c.tab.Emulation.Viewport; v != nil && v.Mobile && !pc.MetaViewport && pc.LayoutWidth > v.Width {
 		pc.Viewport.Note = fmt.Sprintf("layout width %d px: the page has no meta viewport", pc.LayoutWidth)
 	}
 }
@@ -162,68 +157,10 @@ type resetOutput struct {
 	Warning string `json:"warning,omitempty"`
 }
 
-// --- the tab's emulation across calls
-
-// storedEmulation is a tab's emulation as kept between calls in
-// $TMPDIR/cdp-skill/<alias>.emulation.json. Target guards against an
-// alias that a rebuilt registry gave to another tab.
-type storedEmulation struct {
-	Target string `json:"target"`
-	page.Emulation
-}
-
-func (c *Call) emulationPath() string { return capture.TabFile(c.alias, ".emulation.json") }
-
-// loadEmulation returns the current tab's stored emulation; a missing or
-// unreadable file is none.
-func (c *Call) loadEmulation() page.Emulation {
-	data, err := private.ReadFile(c.emulationPath(), 1<<20)
-	if err != nil {
-		return page.Emulation{}
-	}
-	var s storedEmulation
-	if json.Unmarshal(data, &s) != nil || c.sess == nil || s.Target != c.sess.TargetID {
-		return page.Emulation{}
-	}
-	return s.Emulation
-}
-
-// saveEmulation stores e for later calls on the tab; no emulation removes
-// the file. The tab's call lock keeps two calls from writing it at once.
-func (c *Call) saveEmulation(e page.Emulation) error {
-	c.emu = e
-	path := c.emulationPath()
-	if e.IsZero() {
-		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("emulation: %w", err)
-		}
-		return nil
-	}
-	data, err := json.Marshal(storedEmulation{Target: c.sess.TargetID, Emulation: e})
-	if err != nil {
-		return fmt.Errorf("emulation: %w", err)
-	}
-	return private.WriteFile(path, data)
-}
-
-// restoreEmulation applies the tab's stored emulation e again: Chrome
-// ended it when the previous call's session detached. attach runs it once
-// the session is up (its service workers get the network part as they
-// attach); with nothing stored the tab keeps the default screen (SPEC 5).
-// A failure only warns.
-func (c *Call) restoreEmulation(ctx context.Context, e page.Emulation) {
-	if e.IsZero() {
-		return
-	}
-	if err := e.Apply(ctx, c.page); err != nil {
-		c.warn("could not restore the tab's emulated viewport or network: %v", err)
-	}
-}
-
 // changeNetworkConditions applies a network step's offline or throttle
 // change on top of what the tab already emulates, and stores the result.
 func (c *Call) changeNetworkConditions(ctx context.Context, ch conditionsChange) (any, error) {
-	e := c.loadEmulation()
+	e := c.tab.LoadEmulation()
 	var cur page.NetworkConditions
 	if e.Network != nil {
 		cur = *e.Network
@@ -235,17 +172,15 @@ func (c *Call) changeNetworkConditions(ctx context.Context, ch conditionsChange)
 	if ch.offline != nil {
 		cur.Offline = *ch.offline
 	}
-	if err := page.SetNetworkConditions(ctx, c.page, cur); err != nil {
+	if err := page.SetNetworkConditions(ctx, c.page(), cur); err != nil {
 		return nil, err
 	}
-	if c.workers != nil {
-		c.workers.emulate(ctx, cur) // what the tab's service workers fetch goes offline too
-	}
+	c.tab.EmulateWorkers(ctx, cur) // what the tab's service workers fetch goes offline too
 	e.Network = nil
 	if !cur.IsZero() {
 		e.Network = &cur
 	}
-	return conditionsOutput(cur), c.saveEmulation(e)
+	return conditionsOutput(cur), c.tab.SaveEmulation(e)
 }
 
 // conditionsOutput reports the emulated network: offline, and the
@@ -447,16 +382,16 @@ func decodeExpires(raw json.RawMessage) (int64, error) {
 func runCookies(ctx context.Context, c *Call, p cookiesParams) (any, error) {
 	switch p.action {
 	case "set":
-		n, err := page.SetCookies(ctx, c.page, p.cookies)
+		n, err := page.SetCookies(ctx, c.page(), p.cookies)
 		return map[string]int{"set": n}, err
 	case "delete":
-		n, err := page.DeleteCookies(ctx, c.page, p.scope, p.Delete)
+		n, err := page.DeleteCookies(ctx, c.page(), p.scope, p.Delete)
 		return map[string]int{"deleted": n}, err
 	case "clear":
-		n, err := page.DeleteCookies(ctx, c.page, p.scope, "")
+		n, err := page.DeleteCookies(ctx, c.page(), p.scope, "")
 		return map[string]int{"cleared": n}, err
 	}
-	cookies, err := page.GetCookies(ctx, c.page, p.scope, p.Name)
+	cookies, err := page.GetCookies(ctx, c.page(), p.scope, p.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -570,7 +505,7 @@ func stringOrList(raw json.RawMessage) []string {
 func runStorage(ctx context.Context, c *Call, p storageParams) (any, error) {
 	out := map[string]*page.StorageResult{}
 	for _, a := range p.areas {
-		res, err := page.Storage(ctx, c.page, a.name, a.ops)
+		res, err := page.Storage(ctx, c.page(), a.name, a.ops)
 		if err != nil {
 			return out, err
 		}

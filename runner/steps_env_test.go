@@ -2,11 +2,9 @@ package runner
 
 import (
 	"encoding/json"
-	"os"
 	"testing"
 	"time"
 
-	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -99,35 +97,6 @@ func TestDecodeViewportPreset(t *testing.T) {
 	p, _ = decodeViewport(json.RawMessage(`"reset"`))
 	if !p.reset {
 		t.Error("reset not recognised")
-	}
-}
-
-// A tab's emulation waits in a file between calls, for that tab only.
-func TestEmulationStoredPerTab(t *testing.T) {
-	t.Setenv("TMPDIR", t.TempDir())
-	c := &Call{alias: "t7", sess: &cdp.Session{TargetID: "TARGET-A"}}
-	if e := c.loadEmulation(); !e.IsZero() {
-		t.Fatalf("nothing stored, loaded %+v", e)
-	}
-	phone, _ := page.Device("iphone-se")
-	e := page.Emulation{Viewport: &phone, Network: &page.NetworkConditions{Offline: true}}
-	if err := c.saveEmulation(e); err != nil {
-		t.Fatal(err)
-	}
-	got := c.loadEmulation()
-	if got.Viewport == nil || *got.Viewport != phone || got.Network == nil || !got.Network.Offline {
-		t.Errorf("loaded %+v", got)
-	}
-	// An alias that now names another tab does not inherit it.
-	other := &Call{alias: "t7", sess: &cdp.Session{TargetID: "TARGET-B"}}
-	if e := other.loadEmulation(); !e.IsZero() {
-		t.Errorf("another target loaded %+v", e)
-	}
-	if err := c.saveEmulation(page.Emulation{}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(c.emulationPath()); !os.IsNotExist(err) {
-		t.Errorf("no emulation left a file: %v", err)
 	}
 }
 

@@ -43,7 +43,7 @@ type scriptLogs struct {
 // collects them. An evaluation's console events arrive before its reply,
 // so nothing is waited for.
 func (c *Call) watchLogs(ctx context.Context, url string) func() scriptLogs {
-	con := c.evalConsole(ctx)
+	con := c.tab.EvalConsole(ctx)
 	if con == nil {
 		return func() scriptLogs { return scriptLogs{} }
 	}
@@ -185,7 +185,7 @@ func runPageFunction(ctx context.Context, c *Call, p pageFunctionParams) (any, e
 		Timeout: time.Duration(p.Timeout) * time.Millisecond,
 	}
 	logs := c.watchLogs(ctx, req.ScriptURL())
-	v, err := page.PageFunction(ctx, c.page, req)
+	v, err := page.PageFunction(ctx, c.page(), req)
 	out := logs()
 	return withLogs(pageFunctionOutput{v, out}, out, err)
 }
@@ -243,7 +243,7 @@ func runPoll(ctx context.Context, c *Call, p pollParams) (any, error) {
 		Timeout:  time.Duration(p.Timeout) * time.Millisecond,
 	}
 	logs := c.watchLogs(ctx, req.ScriptURL())
-	res, err := page.Poll(ctx, c.page, req)
+	res, err := page.Poll(ctx, c.page(), req)
 	out := logs()
 	return withLogs(pollOutput{res, out}, out, err)
 }

@@ -75,7 +75,7 @@ type frameOutput struct {
 }
 
 func runFrame(ctx context.Context, c *Call, p frameParams) (any, error) {
-	pg := c.page
+	pg := c.page()
 	if p.top {
 		pg.Enter(nil)
 		f, err := pg.FindFrame(ctx, pg.S.TargetID) // a tab's main frame id is its target id

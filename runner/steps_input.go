@@ -107,7 +107,7 @@ func decodeType(raw json.RawMessage) (typeParams, error) {
 }
 
 func runType(ctx context.Context, c *Call, p typeParams) (any, error) {
-	res, err := dom.Type(ctx, c.page, dom.TypeRequest{
+	res, err := dom.Type(ctx, c.page(), dom.TypeRequest{
 		Target: p.target(), Text: *p.Text, Delay: ms(p.Delay), Force: p.Force, Timeout: ms(p.Timeout),
 	})
 	if err != nil || res.Secret || p.target() == "" { // the focused element is never seen
@@ -149,7 +149,7 @@ func decodePress(raw json.RawMessage) (pressParams, error) {
 }
 
 func runPress(ctx context.Context, c *Call, p pressParams) (any, error) {
-	return dom.Press(ctx, c.page, dom.PressRequest{Key: p.Key, Target: p.target(), Force: p.Force, Timeout: ms(p.Timeout)})
+	return dom.Press(ctx, c.page(), dom.PressRequest{Key: p.Key, Target: p.target(), Force: p.Force, Timeout: ms(p.Timeout)})
 }
 
 // --- hover
@@ -176,7 +176,7 @@ func decodeHover(raw json.RawMessage) (hoverParams, error) {
 }
 
 func runHover(ctx context.Context, c *Call, p hoverParams) (any, error) {
-	return dom.Hover(ctx, c.page, dom.HoverRequest{
+	return dom.Hover(ctx, c.page(), dom.HoverRequest{
 		Target: p.target(), Duration: ms(p.Duration), CaptureResult: p.CaptureResult, Force: p.Force, Timeout: ms(p.Timeout),
 	})
 }
@@ -252,7 +252,7 @@ func decodeEndpoint(name string, raw json.RawMessage) (dom.DragEndpoint, error) 
 }
 
 func runDrag(ctx context.Context, c *Call, p dragParams) (any, error) {
-	return dom.Drag(ctx, c.page, dom.DragRequest{
+	return dom.Drag(ctx, c.page(), dom.DragRequest{
 		Source: p.from, Target: p.to, Method: p.Method, Steps: p.Steps, Delay: ms(p.Delay), Timeout: ms(p.Timeout),
 	})
 }
@@ -313,7 +313,7 @@ func runScroll(ctx context.Context, c *Call, p scrollParams) (any, error) {
 	if p.DeltaY != nil {
 		req.DeltaY = *p.DeltaY
 	}
-	return dom.Scroll(ctx, c.page, req)
+	return dom.Scroll(ctx, c.page(), req)
 }
 
 // --- selectOption
@@ -353,7 +353,7 @@ func decodeSelectOption(raw json.RawMessage) (selectOptionParams, error) {
 }
 
 func runSelectOption(ctx context.Context, c *Call, p selectOptionParams) (any, error) {
-	return dom.SelectOption(ctx, c.page, dom.SelectOptionRequest{
+	return dom.SelectOption(ctx, c.page(), dom.SelectOptionRequest{
 		Target: p.target(), Value: p.Value, Label: p.Label, Index: p.Index, Values: p.Values, Timeout: ms(p.Timeout),
 	})
 }
@@ -389,5 +389,5 @@ func decodeSelectText(raw json.RawMessage) (selectTextParams, error) {
 }
 
 func runSelectText(ctx context.Context, c *Call, p selectTextParams) (any, error) {
-	return dom.SelectText(ctx, c.page, dom.SelectTextRequest{Target: p.target(), Start: p.Start, End: p.End, Timeout: ms(p.Timeout)})
+	return dom.SelectText(ctx, c.page(), dom.SelectTextRequest{Target: p.target(), Start: p.Start, End: p.End, Timeout: ms(p.Timeout)})
 }

@@ -238,7 +238,7 @@ type clickOutput struct {
 }
 
 func runClick(ctx context.Context, c *Call, p clickParams) (any, error) {
-	res, err := dom.Click(ctx, c.page, dom.ClickRequest{
+	res, err := dom.Click(ctx, c.page(), dom.ClickRequest{
 		Target: orStr(p.Ref, p.Selector), Text: p.Text, Exact: p.Exact, Within: p.WithinSelector,
 		Selectors: p.Selectors, X: p.X, Y: p.Y, Force: p.Force,
 		Button: p.Button, ClickCount: p.clickCount(), Method: p.method(), Timeout: ms(p.Timeout),
@@ -451,7 +451,7 @@ func (m *orderedStringMap) fields() []dom.Field {
 
 func runFill(ctx context.Context, c *Call, p fillParams) (any, error) {
 	if p.Fields != nil {
-		res, err := dom.FillBatch(ctx, c.page, dom.FillBatchRequest{
+		res, err := dom.FillBatch(ctx, c.page(), dom.FillBatchRequest{
 			Fields: p.Fields.fields(), Clear: p.Clear, React: p.React, Force: p.Force, Timeout: ms(p.Timeout),
 		})
 		for i, f := range p.Fields.fields() {
@@ -464,7 +464,7 @@ func runFill(ctx context.Context, c *Call, p fillParams) (any, error) {
 		}
 		return res, err // a partial batch says which fields took
 	}
-	res, err := dom.Fill(ctx, c.page, dom.FillRequest{
+	res, err := dom.Fill(ctx, c.page(), dom.FillRequest{
 		Target: orStr(p.Ref, p.Selector), Label: p.Label, Exact: p.Exact, Value: string(*p.Value),
 		Clear: p.Clear, React: p.React, Force: p.Force, Timeout: ms(p.Timeout),
 	})

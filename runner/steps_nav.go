@@ -104,7 +104,7 @@ func runGoto(ctx context.Context, c *Call, p gotoParams) (any, error) {
 }
 
 func gotoURL(ctx context.Context, c *Call, url, waitUntil string) (*page.NavResult, error) {
-	return page.Goto(ctx, c.page, url, waitUntil)
+	return page.Goto(ctx, c.page(), url, waitUntil)
 }
 
 // --- reload
@@ -122,7 +122,7 @@ func decodeReload(raw json.RawMessage) (reloadParams, error) {
 }
 
 func runReload(ctx context.Context, c *Call, p reloadParams) (any, error) {
-	return page.Reload(ctx, c.page, p.WaitUntil)
+	return page.Reload(ctx, c.page(), p.WaitUntil)
 }
 
 // --- back / forward
@@ -134,11 +134,11 @@ func decodeHistory(raw json.RawMessage) (historyParams, error) {
 }
 
 func runBack(ctx context.Context, c *Call, _ historyParams) (any, error) {
-	return page.Back(ctx, c.page)
+	return page.Back(ctx, c.page())
 }
 
 func runForward(ctx context.Context, c *Call, _ historyParams) (any, error) {
-	return page.Forward(ctx, c.page)
+	return page.Forward(ctx, c.page())
 }
 
 // --- wait
@@ -197,7 +197,7 @@ func runWait(ctx context.Context, c *Call, p waitParams) (any, error) {
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(p.Timeout)*time.Millisecond)
 		defer cancel()
 	}
-	return page.Wait(ctx, c.page, page.WaitCondition{
+	return page.Wait(ctx, c.page(), page.WaitCondition{
 		Selector: p.Selector, Hidden: p.Hidden, MinCount: p.MinCount,
 		Text: p.Text, CaseSensitive: p.CaseSensitive, TextRegex: p.TextRegex, URLContains: p.URLContains,
 	})
@@ -224,12 +224,12 @@ func runSleep(ctx context.Context, _ *Call, d time.Duration) (any, error) {
 
 func runGetURL(ctx context.Context, c *Call, _ struct{}) (any, error) {
 	var url string
-	err := c.page.CallJS(ctx, "() => location.href", &url)
+	err := c.page().CallJS(ctx, "() => location.href", &url)
 	return map[string]string{"url": url}, err
 }
 
 func runGetTitle(ctx context.Context, c *Call, _ struct{}) (any, error) {
 	var title string
-	err := c.page.CallJS(ctx, "() => document.title", &title)
+	err := c.page().CallJS(ctx, "() => document.title", &title)
 	return map[string]string{"title": title}, err
 }

@@ -128,14 +128,14 @@ type ActionRequired struct {
 // about the site the tab is on: its profile, or that one must be written.
 // Every http(s) site gets it, localhost too.
 func (c *Call) siteReport(res *Result) {
-	if res.Context == nil || c.alias == "" {
+	if res.Context == nil || c.alias() == "" {
 		return
 	}
 	domain, ok := profiles.DomainOf(res.Context.URL)
 	if !ok {
 		return
 	}
-	_, entry, found, err := c.tabs.Resolve(c.alias)
+	_, entry, found, err := c.tabs.Resolve(c.alias())
 	if err != nil || !found || slices.Contains(strings.Fields(entry.Sites), domain) {
 		return
 	}
@@ -160,10 +160,10 @@ func (c *Call) siteReport(res *Result) {
 
 // toldSite records that the tab's agent has the domain's profile.
 func (c *Call) toldSite(domain string) {
-	if c.alias == "" {
+	if c.alias() == "" {
 		return
 	}
-	err := c.tabs.Update(c.alias, func(t *tabs.Entry) {
+	err := c.tabs.Update(c.alias(), func(t *tabs.Entry) {
 		if sites := strings.Fields(t.Sites); !slices.Contains(sites, domain) {
 			t.Sites = strings.Join(append(sites, domain), " ")
 		}

@@ -87,7 +87,7 @@ func decodeQueryCSS(raw json.RawMessage) (query.CSSQuery, error) {
 }
 
 func runQueryCSS(ctx context.Context, c *Call, q query.CSSQuery) (any, error) {
-	return query.Query(ctx, c.page, q)
+	return query.Query(ctx, c.page(), q)
 }
 
 // --- queryAll
@@ -204,7 +204,7 @@ func decodeInspect(raw json.RawMessage) (query.InspectRequest, error) {
 }
 
 func runInspect(ctx context.Context, c *Call, r query.InspectRequest) (any, error) {
-	return query.Inspect(ctx, c.page, r)
+	return query.Inspect(ctx, c.page(), r)
 }
 
 // --- extract
@@ -226,7 +226,7 @@ func decodeExtract(raw json.RawMessage) (query.ExtractRequest, error) {
 }
 
 func runExtract(ctx context.Context, c *Call, r query.ExtractRequest) (any, error) {
-	return query.Extract(ctx, c.page, r)
+	return query.Extract(ctx, c.page(), r)
 }
 
 // --- getDom
@@ -251,7 +251,7 @@ func decodeGetDom(raw json.RawMessage) (query.DOMRequest, error) {
 }
 
 func runGetDom(ctx context.Context, c *Call, r query.DOMRequest) (any, error) {
-	return query.GetDOM(ctx, c.page, r)
+	return query.GetDOM(ctx, c.page(), r)
 }
 
 // --- getBox
@@ -292,7 +292,7 @@ func decodeGetBox(raw json.RawMessage) (getBoxParams, error) {
 }
 
 func runGetBox(ctx context.Context, c *Call, p getBoxParams) (any, error) {
-	boxes, err := query.GetBox(ctx, c.page, p.Refs)
+	boxes, err := query.GetBox(ctx, c.page(), p.Refs)
 	if err != nil {
 		return nil, err
 	}
@@ -363,13 +363,13 @@ func decodePointBatch(raw json.RawMessage, p *elementsAtParams) error {
 }
 
 func runElementsAt(ctx context.Context, c *Call, p elementsAtParams) (any, error) {
-	s, e := c.refFloors()
+	s, e := c.tab.RefFloors()
 	floors := query.Counters{Snapshot: s, Element: e}
 	var out any
 	var counters query.Counters
 	switch {
 	case p.batch != nil:
-		b, err := query.ElementsAt(ctx, c.page, query.PointRequest{Points: p.batch, Floors: floors})
+		b, err := query.ElementsAt(ctx, c.page(), query.PointRequest{Points: p.batch, Floors: floors})
 		if err != nil {
 			return nil, err
 		}
@@ -382,20 +382,20 @@ func runElementsAt(ctx context.Context, c *Call, p elementsAtParams) (any, error
 		if p.Limit != nil {
 			req.Limit = *p.Limit
 		}
-		n, err := query.ElementsNear(ctx, c.page, req)
+		n, err := query.ElementsNear(ctx, c.page(), req)
 		if err != nil {
 			return nil, err
 		}
 		out, counters = n, n.Counters
 	default:
-		el, cs, err := query.ElementAt(ctx, c.page, query.FloatPoint{X: *p.X, Y: *p.Y}, floors)
+		el, cs, err := query.ElementAt(ctx, c.page(), query.FloatPoint{X: *p.X, Y: *p.Y}, floors)
 		if err != nil {
 			return nil, err
 		}
 		out, counters = el, cs
 	}
 	if counters.Minted {
-		c.saveRefCounters(counters.Snapshot, counters.Element)
+		c.tab.SaveRefCounters(counters.Snapshot, counters.Element)
 	}
 	return out, nil
 }
@@ -434,15 +434,15 @@ func decodeTargetStep(name, what string) func(json.RawMessage) (formTarget, erro
 }
 
 func runFormState(ctx context.Context, c *Call, p formTarget) (any, error) {
-	return query.ReadForm(ctx, c.page, p.Selector)
+	return query.ReadForm(ctx, c.page(), p.Selector)
 }
 
 func runValidate(ctx context.Context, c *Call, p formTarget) (any, error) {
-	return query.Validate(ctx, c.page, p.Selector)
+	return query.Validate(ctx, c.page(), p.Selector)
 }
 
 func runSubmit(ctx context.Context, c *Call, p formTarget) (any, error) {
-	return query.Submit(ctx, c.page, p.Selector)
+	return query.Submit(ctx, c.page(), p.Selector)
 }
 
 // --- assert
@@ -458,7 +458,7 @@ func decodeAssert(raw json.RawMessage) (query.AssertRequest, error) {
 }
 
 func runAssert(ctx context.Context, c *Call, r query.AssertRequest) (any, error) {
-	return query.Assert(ctx, c.page, r)
+	return query.Assert(ctx, c.page(), r)
 }
 
 // --- pipeline
@@ -494,5 +494,5 @@ func decodePipeline(raw json.RawMessage) (page.PipelineRequest, error) {
 }
 
 func runPipeline(ctx context.Context, c *Call, req page.PipelineRequest) (any, error) {
-	return page.Pipeline(ctx, c.page, req)
+	return page.Pipeline(ctx, c.page(), req)
 }

@@ -60,25 +60,25 @@ func decodeScope(key string, raw json.RawMessage) (string, error) {
 func runServiceWorker(ctx context.Context, c *Call, p serviceWorkerParams) (any, error) {
 	switch p.action {
 	case "unregister":
-		removed, controlled, err := page.UnregisterServiceWorkers(ctx, c.page, p.scope)
+		removed, controlled, err := page.UnregisterServiceWorkers(ctx, c.page(), p.scope)
 		out := map[string]any{"unregistered": removed}
 		if controlled {
 			out["warning"] = "the page stays under the removed worker until it is reloaded or left"
 		}
 		return out, err
 	case "update":
-		updated, err := page.UpdateServiceWorkers(ctx, c.page, p.scope)
+		updated, err := page.UpdateServiceWorkers(ctx, c.page(), p.scope)
 		if err != nil {
 			return nil, err
 		}
-		regs, err := page.ServiceWorkers(ctx, c.page)
+		regs, err := page.ServiceWorkers(ctx, c.page())
 		out := map[string]any{"updated": updated, "registrations": orEmpty(regs)}
-		if e := c.loadEmulation(); e.Network != nil && e.Network.Offline && len(updated) > 0 {
+		if e := c.tab.LoadEmulation(); e.Network != nil && e.Network.Offline && len(updated) > 0 {
 			out["warning"] = "the tab is offline, yet the update check reached the network: Chrome fetches a service worker's script itself, outside the emulated network of any tab or worker"
 		}
 		return out, err
 	}
-	regs, err := page.ServiceWorkers(ctx, c.page)
+	regs, err := page.ServiceWorkers(ctx, c.page())
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/chrome"
 	"github.com/cdpskill/cdpskill/internal/invalid"
+	"github.com/cdpskill/cdpskill/tab"
 	"github.com/cdpskill/cdpskill/tabs"
 )
 
@@ -55,22 +56,7 @@ func (e endpointParams) endpoint(getenv chrome.Env) (chrome.Endpoint, error) {
 	case e.Host != "" || e.Port != 0:
 		return chrome.Endpoint{Host: e.Host, Port: e.Port}.WithDefaults(), nil
 	}
-	return defaultEndpoint(getenv)
-}
-
-// defaultEndpoint is CDP_URL when the environment sets it, else
-// localhost:9222.
-func defaultEndpoint(getenv chrome.Env) (chrome.Endpoint, error) {
-	if getenv != nil {
-		if raw := getenv("CDP_URL"); raw != "" {
-			ep, err := chrome.ParseEndpoint(raw)
-			if err != nil {
-				return ep, &Error{Type: Connection, Message: "CDP_URL in the environment: " + err.Error(), Err: err}
-			}
-			return ep, nil
-		}
-	}
-	return chrome.Endpoint{}.WithDefaults(), nil
+	return tab.DefaultEndpoint(getenv)
 }
 
 func (e endpointParams) check() error {
@@ -163,21 +149,20 @@ func runOpenTab(ctx context.Context, c *Call, p openTabParams) (any, error) {
 	}
 	// A window of its own: in headless Chrome only a window's active tab
 	// renders, and a hidden tab stalls input and screenshots.
-	created, err := proto.TargetCreateTarget{URL: "about:blank", NewWindow: true}.Do(ctx, b.Browser())
+	created, err := proto.TargetCreateTarget{URL: "about:blank", NewWindow: true}.Do(ctx, b.Conn.Browser())
 	if err != nil {
 		return nil, err
 	}
-	c.pruneTabs(ctx, b)
+	c.pruneTabs(ctx, b.Browser)
 	alias, err := c.tabs.Register(created.TargetID, b.Endpoint)
 	if err != nil {
 		// A tab no alias names would be left open for good.
-		_ = proto.TargetCloseTarget{TargetID: created.TargetID}.Do(ctx, b.Browser())
+		_ = proto.TargetCloseTarget{TargetID: created.TargetID}.Do(ctx, b.Conn.Browser())
 		return nil, &Error{Type: Connection, Message: "tab registry: " + err.Error(), Err: err}
 	}
-	if err := c.attach(ctx, alias, created.TargetID, ""); err != nil {
+	if err := c.attach(ctx, tab.Target{Alias: alias, Entry: tabs.Entry{TargetID: created.TargetID}, Registered: true}); err != nil {
 		return nil, err
 	}
-	c.rememberBrowser(alias, tabs.Entry{})
 	out := &tabOutput{Tab: alias, URL: "about:blank"}
 	if p.URL == "" {
 		return out, nil
@@ -312,13 +297,11 @@ func runConnectTab(ctx context.Context, c *Call, p connectTabParams) (any, error
 		return nil, err
 	}
 	e, known := entryOf(c.tabs, alias)
-	if err := c.attach(ctx, alias, targetID, e.Frame); err != nil {
+	e.TargetID = targetID
+	if err := c.attach(ctx, tab.Target{Alias: alias, Entry: e, Registered: known}); err != nil {
 		return nil, err
 	}
-	if known {
-		c.rememberBrowser(alias, e)
-	}
-	c.startURL, c.startDoc = t.URL, c.attachDoc
+	c.startURL, c.startDoc = t.URL, c.tab.Doc
 	out := &connectOutput{tabOutput: tabOutput{Tab: alias, URL: t.URL, Title: t.Title}}
 	if len(matches) > 1 {
 		if len(matches) > 1+maxOtherMatches {
@@ -378,20 +361,19 @@ func runCloseTab(ctx context.Context, c *Call, p closeTabParams) (any, error) {
 		return nil, err
 	}
 	if !found {
-		if !rawTargetID.MatchString(p.Tab) {
+		if !tab.IsTargetID(p.Tab) {
 			return nil, &Error{Type: Connection, Message: fmt.Sprintf("unknown tab %q: listTabs shows the open tabs", p.Tab)}
 		}
 		entry = tabs.Entry{TargetID: p.Tab}
 	}
 	ep := entry.Endpoint()
 	if !found {
-		if ep, err = defaultEndpoint(c.getenv); err != nil {
+		if ep, err = tab.DefaultEndpoint(c.getenv); err != nil {
 			return nil, err
 		}
 	}
-	if c.sess != nil && c.sess.TargetID == entry.TargetID {
+	if s := c.sess(); s != nil && s.TargetID == entry.TargetID {
 		c.detach()
-		c.alias = ""
 	}
 	// Over the websocket, which every endpoint has (remote ones may offer
 	// no /json/close).
@@ -422,11 +404,11 @@ func runCloseTab(ctx context.Context, c *Call, p closeTabParams) (any, error) {
 // attached. Nothing is launched.
 func (c *Call) withBrowser(ctx context.Context, ep chrome.Endpoint, fn func(*chrome.Browser) error) error {
 	if c.browser != nil && chrome.SameEndpoint(c.browser.Endpoint, ep) && c.browser.Tab == "" {
-		return fn(c.browser)
+		return fn(c.browser.Browser)
 	}
 	b, err := chrome.Connect(ctx, c.getenv, chrome.LaunchOptions{Endpoint: ep}, false)
 	if err != nil {
-		return connectError(ep, err)
+		return classify(&tab.ConnectError{Endpoint: ep, Err: err})
 	}
 	defer b.Close()
 	return fn(b)

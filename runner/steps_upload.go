@@ -89,7 +89,7 @@ func relativeNote(f, abs string) string {
 }
 
 func runUpload(ctx context.Context, c *Call, p uploadParams) (any, error) {
-	return dom.Upload(ctx, c.page, dom.UploadRequest{
+	return dom.Upload(ctx, c.page(), dom.UploadRequest{
 		Target: orStr(p.Ref, p.Selector), Files: p.Files, Timeout: ms(p.Timeout),
 	})
 }

@@ -28,11 +28,11 @@ import (
 //     A page that still does not answer ends the call, and the next call
 //     on the tab, finding its main thread busy still, reloads it (attach).
 func (c *Call) checkAnswers(ctx context.Context, err error) error {
-	if c.page == nil || c.dead.Load() || ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
+	if c.page() == nil || c.dead() || ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
-	sessions := []*cdp.Session{c.sess}
-	if s := c.page.EvalSession(); s != c.sess {
+	sessions := []*cdp.Session{c.sess()}
+	if s := c.page().EvalSession(); s != c.sess() {
 		sessions = append(sessions, s) // an out-of-process frame has a main thread of its own
 	}
 	verdicts := make([]page.Verdict, len(sessions))
@@ -64,11 +64,11 @@ func (c *Call) checkAnswers(ctx context.Context, err error) error {
 	}
 	e := &Error{Type: Execution, Name: "PageUnresponsiveError", Err: err}
 	if len(page.Silent(ctx, busy)) == 0 {
-		e.Message = fmt.Sprintf("tab %s stopped answering: the page's own JavaScript kept its main thread busy past the step's timeout (an endless loop?); cdpskill stopped that script, so the tab answers again, but the page may be half-updated: look before you act", c.alias)
+		e.Message = fmt.Sprintf("tab %s stopped answering: the page's own JavaScript kept its main thread busy past the step's timeout (an endless loop?); cdpskill stopped that script, so the tab answers again, but the page may be half-updated: look before you act", c.alias())
 		return e
 	}
-	e.Message = fmt.Sprintf("tab %s does not answer: the page's own JavaScript keeps its main thread busy (an endless loop?) and could not be stopped; the next call on it reloads it first if it is still busy (or open a new tab)", c.alias)
-	c.die(e)
+	e.Message = fmt.Sprintf("tab %s does not answer: the page's own JavaScript keeps its main thread busy (an endless loop?) and could not be stopped; the next call on it reloads it first if it is still busy (or open a new tab)", c.alias())
+	c.tab.Die(e)
 	return e
 }
 
@@ -84,7 +84,7 @@ func (c *Call) heldNavigation(ctx context.Context, err error) error {
 	}
 	hctx, cancel := context.WithTimeout(ctx, page.AnswerProbe)
 	defer cancel()
-	h := page.PendingNavigation(hctx, c.page)
+	h := page.PendingNavigation(hctx, c.page())
 	if h.To == "" {
 		h.To = c.pendingDocument()
 	}
@@ -105,7 +105,7 @@ func (c *Call) pendingDocument() string {
 	if nc == nil {
 		return ""
 	}
-	reqs := nc.n.Requests()
+	reqs := nc.Requests()
 	for i := len(reqs) - 1; i >= 0; i-- {
 		if r := reqs[i]; r.Type == "Document" && r.Pending {
 			return r.URL

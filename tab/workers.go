@@ -1,10 +1,9 @@
-package runner
+package tab
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
-	"slices"
 	"sync"
 	"time"
 
@@ -16,11 +15,11 @@ import (
 )
 
 // Bounds of the work on a tab's service workers: the setup of one (its
-// network, its console, its resume), how long attach and the console
+// network, its console, its resume), how long the setup and the console
 // readers wait for setups under way.
 const (
 	workerSetupMax = 10 * time.Second
-	workerWaitMax  = time.Second
+	WorkerWait     = time.Second
 	// workerUpWait bounds the wait for a paused worker's answer to
 	// Runtime.enable, which tells whether its thread is up (see setup).
 	workerUpWait = 250 * time.Millisecond
@@ -29,7 +28,7 @@ const (
 	workerResumeMax = 2 * time.Second
 )
 
-// workerWatch follows the service workers that serve the call's tab.
+// workers follows the service workers that serve the call's tab.
 // With auto-attach on the tab's session, Chrome attaches each one as it
 // starts, paused before its script runs (and those already running, at
 // once). Each gets the tab's emulated network first, so that offline and
@@ -37,7 +36,7 @@ const (
 // conditions per target, and a worker's fetch is not the page's), and a
 // console whose messages are marked service-worker; then it is resumed.
 // The watch ends when the call leaves the tab.
-type workerWatch struct {
+type workers struct {
 	page   *cdp.Session // the tab's
 	conn   *cdp.Conn
 	l      *cdp.Listener
@@ -62,12 +61,12 @@ type worker struct {
 
 // startWorkers turns auto-attach on for the service workers of sess's tab
 // and sets up those already running before it returns (within
-// workerWaitMax), so that the steps meet them emulated.
-func (c *Call) startWorkers(ctx context.Context, sess *cdp.Session, n page.NetworkConditions) error {
+// WorkerWait), so that the steps meet them emulated.
+func (t *Tab) startWorkers(ctx context.Context, sess *cdp.Session, n page.NetworkConditions) error {
 	wctx, cancel := context.WithCancel(context.Background())
-	w := &workerWatch{
+	w := &workers{
 		page: sess, conn: sess.Conn(), l: sess.Listen(proto.EventTargetAttachedTo, proto.EventTargetDetachedFrom),
-		cancel: cancel, loop: make(chan struct{}), warn: c.warn, network: n,
+		cancel: cancel, loop: make(chan struct{}), warn: t.warn, network: n,
 	}
 	err := proto.TargetSetAutoAttach{
 		AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: true,
@@ -79,19 +78,19 @@ func (c *Call) startWorkers(ctx context.Context, sess *cdp.Session, n page.Netwo
 		close(w.loop)
 		return err
 	}
-	c.workers = w
+	t.workers = w
 	// Chrome announces the running workers before its reply: they are
 	// queued now.
 	for _, ev := range w.l.Drain() {
 		w.handle(wctx, ev)
 	}
 	go w.run(wctx)
-	w.await(ctx, workerWaitMax)
+	w.await(ctx, WorkerWait)
 	return nil
 }
 
 // run handles the workers Chrome attaches or detaches later in the call.
-func (w *workerWatch) run(ctx context.Context) {
+func (w *workers) run(ctx context.Context) {
 	defer close(w.loop)
 	for {
 		ev, err := w.l.Next(ctx)
@@ -102,7 +101,7 @@ func (w *workerWatch) run(ctx context.Context) {
 	}
 }
 
-func (w *workerWatch) handle(ctx context.Context, ev cdp.Event) {
+func (w *workers) handle(ctx context.Context, ev cdp.Event) {
 	// Both events name the session; attachedToTarget says more.
 	var a proto.TargetAttachedToTarget
 	if json.Unmarshal(ev.Params, &a) != nil || a.SessionID == "" {
@@ -137,7 +136,7 @@ func (w *workerWatch) handle(ctx context.Context, ev cdp.Event) {
 //   - a new worker is paused before its script is fetched and answers
 //     nothing: the network is sent before the resume (it holds for the
 //     script's fetch) and again once Runtime.enable is answered.
-func (w *workerWatch) setup(ctx context.Context, wk *worker, waiting bool) {
+func (w *workers) setup(ctx context.Context, wk *worker, waiting bool) {
 	defer close(wk.ready)
 	ctx, cancel := context.WithTimeout(ctx, workerSetupMax)
 	defer cancel()
@@ -183,7 +182,7 @@ func (w *workerWatch) setup(ctx context.Context, wk *worker, waiting bool) {
 
 // awaitAll waits for the replies to the emulation sent, warning about the
 // first failure.
-func (w *workerWatch) awaitAll(ctx context.Context, wk *worker, sent []*cdp.Sent) bool {
+func (w *workers) awaitAll(ctx context.Context, wk *worker, sent []*cdp.Sent) bool {
 	for _, x := range sent {
 		if err := x.Wait(ctx, nil); err != nil {
 			w.failed(wk, "may not follow the tab's emulated network", err)
@@ -196,7 +195,7 @@ func (w *workerWatch) awaitAll(ctx context.Context, wk *worker, sent []*cdp.Sent
 // sendNetwork sends the tab's emulated network to a worker, if any is
 // emulated, adding the calls to sent. It holds the lock that emulate
 // sends under: the last conditions sent are the current ones.
-func (w *workerWatch) sendNetwork(ctx context.Context, wk *worker, sent *[]*cdp.Sent) {
+func (w *workers) sendNetwork(ctx context.Context, wk *worker, sent *[]*cdp.Sent) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.network.IsZero() {
@@ -206,7 +205,7 @@ func (w *workerWatch) sendNetwork(ctx context.Context, wk *worker, sent *[]*cdp.
 
 // failed warns that a worker's setup went wrong, unless the worker is
 // gone (it stopped) or the call is ending.
-func (w *workerWatch) failed(wk *worker, what string, err error) {
+func (w *workers) failed(wk *worker, what string, err error) {
 	w.mu.Lock()
 	gone := wk.gone
 	w.mu.Unlock()
@@ -217,7 +216,7 @@ func (w *workerWatch) failed(wk *worker, what string, err error) {
 }
 
 // await waits, at most limit, for the setups under way.
-func (w *workerWatch) await(ctx context.Context, limit time.Duration) {
+func (w *workers) await(ctx context.Context, limit time.Duration) {
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	w.mu.Lock()
@@ -233,7 +232,7 @@ func (w *workerWatch) await(ctx context.Context, limit time.Duration) {
 }
 
 // emulate applies n to every live worker and to those attached later.
-func (w *workerWatch) emulate(ctx context.Context, n page.NetworkConditions) {
+func (w *workers) emulate(ctx context.Context, n page.NetworkConditions) {
 	type call struct {
 		wk   *worker
 		sent []*cdp.Sent
@@ -255,7 +254,7 @@ func (w *workerWatch) emulate(ctx context.Context, n page.NetworkConditions) {
 // consoles returns the consoles of the workers seen so far, gone ones
 // included (what they logged stays readable), each flushed within limit
 // when still running.
-func (w *workerWatch) consoles(ctx context.Context, limit time.Duration) []*capture.Console {
+func (w *workers) consoles(ctx context.Context, limit time.Duration) []*capture.Console {
 	w.await(ctx, limit)
 	w.mu.Lock()
 	var live, out []*capture.Console
@@ -283,7 +282,7 @@ func (w *workerWatch) consoles(ctx context.Context, limit time.Duration) []*capt
 // so that no worker starts paused with no one left to resume it (Chrome
 // leaves a new worker paused when the session holding it goes), and a
 // worker attached meanwhile is still resumed.
-func (w *workerWatch) stop() {
+func (w *workers) stop() {
 	ctx, cancel := context.WithTimeout(context.Background(), workerResumeMax)
 	defer cancel()
 	_ = proto.TargetSetAutoAttach{AutoAttach: false, WaitForDebuggerOnStart: false}.Do(ctx, w.page)
@@ -304,34 +303,12 @@ func (w *workerWatch) stop() {
 	}
 }
 
-// withWorkerConsoles adds the messages of the tab's service workers
-// (marked context "service-worker") to msgs, in the order they were
-// logged; the workers' events are flushed within limit first.
-func (c *Call) withWorkerConsoles(ctx context.Context, msgs []capture.Message, pick func(*capture.Console) []capture.Message, limit time.Duration) []capture.Message {
-	if c.workers == nil {
-		return msgs
+// WorkerConsoles returns the consoles of the tab's service workers seen
+// so far (their messages are marked context "service-worker"), gone ones
+// included, each flushed within limit when still running.
+func (t *Tab) WorkerConsoles(ctx context.Context, limit time.Duration) []*capture.Console {
+	if t.workers == nil {
+		return nil
 	}
-	cons := c.workers.consoles(ctx, limit)
-	if len(cons) == 0 {
-		return msgs
-	}
-	all := slices.Clip(msgs)
-	for _, con := range cons {
-		all = append(all, pick(con)...)
-	}
-	slices.SortStableFunc(all, func(a, b capture.Message) int { return a.Timestamp.Compare(b.Timestamp) })
-	return all
-}
-
-// discardWorkerConsoles has the tab's service workers forget what they
-// logged, as the console step's clear does for the page.
-func (c *Call) discardWorkerConsoles(ctx context.Context) {
-	if c.workers == nil {
-		return
-	}
-	for _, con := range c.workers.consoles(ctx, workerWaitMax) {
-		if con.Discard(ctx) != nil {
-			con.Clear() // a worker that stopped took its messages with it
-		}
-	}
+	return t.workers.consoles(ctx, limit)
 }

@@ -1,0 +1,57 @@
+package runner
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/cdpskill/cdpskill/capture"
+	"github.com/cdpskill/cdpskill/tab"
+)
+
+// withFrameConsole adds the current frame's messages to the tab's, in the
+// order they were logged.
+func (c *Call) withFrameConsole(ctx context.Context, msgs []capture.Message, pick func(*capture.Console) []capture.Message) []capture.Message {
+	if c.tab == nil {
+		return msgs
+	}
+	fc := c.tab.FrameConsole(ctx)
+	if fc == nil {
+		return msgs
+	}
+	all := append(slices.Clip(msgs), pick(fc)...)
+	slices.SortStableFunc(all, func(a, b capture.Message) int { return a.Timestamp.Compare(b.Timestamp) })
+	return all
+}
+
+// withWorkerConsoles adds the messages of the tab's service workers
+// (marked context "service-worker") to msgs, in the order they were
+// logged; the workers' events are flushed within limit first.
+func (c *Call) withWorkerConsoles(ctx context.Context, msgs []capture.Message, pick func(*capture.Console) []capture.Message, limit time.Duration) []capture.Message {
+	if c.tab == nil {
+		return msgs
+	}
+	cons := c.tab.WorkerConsoles(ctx, limit)
+	if len(cons) == 0 {
+		return msgs
+	}
+	all := slices.Clip(msgs)
+	for _, con := range cons {
+		all = append(all, pick(con)...)
+	}
+	slices.SortStableFunc(all, func(a, b capture.Message) int { return a.Timestamp.Compare(b.Timestamp) })
+	return all
+}
+
+// discardWorkerConsoles has the tab's service workers forget what they
+// logged, as the console step's clear does for the page.
+func (c *Call) discardWorkerConsoles(ctx context.Context) {
+	if c.tab == nil {
+		return
+	}
+	for _, con := range c.tab.WorkerConsoles(ctx, tab.WorkerWait) {
+		if con.Discard(ctx) != nil {
+			con.Clear() // a worker that stopped took its messages with it
+		}
+	}
+}

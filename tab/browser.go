@@ -1,0 +1,113 @@
+package tab
+
+import (
+	"context"
+
+	"github.com/cdpskill/cdpskill/capture"
+	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/chrome"
+	"github.com/cdpskill/cdpskill/internal/private"
+	"github.com/cdpskill/cdpskill/tabs"
+)
+
+// Browser is a call's connection to a browser. It outlives the tabs the
+// call attaches over it (a tab step may switch to another), and so does
+// its download watch, which Chrome keeps per connection.
+type Browser struct {
+	*chrome.Browser
+	// Downloads saves and reports the downloads of the call's tabs; nil
+	// until a tab is attached, or when the watch could not start.
+	Downloads *capture.Downloads
+}
+
+// Connect reaches the browser at ep, launching a local one when
+// autoLaunch allows (headless as given, else as the environment says).
+func Connect(ctx context.Context, getenv chrome.Env, ep chrome.Endpoint, headless *bool, autoLaunch bool) (*Browser, error) {
+	ep = ep.WithDefaults()
+	opts := chrome.LaunchOptions{Endpoint: ep, Headless: chrome.DefaultHeadless(getenv)}
+	if headless != nil {
+		opts.Headless = *headless
+	}
+	b, err := chrome.Connect(ctx, getenv, opts, autoLaunch && !ep.Remote())
+	if err != nil {
+		return nil, &ConnectError{Endpoint: ep, Err: err}
+	}
+	return &Browser{Browser: b}, nil
+}
+
+// DefaultEndpoint is CDP_URL when the environment sets it, else
+// localhost:9222.
+func DefaultEndpoint(getenv chrome.Env) (chrome.Endpoint, error) {
+	if getenv != nil {
+		if raw := getenv("CDP_URL"); raw != "" {
+			ep, err := chrome.ParseEndpoint(raw)
+			if err != nil {
+				return ep, &CDPURLError{Err: err}
+			}
+			return ep, nil
+		}
+	}
+	return chrome.Endpoint{}.WithDefaults(), nil
+}
+
+// reach connects to the browser of the tab entry names: over the tab's
+// own websocket for a batch that stays on a tab of a local Chrome
+// (chrome.DialTab), else over the browser's, dialled at the URL the
+// registry cached while it answers.
+func reach(ctx context.Context, getenv chrome.Env, ep chrome.Endpoint, entry tabs.Entry, tabSocket bool) (*Browser, error) {
+	if tabSocket && !ep.Remote() {
+		b, err := chrome.DialTab(ctx, ep, entry.TargetID)
+		if err == nil {
+			return &Browser{Browser: b}, nil
+		}
+		// The tab or Chrome is gone: the browser's websocket tells which.
+	}
+	if entry.BrowserWS != "" {
+		if conn, err := cdp.Dial(ctx, entry.BrowserWS); err == nil {
+			b := &chrome.Browser{Conn: conn, Endpoint: ep}
+			if ep == ep.WithDefaults() {
+				return &Browser{Browser: b}, nil
+			}
+			b.Close()
+		}
+	}
+	return Connect(ctx, getenv, ep, nil, false)
+}
+
+// Release ends the call's hold on the browser: the download watch stops,
+// and the connection closes, unless the process is exiting and this is
+// the browser's websocket. Closing one sets every renderer and the GPU
+// process to work (a few hundred ms of CPU with dozens of tabs), and a
+// process that closes it itself is starved by that before it can end.
+func (b *Browser) Release(exiting bool) {
+	if b.Downloads != nil {
+		b.Downloads.Close()
+		b.Downloads = nil
+	}
+	if b.Tab != "" || !exiting {
+		b.Browser.Close()
+	}
+}
+
+// Close closes the connection, as a call does with one it replaces.
+func (b *Browser) Close() { b.Release(false) }
+
+// followDownloads makes Chrome save the downloads of the browser under
+// capture.DownloadsDir and report them to the call, once per connection.
+// Without it, downloads go where Chrome's defaults say and no step
+// reports them, so a failure is a warning, never the call's end.
+func (b *Browser) followDownloads(ctx context.Context, t *Tab) {
+	if b.Downloads != nil {
+		return
+	}
+	d, err := capture.WatchDownloads(ctx, b.Conn)
+	if _, ok := private.File(err); ok {
+		t.unsaved("the downloads directory (downloads are neither saved nor reported)", err)
+		return
+	}
+	if err != nil {
+		t.warn("downloads will not be saved or reported: %v", err)
+		return
+	}
+	b.Downloads = d
+}

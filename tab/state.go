@@ -1,0 +1,185 @@
+package tab
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/cdpskill/cdpskill/capture"
+	"github.com/cdpskill/cdpskill/internal/private"
+	"github.com/cdpskill/cdpskill/page"
+)
+
+// --- the tab's emulation across calls
+
+// storedEmulation is a tab's emulation as kept between calls in
+// $TMPDIR/cdp-skill/<alias>.emulation.json. Target guards against an
+// alias that a rebuilt registry gave to another tab.
+type storedEmulation struct {
+	Target string `json:"target"`
+	page.Emulation
+}
+
+func (t *Tab) emulationPath() string { return capture.TabFile(t.Alias, ".emulation.json") }
+
+// LoadEmulation returns the tab's stored emulation; a missing or
+// unreadable file is none.
+func (t *Tab) LoadEmulation() page.Emulation {
+	data, err := private.ReadFile(t.emulationPath(), 1<<20)
+	if err != nil {
+		return page.Emulation{}
+	}
+	var s storedEmulation
+	if json.Unmarshal(data, &s) != nil || t.Session == nil || s.Target != t.Session.TargetID {
+		return page.Emulation{}
+	}
+	return s.Emulation
+}
+
+// SaveEmulation stores e for later calls on the tab; no emulation removes
+// the file. The tab's call lock keeps two calls from writing it at once.
+func (t *Tab) SaveEmulation(e page.Emulation) error {
+	t.Emulation = e
+	path := t.emulationPath()
+	if e.IsZero() {
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("emulation: %w", err)
+		}
+		return nil
+	}
+	data, err := json.Marshal(storedEmulation{Target: t.Session.TargetID, Emulation: e})
+	if err != nil {
+		return fmt.Errorf("emulation: %w", err)
+	}
+	return private.WriteFile(path, data)
+}
+
+// restoreEmulation applies the tab's stored emulation e again: Chrome
+// ended it when the previous call's session detached. The setup runs it
+// once the session is up (its service workers get the network part as
+// they attach); with nothing stored the tab keeps the default screen
+// (SPEC 5). A failure only warns.
+func (t *Tab) restoreEmulation(ctx context.Context, e page.Emulation) {
+	if e.IsZero() {
+		return
+	}
+	if err := e.Apply(ctx, t.Page); err != nil {
+		t.warn("could not restore the tab's emulated viewport or network: %v", err)
+	}
+}
+
+// EmulateWorkers applies n to the tab's service workers, those running
+// and those that start later: what they fetch goes through it too.
+func (t *Tab) EmulateWorkers(ctx context.Context, n page.NetworkConditions) {
+	if t.workers != nil {
+		t.workers.emulate(ctx, n)
+	}
+}
+
+// --- the network
+
+// Network is the tab's network capture and the tab's log it saves to.
+type Network struct {
+	*capture.Network
+	Log capture.NetworkLog
+}
+
+// Network is the tab's network capture; nil when it did not start.
+func (t *Tab) Network() *Network { return t.net }
+
+// traffic is what the page asks of the tab's requests (page.TrackRequests):
+// those under way, of this call and those earlier calls left under way,
+// and when one last ended; nothing known when the call captures no
+// network.
+func (t *Tab) traffic(ctx context.Context) page.Traffic {
+	nc := t.net
+	if nc == nil || t.Page == nil {
+		return page.Traffic{}
+	}
+	return nc.InFlight(ctx, nc.Log, t.Page.Top())
+}
+
+// startNetwork begins recording the tab's requests. The setup runs it
+// beside capture.StartConsole so that the call's requests from the first
+// step on are seen.
+func (t *Tab) startNetwork(ctx context.Context) error {
+	_ = t.stopNetwork() // a restart: the old log is best effort
+	n, err := capture.StartNetwork(ctx, t.Session)
+	if err != nil {
+		return err
+	}
+	t.net = &Network{Network: n, Log: capture.TabNetworkLog(t.Alias, t.Session.TargetID)}
+	return nil
+}
+
+// EnsureNetwork returns the tab's capture, starting it if the setup did
+// not: then only requests from now on are seen.
+func (t *Tab) EnsureNetwork(ctx context.Context) (*Network, error) {
+	if t.net != nil {
+		return t.net, nil
+	}
+	if err := t.startNetwork(ctx); err != nil {
+		return nil, err
+	}
+	return t.net, nil
+}
+
+// stopNetwork ends the capture, saving to the tab's log what was not
+// saved yet.
+func (t *Tab) stopNetwork() error {
+	nc := t.net
+	if nc == nil {
+		return nil
+	}
+	t.net = nil
+	nc.Close()
+	// Without a page to ask: nothing here waits on Chrome.
+	return nc.Save(context.Background(), nc.Log, true, nil)
+}
+
+// --- the frame's console
+
+// FrameConsole is the console of the out-of-process iframe the tab is
+// switched to, started on first need: the tab's own capture does not see
+// what a cross-site frame logs. Runtime.enable replays what the frame
+// logged before, with its timestamps, so starting late loses nothing of
+// this call. Nil when the current frame shares the tab's process.
+func (t *Tab) FrameConsole(ctx context.Context) *capture.Console {
+	if t.Page == nil || t.Page.Frame == nil {
+		return nil
+	}
+	s := t.Page.EvalSession()
+	if s == t.Page.S {
+		return nil
+	}
+	if t.fconsole != nil && t.fconsole.Session() == s {
+		if err := t.fconsole.Flush(ctx); err != nil {
+			t.warn("console of frame %s: %v", t.Page.Frame.ID, err)
+		}
+		return t.fconsole
+	}
+	if t.fconsole != nil {
+		t.fconsole.Close()
+		t.fconsole = nil
+	}
+	fc, err := capture.StartConsole(ctx, s)
+	if err != nil {
+		t.warn("console of frame %s: %v", t.Page.Frame.ID, err)
+		return nil
+	}
+	t.fconsole = fc
+	return fc
+}
+
+// EvalConsole is the console that hears evaluations in the current
+// frame: the out-of-process frame's own, else the tab's; nil when capture
+// did not start.
+func (t *Tab) EvalConsole(ctx context.Context) *capture.Console {
+	if fc := t.FrameConsole(ctx); fc != nil {
+		return fc
+	}
+	return t.Console
+}
