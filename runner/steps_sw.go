@@ -9,7 +9,7 @@ import (
 
 // swSteps inspect the service workers of the tab's origin. What they log
 // reaches the console step and the call's report, and offline and
-// throttling reach what they fetch (runner/workers.go).
+// throttling reach what they fetch (tab/workers.go).
 var swSteps = []step{
 	define("serviceWorker", `true | {unregister: true|"scope"} | {update: true|"scope"}`,
 		"the origin's workers; unregister; update checks for a new version",

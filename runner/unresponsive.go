@@ -26,7 +26,7 @@ import (
 //     script started, so Runtime.terminateExecution reaches it: the script
 //     is stopped, the tab answers again and the captures can describe it.
 //     A page that still does not answer ends the call, and the next call
-//     on the tab, finding its main thread busy still, reloads it (attach).
+//     on the tab, finding its main thread busy still, reloads it (tab.Open).
 func (c *Call) checkAnswers(ctx context.Context, err error) error {
 	if c.page() == nil || c.dead() || ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
 		return err
