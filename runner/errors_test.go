@@ -1,10 +1,14 @@
 package runner
 
 import (
+	"context"
 	"testing"
 	"time"
 
+	"github.com/cdpskill/cdpskill/chrome"
 	"github.com/cdpskill/cdpskill/dom"
+	"github.com/cdpskill/cdpskill/page"
+	"github.com/cdpskill/cdpskill/tab"
 )
 
 func TestTidyMessage(t *testing.T) {
@@ -42,6 +46,31 @@ func TestExactElsewhere(t *testing.T) {
 	for _, c := range cases {
 		if got := exactElsewhere(c.err, c.d); got != c.want {
 			t.Errorf("exactElsewhere(%v) = %q, want %q", c.err, got, c.want)
+		}
+	}
+}
+
+// The tab layer's errors keep their type, subtype and message through
+// classify, as the runner's own did: a remote endpoint that did not
+// answer in time is a CONNECTION error, not a TimeoutError.
+func TestClassifyTabErrors(t *testing.T) {
+	remote, _ := chrome.ParseEndpoint("wss://gateway.example/devtools?token=secret")
+	cases := []struct {
+		err        error
+		typ        ErrType
+		name, want string
+	}{
+		{&tab.ConnectError{Endpoint: remote, Alias: "t3", Err: context.DeadlineExceeded}, Connection, "",
+			"tab t3: cannot connect to Chrome at wss://gateway.example/devtools?token=***: context deadline exceeded (the remote endpoint refused, dropped or did not answer; no local Chrome is launched when an endpoint is set)"},
+		{&tab.HeldError{Alias: "t1", Timeout: 2 * time.Second, Held: page.Held{Shows: "https://a.example/"}, Stopped: true}, Execution, "TimeoutError",
+			"tab t1 did not answer within the call's timeout (2000 ms), so none of your steps ran: the tab is between documents: a navigation has had no response yet, and Chrome holds back every call to the page until it commits; cdpskill has stopped that navigation, as the Stop button does, so the tab still shows https://a.example/, as it was, with all it held (go there again with a longer timeout if you need the new page)"},
+		{&tab.GoneError{Alias: "t2", During: true}, Connection, "", "tab t2 was closed during the call; open a new one with openTab"},
+		{&tab.UnknownError{Tab: "t9"}, Connection, "", `unknown tab "t9": no such alias; listTabs shows the open tabs, openTab opens a new one`},
+	}
+	for _, c := range cases {
+		e := classify(c.err)
+		if e.Type != c.typ || e.Name != c.name || e.Message != c.want || e.Hint != "" {
+			t.Errorf("classify(%T) = %s %q %q (hint %q)", c.err, e.Type, e.Name, e.Message, e.Hint)
 		}
 	}
 }
