@@ -1,6 +1,8 @@
 // Package page drives one tab: JavaScript calls into it, navigation and
-// its lifecycle, waits on page conditions, and the page context reported
-// after every call.
+// its lifecycle, what an action sets in motion (Effects), its JavaScript
+// dialogs (DialogWatch), whether a silent page is held back or busy
+// (Look), waits on page conditions, and the page context reported after
+// every call.
 package page
 
 import (
