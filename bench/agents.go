@@ -134,14 +134,17 @@ func (h *harness) runAgents(ctx context.Context, kind agentKind, counts []int, c
 				return nil, ctx.Err()
 			}
 			m := got[n]
-			c0, ok0 := h.chrome.read()
+			c0 := h.chrome.cpuNow()
 			ss := h.agentCalls(ctx, kind, tabs[:n], k)
 			m.calls = append(m.calls, ss...)
+			end := h.chrome.cpuNow() // the others' share: while the calls ran
 			if !awaitQuiet(ctx) {
 				return nil, ctx.Err()
 			}
-			if c1, ok1 := h.chrome.read(); ok0 && ok1 {
-				m.addChrome(c1-c0, len(ss))
+			c1 := h.chrome.cpuNow()
+			m.addWindow(c0, end)
+			if c0.chromeOK && c1.chromeOK {
+				m.addChrome(c1.chrome-c0.chrome, len(ss))
 			}
 			h.agentFloors(ctx, kind, floors[:n], k, m)
 			if ctx.Err() != nil {

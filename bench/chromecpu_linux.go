@@ -46,7 +46,36 @@ func (m *chromeMeter) read() (time.Duration, bool) {
 		return 0, false
 	}
 	procs, ok := readProcs()
-	if !ok || procs[m.root].ppid == 0 {
+	if !ok {
+		return 0, false
+	}
+	return treeCPU(procs, m.root)
+}
+
+// cpuNow reads the CPU time spent so far by Chrome (m), by the bench's
+// own processes (this one and all under it: Chrome, the spawner and the
+// calls it reaped) and by the whole machine, all from one reading.
+func (m *chromeMeter) cpuNow() cpuMark {
+	c := cpuMark{at: time.Now()}
+	procs, ok := readProcs()
+	if !ok {
+		return c
+	}
+	if m != nil {
+		c.chrome, c.chromeOK = treeCPU(procs, m.root)
+	}
+	own, ok := treeCPU(procs, os.Getpid())
+	idle, total, got := cpuTimes()
+	if ok && got {
+		c.own, c.machine, c.machineOK = own, time.Duration(total-idle)*time.Second/userHZ, true
+	}
+	return c
+}
+
+// treeCPU is the CPU time of root and its descendants; false when root
+// is gone.
+func treeCPU(procs map[int]procCPU, root int) (time.Duration, bool) {
+	if procs[root].ppid == 0 {
 		return 0, false
 	}
 	kids := map[int][]int{}
@@ -54,7 +83,7 @@ func (m *chromeMeter) read() (time.Duration, bool) {
 		kids[p.ppid] = append(kids[p.ppid], pid)
 	}
 	var ticks uint64
-	todo := []int{m.root}
+	todo := []int{root}
 	for len(todo) > 0 {
 		pid := todo[len(todo)-1]
 		todo = todo[:len(todo)-1]

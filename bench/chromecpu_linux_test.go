@@ -25,3 +25,19 @@ func TestChromeMeter(t *testing.T) {
 	}
 	t.Error("the meter did not see this process's CPU time grow")
 }
+
+func TestCPUNow(t *testing.T) {
+	c := (*chromeMeter)(nil).cpuNow()
+	if c.chromeOK || !c.machineOK || c.machine < c.own {
+		t.Errorf("a reading without Chrome: %+v", c)
+	}
+	var m measured
+	later := c
+	later.at = c.at.Add(time.Second)
+	later.machine += 1500 * time.Millisecond
+	later.own += 500 * time.Millisecond
+	m.addWindow(c, later)
+	if r := judge("x", m, target{}, 0); r.OthersCores != 1 {
+		t.Errorf("others: %v cores, want 1", r.OthersCores)
+	}
+}

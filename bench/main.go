@@ -271,24 +271,26 @@ func (h *harness) runRounds(ctx context.Context, chosen []scenario, warmup, roun
 			if !h.settle(ctx) {
 				return nil, ctx.Err()
 			}
-			c0, ok0 := h.chrome.read()
+			c0 := h.chrome.cpuNow()
 			s, err := h.once(ctx, p)
 			if err != nil {
 				return nil, err
 			}
+			end := h.chrome.cpuNow() // the others' share: while the call ran
 			// Chrome's CPU time from the call's start to the machine's
 			// quiet after it: its work for the call, and what the call
 			// left it (a detached session's teardown).
 			if !h.settle(ctx) {
 				return nil, ctx.Err()
 			}
-			c1, ok1 := h.chrome.read()
+			c1 := h.chrome.cpuNow()
 			d, ferr := h.timeFloor(ctx, p.floor, p.ft)
 			if r >= 0 {
 				p.m.calls = append(p.m.calls, s)
 				p.m.addFloor(d, ferr)
-				if ok0 && ok1 && !p.open { // open's closes its tab too
-					p.m.gatherChrome(c1 - c0)
+				p.m.addWindow(c0, end)
+				if c0.chromeOK && c1.chromeOK && !p.open { // open's closes its tab too
+					p.m.gatherChrome(c1.chrome - c0.chrome)
 				}
 			}
 		}

@@ -11,12 +11,12 @@ import (
 // printTable writes the readable report: one row per scenario.
 func printTable(w io.Writer, rs []result) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "scenario\tcalls\tmedian ms\tp90\tmin\tmax\tfloor ms\t×floor\t×lone\tCPU cli\tchrome\tbytes\tRSS MB\terrors\ttarget\tmet\t")
+	fmt.Fprintln(tw, "scenario\tcalls\tmedian ms\tp90\tmin\tmax\tfloor ms\t×floor\t×lone\tCPU cli\tchrome\tothers\tbytes\tRSS MB\terrors\ttarget\tmet\t")
 	for _, r := range rs {
-		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%d\t%s\t%s\t\n",
+		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t%s\t%s\t%s\t%s\t%s\t%.2f\t%d\t%s\t%d\t%s\t%s\t\n",
 			r.Scenario, r.Calls, r.MedianMS, r.P90MS, r.MinMS, r.MaxMS,
 			orDash(r.FloorMS, "%.1f"), orDash(r.XFloor, "%.2f"), orDash(r.XLone, "%.2f"),
-			orDash(r.CLICPUMS, "%.1f"), orDash(r.ChromeCPUMS, "%.1f"),
+			orDash(r.CLICPUMS, "%.1f"), orDash(r.ChromeCPUMS, "%.1f"), r.OthersCores,
 			r.Bytes, rss(r), r.Errors, r.Target, yesNo(r.Met))
 	}
 	tw.Flush()

@@ -84,6 +84,10 @@ type result struct {
 	// garbage, the leftovers of opening tabs) sways one chunk only.
 	CLICPUMS    float64 `json:"cliCpuMs,omitempty"`
 	ChromeCPUMS float64 `json:"chromeCpuMs,omitempty"`
+	// OthersCores is how many of the machine's cores other work kept
+	// busy, on average, while the calls ran: on a shared machine, what
+	// the figures were measured against.
+	OthersCores float64 `json:"othersCores"`
 	FloorMS     float64 `json:"floorMs,omitempty"`
 	// FloorMinMS: on a shared machine the least time is the better
 	// measure of the work itself.
@@ -120,6 +124,27 @@ type measured struct {
 	chrome    []time.Duration
 	chromeSum time.Duration
 	chromeN   int
+	// others is the CPU time the machine spent on work not the bench's
+	// (the other users of a shared machine) over the windows the calls
+	// ran in, window their length.
+	others, window time.Duration
+}
+
+// cpuMark is a reading of the CPU time spent so far (chromeMeter.cpuNow):
+// Chrome's, the bench's own processes' (Chrome's among them) and the
+// machine's.
+type cpuMark struct {
+	at                   time.Time
+	chrome, own, machine time.Duration
+	chromeOK, machineOK  bool
+}
+
+// addWindow records the others' CPU time between two readings.
+func (m *measured) addWindow(a, b cpuMark) {
+	if a.machineOK && b.machineOK && b.at.After(a.at) {
+		m.others += max(0, (b.machine-a.machine)-(b.own-a.own))
+		m.window += b.at.Sub(a.at)
+	}
 }
 
 // chromeChunk is the calls of a chunk of Chrome's CPU time.
@@ -183,6 +208,9 @@ func judge(name string, m measured, t target, lone time.Duration) result {
 	r.MedianMS, r.P90MS, r.MinMS, r.MaxMS = ms(st.median), ms(st.p90), ms(st.min), ms(st.max)
 	r.CLICPUMS = ms(summarize(cpus).median)
 	r.ChromeCPUMS = ms(summarize(m.chrome).median)
+	if m.window > 0 {
+		r.OthersCores = round2(float64(m.others) / float64(m.window))
+	}
 	r.Bytes = medianInt(sizes)
 	if m.floorErr == nil && len(m.floor) > 0 {
 		fs := summarize(m.floor)
