@@ -217,11 +217,13 @@ func (p *Page) StartJS(ctx context.Context, fn string, args ...any) *PendingJS {
 	if p.main || len(fn) < keepAbove {
 		return &PendingJS{p: p, sent: p.sendEval(ctx, evalParams("("+fn+")"+call.String()))}
 	}
-	key := fnKey(fn)
+	key, callArgs := fnKey(fn), call.String()
 	return &PendingJS{
-		p:    p,
-		sent: p.sendEval(ctx, evalParams(fmt.Sprintf(callKept, key, notKept)+call.String())),
-		keep: fmt.Sprintf(keepAndCall, key, fn) + call.String(),
+		p:        p,
+		sent:     p.sendEval(ctx, evalParams(fmt.Sprintf(callKept, key, notKept)+callArgs)),
+		key:      key,
+		fn:       fn,
+		callArgs: callArgs,
 	}
 }
 
@@ -229,8 +231,10 @@ func (p *Page) StartJS(ctx context.Context, fn string, args ...any) *PendingJS {
 type PendingJS struct {
 	p    *Page
 	sent *evalCall
-	keep string // the call that keeps the function, if the page lacks it
-	err  error
+	// key, fn and callArgs make the call that keeps the function, built
+	// only if the page lacks it (the composed scripts are ~100 KB).
+	key, fn, callArgs string
+	err               error
 }
 
 // Wait awaits the call's result and decodes it by value into out (which
@@ -240,8 +244,8 @@ func (j *PendingJS) Wait(ctx context.Context, out any) error {
 		return j.err
 	}
 	obj, err := j.sent.wait(ctx)
-	if err == nil && j.keep != "" && string(obj.Value) == `"`+notKept+`"` {
-		obj, err = j.p.Evaluate(ctx, evalParams(j.keep))
+	if err == nil && j.key != "" && string(obj.Value) == `"`+notKept+`"` {
+		obj, err = j.p.Evaluate(ctx, evalParams(fmt.Sprintf(keepAndCall, j.key, j.fn)+j.callArgs))
 	}
 	return decodeValue(obj, err, out)
 }
