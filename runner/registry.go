@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/cdpskill/cdpskill/internal/suggest"
 )
@@ -112,27 +113,41 @@ var registry = map[string]*step{}
 
 // byLooseName and aliases find a step by a name an agent wrote: a step's
 // name written loosely (get_title, browser_click, page.goto), or a name
-// other tools give what a step does (evaluate for pageFunction).
+// other tools give what a step does (evaluate for pageFunction). Only a
+// step the registry lacks needs them, so looseIndex builds them on first
+// use rather than at every call's start.
 var (
-	byLooseName = map[string]*step{}
-	aliases     = map[string]alias{}
+	byLooseName map[string]*step
+	aliases     map[string]alias
+	looseOnce   sync.Once
 )
 
 func init() {
 	for i := range steps {
 		s := &steps[i]
 		registry[s.name] = s
-		byLooseName[looseName(s.name)] = s
 	}
-	for _, s := range steps {
-		for _, a := range s.aliases {
-			n := looseName(a.name)
-			if _, dup := aliases[n]; dup || byLooseName[n] != nil {
-				panic("runner: alias " + a.name + " of " + s.name + " names another step or alias")
-			}
-			aliases[n] = a
+}
+
+// looseIndex builds byLooseName and aliases, once.
+func looseIndex() {
+	looseOnce.Do(func() {
+		byLooseName = make(map[string]*step, len(steps))
+		aliases = map[string]alias{}
+		for i := range steps {
+			s := &steps[i]
+			byLooseName[looseName(s.name)] = s
 		}
-	}
+		for _, s := range steps {
+			for _, a := range s.aliases {
+				n := looseName(a.name)
+				if _, dup := aliases[n]; dup || byLooseName[n] != nil {
+					panic("runner: alias " + a.name + " of " + s.name + " names another step or alias")
+				}
+				aliases[n] = a
+			}
+		}
+	})
 }
 
 // looseName is how names agents write are compared: case aside, without
@@ -144,14 +159,18 @@ func looseName(s string) string {
 		s = s[i+1:]
 	}
 	s = strings.TrimPrefix(s, "browser_")
-	return strings.NewReplacer("_", "", "-", "", " ", "").Replace(s)
+	return looseSeps.Replace(s)
 }
+
+// looseSeps drops the separators looseName ignores.
+var looseSeps = strings.NewReplacer("_", "", "-", "", " ", "")
 
 // unknownStepHint answers a step named k that the registry lacks: the
 // step it names loosely, else the step other tools call k (with the
 // agent's value v in its form), else the nearest name. Empty when
 // nothing is near.
 func unknownStepHint(k string, v json.RawMessage) string {
+	looseIndex()
 	n := looseName(k)
 	if s := byLooseName[n]; s != nil {
 		return fmt.Sprintf("; did you mean %q?", s.name)

@@ -414,3 +414,15 @@ func TestScriptFileParams(t *testing.T) {
 		}
 	}
 }
+
+// The loose index, built on first use, holds every step and alias and
+// no alias names another step or alias (looseIndex panics if one does).
+func TestLooseIndex(t *testing.T) {
+	looseIndex()
+	if len(byLooseName) != len(steps) {
+		t.Errorf("%d loose names for %d steps", len(byLooseName), len(steps))
+	}
+	if len(aliases) < 50 {
+		t.Errorf("%d aliases", len(aliases))
+	}
+}
