@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -90,8 +91,12 @@ var keyAliases = map[string]string{
 }
 
 // keyTable holds every key by its exact key value; namedLower holds the
-// named keys by lower-cased name, for case-insensitive lookup.
-var keyTable, namedLower = buildKeyTable()
+// named keys by lower-cased name, for case-insensitive lookup. They are
+// built on first use: most calls press no key.
+func keyTable() map[string]KeyDef   { t, _ := keyTables(); return t }
+func namedLower() map[string]KeyDef { _, n := keyTables(); return n }
+
+var keyTables = sync.OnceValues(buildKeyTable)
 
 func buildKeyTable() (map[string]KeyDef, map[string]KeyDef) {
 	table := map[string]KeyDef{}
@@ -127,13 +132,13 @@ func buildKeyTable() (map[string]KeyDef, map[string]KeyDef) {
 // lookupKey finds a key by its exact value (a character) or, for longer
 // names, case-insensitively by name or alias.
 func lookupKey(name string) (KeyDef, bool) {
-	if d, ok := keyTable[name]; ok {
+	if d, ok := keyTable()[name]; ok {
 		return d, true
 	}
 	if utf8.RuneCountInString(name) == 1 {
 		return KeyDef{}, false
 	}
-	d, ok := namedLower[strings.ToLower(name)]
+	d, ok := namedLower()[strings.ToLower(name)]
 	return d, ok
 }
 
@@ -143,11 +148,11 @@ func lookupKey(name string) (KeyDef, bool) {
 func charKey(r rune) KeyDef {
 	switch r {
 	case '\n', '\r':
-		return keyTable["Enter"]
+		return keyTable()["Enter"]
 	case '\t':
-		return keyTable["Tab"]
+		return keyTable()["Tab"]
 	}
-	if d, ok := keyTable[string(r)]; ok {
+	if d, ok := keyTable()[string(r)]; ok {
 		return d
 	}
 	return KeyDef{Key: string(r), Text: string(r)}
@@ -261,7 +266,7 @@ func suggestKey(name string, modifier bool) string {
 		}
 	}
 	for alias, to := range keyAliases {
-		if !modifier || keyTable[to].Modifier != 0 {
+		if !modifier || keyTable()[to].Modifier != 0 {
 			names = append(names, alias)
 		}
 	}
@@ -353,7 +358,7 @@ func (k Keystroke) effective(mods int) KeyDef {
 	if mods&modShift == 0 || d.Shifted == "" || d.Shifted == d.Key {
 		return d
 	}
-	return keyTable[d.Shifted]
+	return keyTable()[d.Shifted]
 }
 
 // commands are the editing commands the combination stands for, if any.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
@@ -125,8 +126,8 @@ func userAgentParams(ua string, mobile bool) proto.EmulationSetUserAgentOverride
 		return params
 	}
 	meta := &proto.UserAgentMetadata{Mobile: mobile, Architecture: "x86"}
-	version := func(re *regexp.Regexp) string {
-		if m := re.FindStringSubmatch(ua); m != nil {
+	version := func(re func() *regexp.Regexp) string {
+		if m := re().FindStringSubmatch(ua); m != nil {
 			return strings.ReplaceAll(m[1], "_", ".")
 		}
 		return ""
@@ -134,7 +135,7 @@ func userAgentParams(ua string, mobile bool) proto.EmulationSetUserAgentOverride
 	switch {
 	case strings.Contains(ua, "Android"):
 		meta.Platform, meta.PlatformVersion, meta.Architecture = "Android", version(androidRE), "arm"
-		if m := androidModelRE.FindStringSubmatch(ua); m != nil {
+		if m := androidModelRE().FindStringSubmatch(ua); m != nil {
 			meta.Model = m[1]
 		}
 		params.Platform = "Linux armv8l"
@@ -160,13 +161,20 @@ func userAgentParams(ua string, mobile bool) proto.EmulationSetUserAgentOverride
 	return params
 }
 
+// The user agent's patterns are compiled on first use: only calls that
+// emulate a device read them.
 var (
-	androidRE      = regexp.MustCompile(`Android (\d+(?:\.\d+)*)`)
-	androidModelRE = regexp.MustCompile(`Android [\d.]+; ([^;)]+)\)`)
-	iosRE          = regexp.MustCompile(`OS (\d+(?:_\d+)*) like Mac OS X`)
-	macRE          = regexp.MustCompile(`Mac OS X (\d+(?:[._]\d+)*)`)
-	windowsRE      = regexp.MustCompile(`Windows NT (\d+(?:\.\d+)*)`)
+	androidRE      = lazyRE(`Android (\d+(?:\.\d+)*)`)
+	androidModelRE = lazyRE(`Android [\d.]+; ([^;)]+)\)`)
+	iosRE          = lazyRE(`OS (\d+(?:_\d+)*) like Mac OS X`)
+	macRE          = lazyRE(`Mac OS X (\d+(?:[._]\d+)*)`)
+	windowsRE      = lazyRE(`Windows NT (\d+(?:\.\d+)*)`)
 )
+
+// lazyRE compiles expr on its first use.
+func lazyRE(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // NetworkConditions are emulated network conditions. Throughputs are in
 // bytes per second, latency in milliseconds; 0 means no limit.

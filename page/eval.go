@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -120,10 +121,12 @@ func newAgentScript(step, src, file string) (*agentScript, error) {
 
 // functionSource matches sources that are function expressions, bare or
 // in parentheses. "(" alone is not enough: "(a + b) * 2" is an expression.
-var functionSource = regexp.MustCompile(`^\(?\s*(?:async\b\s*)?(?:function\b|\([^()]*\)\s*=>|[\p{L}_$][\p{L}\p{N}_$]*\s*=>)`)
+var functionSource = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\(?\s*(?:async\b\s*)?(?:function\b|\([^()]*\)\s*=>|[\p{L}_$][\p{L}\p{N}_$]*\s*=>)`)
+})
 
 // usesAwait finds top-level await candidates; REPL mode allows them.
-var usesAwait = regexp.MustCompile(`\bawait\b`)
+var usesAwait = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bawait\b`) })
 
 // functionSourceLimit matches LIMIT.source in js/serialize.js.
 const functionSourceLimit = 200
@@ -177,7 +180,7 @@ func PageFunction(ctx context.Context, p *Page, req FuncRequest) (*Value, error)
 func (s *agentScript) params(refs bool) proto.RuntimeEvaluate {
 	params := proto.RuntimeEvaluate{UserGesture: true}
 	var expr string
-	if functionSource.MatchString(codeStart(s.src)) {
+	if functionSource().MatchString(codeStart(s.src)) {
 		arg := ""
 		if refs {
 			arg = "window.__ariaRefs"
@@ -191,7 +194,7 @@ func (s *agentScript) params(refs bool) proto.RuntimeEvaluate {
 	} else {
 		s.prefix = 1
 		expr = "{" + s.src + "\n}"
-		if usesAwait.MatchString(s.src) {
+		if usesAwait().MatchString(s.src) {
 			params.ReplMode = true // top-level await
 		}
 	}

@@ -313,7 +313,7 @@ func pipelineExpression(prog program, budget time.Duration) string {
 // return. Newlines keep a trailing line comment from eating the rest.
 func fnSource(src string) string {
 	src = strings.TrimRight(strings.TrimSpace(src), "; \t\r\n")
-	if functionSource.MatchString(src) {
+	if functionSource().MatchString(src) {
 		return "(" + src + "\n)"
 	}
 	return "() => (\n" + src + "\n)"

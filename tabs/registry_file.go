@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cdpskill/cdpskill/chrome"
 )
@@ -243,9 +244,13 @@ func salvageTabs(dec *json.Decoder) map[string]json.RawMessage {
 	return tabs
 }
 
+// nextIDText and aliasText read a damaged file, which few calls meet:
+// they are compiled on first use.
 var (
-	nextIDText = regexp.MustCompile(`"nextId"\s*:\s*([0-9]{1,15})(?:[^0-9]|$)`)
-	aliasText  = regexp.MustCompile(`"t([1-9][0-9]{0,14})"`)
+	nextIDText = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`"nextId"\s*:\s*([0-9]{1,15})(?:[^0-9]|$)`)
+	})
+	aliasText = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"t([1-9][0-9]{0,14})"`) })
 )
 
 // scanNextIDFloor finds, in damaged bytes, the highest next alias number
@@ -253,11 +258,11 @@ var (
 // alias the old file had already used.
 func scanNextIDFloor(data []byte) int64 {
 	floor := int64(1)
-	for _, m := range nextIDText.FindAllSubmatch(data, -1) {
+	for _, m := range nextIDText().FindAllSubmatch(data, -1) {
 		n, _ := strconv.ParseInt(string(m[1]), 10, 64)
 		floor = max(floor, n)
 	}
-	for _, m := range aliasText.FindAllSubmatch(data, -1) {
+	for _, m := range aliasText().FindAllSubmatch(data, -1) {
 		n, _ := strconv.ParseInt(string(m[1]), 10, 64)
 		floor = max(floor, n+1)
 	}
