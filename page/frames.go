@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -60,6 +62,9 @@ type frames struct {
 	// traffic is TrackRequests' function; it lives here because every
 	// Page of the tab (Top, Main) shares this state.
 	traffic func(context.Context) Traffic
+	// exposed holds the documents ExposeClickHandlers served (documents'
+	// keys).
+	exposed map[string]bool
 }
 
 func newFrames(top *cdp.Session) *frames {
@@ -281,6 +286,50 @@ func (p *Page) target(ctx context.Context) (*cdp.Session, int, error) {
 		id, err = c.helperWorld(ctx, frameID)
 	}
 	return s, id, err
+}
+
+// documents names the documents p's main-world evaluations reach: its
+// session and frame, and every frame's default context the session
+// reported, so that a new document or frame anywhere in it gives another
+// name. Empty when the session does not report its contexts.
+func (p *Page) documents() string {
+	s, frameID := p.S, p.S.TargetID
+	if p.Frame != nil {
+		s, frameID = p.Frame.s, p.Frame.ID
+	}
+	fs := p.frameState()
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	c := fs.contexts[s.ID]
+	if c == nil || !c.enabled {
+		return ""
+	}
+	for _, ev := range c.l.Drain() {
+		c.apply(ev)
+	}
+	if c.byFrame[frameID] == 0 {
+		return ""
+	}
+	ids := make([]string, 0, len(c.byFrame))
+	for f, id := range c.byFrame {
+		ids = append(ids, f+"="+strconv.Itoa(id))
+	}
+	slices.Sort(ids)
+	return s.ID + " " + frameID + " " + strings.Join(ids, ",")
+}
+
+// served reports whether key was marked, and marks it.
+func (p *Page) served(key string, mark bool) bool {
+	fs := p.frameState()
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	if mark {
+		if fs.exposed == nil {
+			fs.exposed = map[string]bool{}
+		}
+		fs.exposed[key] = true
+	}
+	return fs.exposed[key]
 }
 
 // EvalSession is the session that renders the current frame: Runtime and

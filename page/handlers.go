@@ -9,6 +9,15 @@ import (
 // ExposeClickHandlers lets the helper world see the onclick handlers the
 // page assigned from script (inpage/handlers.js), once per document. It
 // is best-effort: a page that broke its own events only hides them.
+// The script is sent once per document: again when a document or frame
+// of the session changed, every time when the session does not report its
+// contexts.
 func ExposeClickHandlers(ctx context.Context, p *Page) {
-	_ = p.Main().CallJS(ctx, inpage.ClickHandlers, nil)
+	key := p.documents()
+	if key != "" && p.served(key, false) {
+		return
+	}
+	if p.Main().CallJS(ctx, inpage.ClickHandlers, nil) == nil && key != "" {
+		p.served(key, true)
+	}
 }
