@@ -94,6 +94,15 @@ type Modal struct {
 	Selector string `json:"selector"`
 }
 
+// Framework tells what the top document runs on (js/framework.js), ""
+// when it cannot tell.
+func Framework(ctx context.Context, p *Page) string {
+	var name string
+	// The page's globals live in its own world.
+	_ = p.Top().Main().CallJS(ctx, frameworkJS, &name) // unknown is no error
+	return name
+}
+
 // GetContext reads the page context from the main frame in one
 // evaluation, wherever p's evaluations currently run; with framework,
 // it also tells what the page runs on (a second evaluation, in the
@@ -111,11 +120,7 @@ func GetContext(ctx context.Context, p *Page, framework bool) (*Context, error) 
 	fw := make(chan string, 1)
 	if framework {
 		// The page's globals live in its own world.
-		go func() {
-			var name string
-			_ = top.Main().CallJS(ctx, frameworkJS, &name) // unknown is no error
-			fw <- name
-		}()
+		go func() { fw <- Framework(ctx, p) }()
 	} else {
 		fw <- ""
 	}

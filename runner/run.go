@@ -512,7 +512,10 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 		cctx, cancel := context.WithTimeout(ctx, contextBudget)
 		defer cancel()
 		if !held {
-			pc, err := page.GetContext(cctx, p, r.visual)
+			// The framework is told only on arrival at a page: a call that
+			// arrived asks at once, one that navigated asks once it knows
+			// (below).
+			pc, err := page.GetContext(cctx, p, r.visual && c.arrived)
 			if err == nil {
 				c.explainViewport(pc)
 				res.Context = pc
@@ -575,6 +578,10 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 	}
 	if pc := res.Context; pc != nil && (!res.Navigated && !c.arrived || strings.HasPrefix(pc.URL, "chrome-error:")) {
 		pc.Framework = "" // told once, on arrival at a page of the site's own
+	} else if pc != nil && r.visual && !c.arrived {
+		fctx, cancel := context.WithTimeout(ctx, contextBudget)
+		pc.Framework = page.Framework(fctx, p)
+		cancel()
 	}
 	c.siteReport(res)
 	c.report(res, r, scr)
