@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -288,11 +287,10 @@ func (p *Page) target(ctx context.Context) (*cdp.Session, int, error) {
 	return s, id, err
 }
 
-// documents names the documents p's main-world evaluations reach: its
-// session and frame, and every frame's default context the session
-// reported, so that a new document or frame anywhere in it gives another
-// name. Empty when the session does not report its contexts.
-func (p *Page) documents() string {
+// document names the document p's main-world evaluations reach: its
+// session, frame and that frame's default context, which a new document
+// replaces. Empty when the session does not report its contexts.
+func (p *Page) document() string {
 	s, frameID := p.S, p.S.TargetID
 	if p.Frame != nil {
 		s, frameID = p.Frame.s, p.Frame.ID
@@ -307,15 +305,11 @@ func (p *Page) documents() string {
 	for _, ev := range c.l.Drain() {
 		c.apply(ev)
 	}
-	if c.byFrame[frameID] == 0 {
+	id := c.byFrame[frameID]
+	if id == 0 {
 		return ""
 	}
-	ids := make([]string, 0, len(c.byFrame))
-	for f, id := range c.byFrame {
-		ids = append(ids, f+"="+strconv.Itoa(id))
-	}
-	slices.Sort(ids)
-	return s.ID + " " + frameID + " " + strings.Join(ids, ",")
+	return s.ID + " " + frameID + " " + strconv.Itoa(id)
 }
 
 // served reports whether key was marked, and marks it.
