@@ -89,13 +89,13 @@ func (q ConsoleQuery) matches(m Message) bool {
 // NewConsoleView renders the messages q selects. The per-message cut to
 // MaxTextLen happens here, never at capture. When the result is too big
 // to show inline it writes the selection whole to spillPath.
-func NewConsoleView(msgs []Message, q ConsoleQuery, spillPath string) (*ConsoleView, error) {
+func (f Files) NewConsoleView(msgs []Message, q ConsoleQuery, spillPath string) (*ConsoleView, error) {
 	sel, total := q.Select(msgs)
 	v := &ConsoleView{Total: total, Showing: len(sel), Messages: viewMessages(sel, MaxTextLen, q.StackTrace)}
 	if fitsInline(v) {
 		return v, nil
 	}
-	if err := writeJSON(spillPath, viewMessages(sel, 0, true)); err != nil {
+	if err := f.writeJSON(spillPath, viewMessages(sel, 0, true)); err != nil {
 		return nil, err
 	}
 	v.File = spillPath
@@ -141,7 +141,7 @@ func fitsInline(v any) bool {
 }
 
 // writeJSON writes v indented, so that an agent can page or grep it.
-func writeJSON(path string, v any) error {
+func (f Files) writeJSON(path string, v any) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -149,7 +149,13 @@ func writeJSON(path string, v any) error {
 	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("capture: encode %s: %w", path, err)
 	}
-	return writeFile(path, b.Bytes())
+	return f.writeFile(path, b.Bytes())
+}
+
+// NewConsoleView is Files{}.NewConsoleView, in the process's temp
+// directory.
+func NewConsoleView(msgs []Message, q ConsoleQuery, spillPath string) (*ConsoleView, error) {
+	return Files{}.NewConsoleView(msgs, q, spillPath)
 }
 
 // ParseLevels reads a level filter: one level or several joined by

@@ -63,9 +63,6 @@ type Download struct {
 	State      string `json:"state"`
 }
 
-// DownloadsDir is Dir()/downloads.
-func DownloadsDir() string { return filepath.Join(Dir(), "downloads") }
-
 // Budgets of the few calls a Take makes besides its wait, so that a step
 // whose time ran out still reports its downloads.
 const (
@@ -86,6 +83,7 @@ const (
 type Downloads struct {
 	conn *cdp.Conn
 	dir  string
+	temp private.Temp
 	l    *cdp.Listener
 	// seen holds every download begun since the watch started, by guid.
 	seen map[string]*download
@@ -137,16 +135,16 @@ var downloadEvents = append([]string{
 
 // WatchDownloads tells Chrome to save downloads into DownloadsDir, named
 // by their download ids, and to report them on conn.
-func WatchDownloads(ctx context.Context, conn *cdp.Conn) (*Downloads, error) {
-	dir, err := filepath.Abs(DownloadsDir())
+func (f Files) WatchDownloads(ctx context.Context, conn *cdp.Conn) (*Downloads, error) {
+	dir, err := f.Abs(f.DownloadsDir())
 	if err == nil {
-		err = private.Dir(dir)
+		err = f.Temp.Dir(dir)
 	}
 	if err != nil {
 		return nil, err
 	}
 	d := &Downloads{
-		conn: conn, dir: dir,
+		conn: conn, dir: dir, temp: f.Temp,
 		l:    conn.ListenAll(downloadEvents...),
 		seen: map[string]*download{}, openers: map[string]string{}, owned: map[string]bool{},
 		navs: map[string]time.Time{},
@@ -390,7 +388,7 @@ func (d *Downloads) save(dl *download) {
 	if src == "" {
 		src = filepath.Join(d.dir, dl.guid)
 	}
-	dst, err := moveUnique(src, d.dir, FileName(dl.suggested))
+	dst, err := moveUnique(d.temp, src, d.dir, FileName(dl.suggested))
 	if err != nil {
 		dl.saveErr = err
 		return
@@ -477,13 +475,13 @@ const maxNumbered = 10000
 // name is claimed by creating the file exclusively, and src then replaces
 // that empty claim, by a rename, or by a copy when src is on another
 // file system.
-func moveUnique(src, dir, name string) (string, error) {
+func moveUnique(t private.Temp, src, dir, name string) (string, error) {
 	if _, err := os.Stat(src); err != nil {
 		return "", err
 	}
 	for n := 0; n < maxNumbered; n++ {
 		dst := filepath.Join(dir, numbered(name, n))
-		f, err := private.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL)
+		f, err := t.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
@@ -497,7 +495,7 @@ func moveUnique(src, dir, name string) (string, error) {
 			_ = os.Chmod(dst, 0o600)
 			return dst, nil
 		}
-		if err := copyOver(src, dst); err != nil {
+		if err := copyOver(t, src, dst); err != nil {
 			os.Remove(dst)
 			return "", err
 		}
@@ -508,13 +506,13 @@ func moveUnique(src, dir, name string) (string, error) {
 }
 
 // copyOver copies src's content into dst, which exists.
-func copyOver(src, dst string) error {
+func copyOver(t private.Temp, src, dst string) error {
 	in, err := os.Open(src)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	out, err := private.OpenFile(dst, os.O_WRONLY|os.O_TRUNC)
+	out, err := t.OpenFile(dst, os.O_WRONLY|os.O_TRUNC)
 	if err != nil {
 		return err
 	}

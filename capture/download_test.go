@@ -57,7 +57,7 @@ func TestMoveUniqueNeverOverwrites(t *testing.T) {
 	write(filepath.Join(dir, "report (1).csv"), "older")
 	src := filepath.Join(dir, "0b7e-guid")
 	write(src, "new")
-	got, err := moveUnique(src, dir, "report.csv")
+	got, err := moveUnique("", src, dir, "report.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,10 +75,10 @@ func TestMoveUniqueNeverOverwrites(t *testing.T) {
 	// A file Chrome saved elsewhere (its default, ~/Downloads) comes over.
 	elsewhere := filepath.Join(t.TempDir(), "report.csv")
 	write(elsewhere, "detour")
-	if got, err := moveUnique(elsewhere, dir, "report.csv"); err != nil || got != filepath.Join(dir, "report (3).csv") {
+	if got, err := moveUnique("", elsewhere, dir, "report.csv"); err != nil || got != filepath.Join(dir, "report (3).csv") {
 		t.Errorf("moved to %s (%v)", got, err)
 	}
-	if _, err := moveUnique(filepath.Join(dir, "missing"), dir, "x.txt"); err == nil {
+	if _, err := moveUnique("", filepath.Join(dir, "missing"), dir, "x.txt"); err == nil {
 		t.Error("moving a missing file must fail")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "x.txt")); !os.IsNotExist(err) {
@@ -91,7 +91,7 @@ func TestCopyOver(t *testing.T) {
 	src, dst := filepath.Join(dir, "src"), filepath.Join(dir, "dst")
 	os.WriteFile(src, []byte("content"), 0o644)
 	os.WriteFile(dst, nil, 0o644)
-	if err := copyOver(src, dst); err != nil {
+	if err := copyOver("", src, dst); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(dst); string(b) != "content" {

@@ -31,11 +31,9 @@ type NetworkLog struct {
 	// Target is the tab's target id. Lines of another target, left by an
 	// earlier tab that had the same alias, are ignored.
 	Target string
-}
-
-// TabNetworkLog is the log of tab alias, whose target is targetID.
-func TabNetworkLog(alias, targetID string) NetworkLog {
-	return NetworkLog{Path: TabFile(alias, ".network.jsonl"), Target: targetID}
+	// Temp is the temp directory Path is in (Files.NetworkLog); empty is
+	// the process's.
+	Temp private.Temp
 }
 
 // logLine is a request as the log stores it, with what a later call
@@ -52,7 +50,7 @@ type logLine struct {
 // Read returns the logged requests, oldest first. A missing log is empty;
 // lines it cannot read are skipped.
 func (l NetworkLog) Read() ([]Request, error) {
-	data, err := private.ReadFile(l.Path, maxLogFile)
+	data, err := l.Temp.ReadFile(l.Path, maxLogFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -90,7 +88,7 @@ func (l NetworkLog) write(reqs []Request) error {
 			return fmt.Errorf("capture: network log: %w", err)
 		}
 	}
-	return writeFile(l.Path, b.Bytes())
+	return Files{Temp: l.Temp}.writeFile(l.Path, b.Bytes())
 }
 
 // Clear empties the log.

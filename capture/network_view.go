@@ -118,7 +118,7 @@ type NetworkView struct {
 
 // NewNetworkView lists the requests q selects, oldest first, writing them
 // to spillPath when they are too many to show inline.
-func NewNetworkView(reqs []Request, q NetworkQuery, spillPath string) (*NetworkView, error) {
+func (f Files) NewNetworkView(reqs []Request, q NetworkQuery, spillPath string) (*NetworkView, error) {
 	var sel []Request
 	for i := range reqs {
 		if q.matches(&reqs[i]) {
@@ -135,7 +135,7 @@ func NewNetworkView(reqs []Request, q NetworkQuery, spillPath string) (*NetworkV
 	if fitsInline(v) {
 		return v, nil
 	}
-	if err := writeJSON(spillPath, sel); err != nil {
+	if err := f.writeJSON(spillPath, sel); err != nil {
 		return nil, err
 	}
 	v.File = spillPath
@@ -219,4 +219,10 @@ func newNetworkReport(reqs []*Request) *NetworkReport {
 		return nil
 	}
 	return r
+}
+
+// NewNetworkView is Files{}.NewNetworkView, in the process's temp
+// directory.
+func NewNetworkView(reqs []Request, q NetworkQuery, spillPath string) (*NetworkView, error) {
+	return Files{}.NewNetworkView(reqs, q, spillPath)
 }

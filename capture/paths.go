@@ -10,15 +10,34 @@ import (
 	"github.com/cdpskill/cdpskill/internal/private"
 )
 
-// Dir is $TMPDIR/cdp-skill, where every per-tab file goes: screenshots,
-// PDFs, spilled console and network listings, the network log. It is
-// private (see internal/private), as is every file written through
-// writeFile.
-func Dir() string { return private.Root() }
+// Files is where one call's files go: its temp directory, whose
+// cdp-skill directory (Dir) holds every per-tab file (screenshots, PDFs,
+// spilled console and network listings, the network log, downloads), and
+// the working directory a relative path the agent gives is taken from.
+// Every file is private (see internal/private). The zero value is the
+// process's: os.TempDir() and the current directory. A call is a process
+// of its own, but tests run many calls at once, each with its own Files.
+type Files struct {
+	Temp private.Temp
+	// WorkDir is where relative paths start; empty is the process's
+	// working directory.
+	WorkDir string
+}
+
+// Dir is $TMPDIR/cdp-skill, where every per-tab file goes.
+func (f Files) Dir() string { return f.Temp.Root() }
+
+// Abs is p made absolute: a relative path is taken from WorkDir.
+func (f Files) Abs(p string) (string, error) {
+	if filepath.IsAbs(p) || f.WorkDir == "" {
+		return filepath.Abs(p)
+	}
+	return filepath.Join(f.WorkDir, p), nil
+}
 
 // TabFile is Dir()/<alias><suffix>, e.g. TabFile("t1", ".console.json").
-func TabFile(alias, suffix string) string {
-	return filepath.Join(Dir(), safeAlias(alias)+suffix)
+func (f Files) TabFile(alias, suffix string) string {
+	return filepath.Join(f.Dir(), safeAlias(alias)+suffix)
 }
 
 // safeAlias keeps an alias a file name: it is a short name, never a path.
@@ -33,11 +52,11 @@ func safeAlias(alias string) string {
 // OutputPath resolves a path the agent gave for a file cdpskill writes:
 // a bare file name goes into Dir() (SPEC 17.3), anything else is taken
 // from the working directory. The result is absolute.
-func OutputPath(p string) (string, error) {
+func (f Files) OutputPath(p string) (string, error) {
 	if !strings.ContainsAny(p, `/\`) {
-		return filepath.Join(Dir(), p), nil
+		return filepath.Join(f.Dir(), p), nil
 	}
-	abs, err := filepath.Abs(p)
+	abs, err := f.Abs(p)
 	if err != nil {
 		return "", fmt.Errorf("capture: %w", err)
 	}
@@ -48,10 +67,10 @@ func OutputPath(p string) (string, error) {
 // so successive screenshots of a tab never overwrite one another.
 // Numbers come from the files present, so they restart after the temp
 // directory is cleaned.
-func NextPath(alias, kind, ext string) string {
+func (f Files) NextPath(alias, kind, ext string) string {
 	prefix := safeAlias(alias) + "." + kind
 	n := 0
-	entries, _ := os.ReadDir(Dir()) // a missing directory means n = 1
+	entries, _ := os.ReadDir(f.Dir()) // a missing directory means n = 1
 	for _, e := range entries {
 		rest, ok := strings.CutPrefix(e.Name(), prefix)
 		if !ok {
@@ -62,5 +81,22 @@ func NextPath(alias, kind, ext string) string {
 			n = i
 		}
 	}
-	return filepath.Join(Dir(), prefix+strconv.Itoa(n+1)+"."+ext)
+	return filepath.Join(f.Dir(), prefix+strconv.Itoa(n+1)+"."+ext)
 }
+
+// AfterPath is where the screenshot taken after each command of tab alias
+// goes: $TMPDIR/cdp-skill/<alias>.after.png.
+func (f Files) AfterPath(alias string) string {
+	return f.TabFile(alias, ".after.png")
+}
+
+// DownloadsDir is Dir()/downloads.
+func (f Files) DownloadsDir() string { return filepath.Join(f.Dir(), "downloads") }
+
+// NetworkLog is the log of tab alias, whose target is targetID.
+func (f Files) NetworkLog(alias, targetID string) NetworkLog {
+	return NetworkLog{Path: f.TabFile(alias, ".network.jsonl"), Target: targetID, Temp: f.Temp}
+}
+
+// AfterPath is Files{}.AfterPath, in the process's temp directory.
+func AfterPath(alias string) string { return Files{}.AfterPath(alias) }

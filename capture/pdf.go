@@ -103,8 +103,13 @@ func (o PDFOptions) params() proto.PagePrintToPDF {
 	}
 }
 
-// PrintPDF prints the tab to path with Page.printToPDF.
+// PrintPDF is Files{}.PrintPDF, in the process's temp directory.
 func PrintPDF(ctx context.Context, s *cdp.Session, path string, opts PDFOptions) (*PDF, error) {
+	return Files{}.PrintPDF(ctx, s, path, opts)
+}
+
+// PrintPDF prints the tab to path with Page.printToPDF.
+func (f Files) PrintPDF(ctx context.Context, s *cdp.Session, path string, opts PDFOptions) (*PDF, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
@@ -112,7 +117,7 @@ func PrintPDF(ctx context.Context, s *cdp.Session, path string, opts PDFOptions)
 	if err != nil {
 		return nil, fmt.Errorf("capture: pdf: %w", err)
 	}
-	if err := writeFile(path, res.Data); err != nil {
+	if err := f.writeFile(path, res.Data); err != nil {
 		return nil, err
 	}
 	pages, valid := CheckPDF(res.Data)

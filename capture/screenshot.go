@@ -11,7 +11,6 @@ import (
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/internal/invalid"
-	"github.com/cdpskill/cdpskill/internal/private"
 	"github.com/cdpskill/cdpskill/internal/xcontext"
 	"golang.org/x/sync/errgroup"
 )
@@ -132,7 +131,7 @@ func (o ShotOptions) params() proto.PageCaptureScreenshot {
 // Capture captures the tab into path as opts say, creating its parent
 // directories, and reports the image. The file is replaced whole, never
 // seen half-written.
-func Capture(ctx context.Context, s *cdp.Session, path string, opts ShotOptions) (*Shot, error) {
+func (f Files) Capture(ctx context.Context, s *cdp.Session, path string, opts ShotOptions) (*Shot, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
@@ -162,7 +161,7 @@ func Capture(ctx context.Context, s *cdp.Session, path string, opts ShotOptions)
 	if err != nil {
 		return nil, err
 	}
-	if err := writeFile(path, res.Data); err != nil {
+	if err := f.writeFile(path, res.Data); err != nil {
 		return nil, err
 	}
 	shot := &Shot{Path: path, Width: w, Height: h, Format: format}
@@ -281,16 +280,15 @@ func transparentBackground(ctx context.Context, s *cdp.Session) (restore func(),
 	}, nil
 }
 
-// AfterPath is where the screenshot taken after each command of tab alias
-// goes: $TMPDIR/cdp-skill/<alias>.after.png.
-func AfterPath(alias string) string {
-	return TabFile(alias, ".after.png")
+// Capture is Files{}.Capture, in the process's temp directory.
+func Capture(ctx context.Context, s *cdp.Session, path string, opts ShotOptions) (*Shot, error) {
+	return Files{}.Capture(ctx, s, path, opts)
 }
 
 // writeFile writes through a temporary file and a rename, so a reader
 // never sees a partial image even when two calls race on one tab; the
 // file is private (0600, refused through a link or another user's
 // directory), and an error names it.
-func writeFile(path string, data []byte) error {
-	return private.WriteFile(path, data)
+func (f Files) writeFile(path string, data []byte) error {
+	return f.Temp.WriteFile(path, data)
 }

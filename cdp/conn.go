@@ -217,7 +217,7 @@ func (c *Conn) Send(ctx context.Context, sessionID, method string, params any) *
 		c.mu.Unlock()
 		return s
 	}
-	c.pending[s.id] = pendingCall{s.ch, newTraced(method, sessionID)}
+	c.pending[s.id] = pendingCall{s.ch, newTraced(ctx, method, sessionID)}
 	c.mu.Unlock()
 
 	if params == nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -493,5 +494,36 @@ func TestIsConnection(t *testing.T) {
 		if got := cdp.IsConnection(tc.err); got != tc.want {
 			t.Errorf("%s: IsConnection = %v, want %v", name, got, tc.want)
 		}
+	}
+}
+
+// A trace is the context's: calls under it are recorded in it, in reply
+// order, with its marks; calls under another context, on the same
+// connection at the same time, are not.
+func TestTraceIsTheContexts(t *testing.T) {
+	c := dialFake(t, func(ws *websocket.Conn) { echoMethod(t, ws) })
+	tr := cdp.NewTrace()
+	traced := cdp.WithTrace(callCtx(t), tr)
+	if err := c.Call(traced, "", "Test.first", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	tr.Mark("between")
+	if err := c.Call(callCtx(t), "", "Test.untraced", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Call(traced, "S123456789", "Test.second", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range tr.Entries() {
+		got = append(got, e.Method+"/"+e.Session)
+	}
+	if want := []string{"Test.first/", "· between/", "Test.second/S1234567"}; !slices.Equal(got, want) {
+		t.Errorf("trace %v, want %v", got, want)
+	}
+	var none *cdp.Trace
+	none.Mark("nothing")
+	if none.Entries() != nil || cdp.WithTrace(traced, nil) != traced {
+		t.Error("a nil trace must record nothing")
 	}
 }

@@ -1,16 +1,17 @@
 package cdp
 
 import (
+	"context"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
-// The trace records every call's timing in this process, for --debug logs:
-// where a call's time goes, round trip by round trip. Each call of the CLI
-// is its own process, so one trace per process is the call's.
-var trace struct {
-	on      atomic.Bool
+// A Trace records the timing of the CDP calls made under a context that
+// carries it (WithTrace), for --debug logs: where a call's time goes,
+// round trip by round trip. It is the call's, not the process's, so
+// calls that share a process (tests) keep their traces apart. A nil
+// Trace records nothing.
+type Trace struct {
 	start   time.Time
 	mu      sync.Mutex
 	entries []TraceEntry
@@ -26,60 +27,77 @@ type TraceEntry struct {
 	Failed  bool    `json:"failed,omitempty"`
 }
 
-// StartTrace begins recording calls.
-func StartTrace() {
-	trace.mu.Lock()
-	trace.start, trace.entries = time.Now(), nil
-	trace.mu.Unlock()
-	trace.on.Store(true)
+// NewTrace begins a trace.
+func NewTrace() *Trace { return &Trace{start: time.Now()} }
+
+type traceKey struct{}
+
+// WithTrace returns ctx with t: the calls sent under it are recorded in t.
+func WithTrace(ctx context.Context, t *Trace) context.Context {
+	if t == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, traceKey{}, t)
 }
 
-// Trace returns the calls recorded so far, in the order their replies came.
-func Trace() []TraceEntry {
-	trace.mu.Lock()
-	defer trace.mu.Unlock()
-	return append([]TraceEntry(nil), trace.entries...)
+func traceOf(ctx context.Context) *Trace {
+	t, _ := ctx.Value(traceKey{}).(*Trace)
+	return t
+}
+
+// Entries returns the calls recorded so far, in the order their replies
+// came.
+func (t *Trace) Entries() []TraceEntry {
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]TraceEntry(nil), t.entries...)
 }
 
 // traced is a call being timed.
 type traced struct {
+	t               *Trace
 	method, session string
 	sent            time.Time
 }
 
-func newTraced(method, session string) *traced {
-	if !trace.on.Load() {
+func newTraced(ctx context.Context, method, session string) *traced {
+	t := traceOf(ctx)
+	if t == nil {
 		return nil
 	}
 	if len(session) > 8 {
 		session = session[:8]
 	}
-	return &traced{method, session, time.Now()}
+	return &traced{t, method, session, time.Now()}
 }
 
-func (t *traced) done(bytes int, failed bool) {
-	if t == nil {
+func (tc *traced) done(bytes int, failed bool) {
+	if tc == nil {
 		return
 	}
 	now := time.Now()
-	trace.mu.Lock()
-	trace.entries = append(trace.entries, TraceEntry{
-		At: ms(t.sent.Sub(trace.start)), Ms: ms(now.Sub(t.sent)),
-		Method: t.method, Session: t.session, Bytes: bytes, Failed: failed,
+	t := tc.t
+	t.mu.Lock()
+	t.entries = append(t.entries, TraceEntry{
+		At: ms(tc.sent.Sub(t.start)), Ms: ms(now.Sub(tc.sent)),
+		Method: tc.method, Session: tc.session, Bytes: bytes, Failed: failed,
 	})
-	trace.mu.Unlock()
+	t.mu.Unlock()
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// TraceMark records a point in the call (a phase begun or ended) among the
+// Mark records a point in the call (a phase begun or ended) among the
 // CDP calls, as an entry whose method is "· " + name.
-func TraceMark(name string) {
-	if !trace.on.Load() {
+func (t *Trace) Mark(name string) {
+	if t == nil {
 		return
 	}
 	now := time.Now()
-	trace.mu.Lock()
-	trace.entries = append(trace.entries, TraceEntry{At: ms(now.Sub(trace.start)), Method: "· " + name})
-	trace.mu.Unlock()
+	t.mu.Lock()
+	t.entries = append(t.entries, TraceEntry{At: ms(now.Sub(t.start)), Method: "· " + name})
+	t.mu.Unlock()
 }

@@ -107,6 +107,9 @@ type LaunchOptions struct {
 	Headless bool
 	// ExtraArgs are appended after the standard flags.
 	ExtraArgs []string
+	// Temp is the temp directory the profile goes in (UserDataDir);
+	// empty is the process's.
+	Temp private.Temp
 }
 
 // DefaultHeadless is true where a window could not be shown: Linux
@@ -120,14 +123,15 @@ func defaultHeadless(goos string, getenv Env) bool {
 	return getenv("DISPLAY") == "" && getenv("WAYLAND_DISPLAY") == ""
 }
 
-// UserDataDir is the profile directory for an auto-launched Chrome: one
-// per port and mode, so several instances never share a profile.
-func UserDataDir(port int, headless bool) string {
+// UserDataDir is the profile directory in temp for an auto-launched
+// Chrome: one per port and mode, so several instances never share a
+// profile.
+func UserDataDir(temp private.Temp, port int, headless bool) string {
 	name := "chrome-cdp-profile-" + strconv.Itoa(port)
 	if headless {
 		name += "-headless"
 	}
-	return filepath.Join(os.TempDir(), name)
+	return filepath.Join(temp.Path(), name)
 }
 
 // LaunchArgs are the flags an auto-launched Chrome gets.
@@ -135,7 +139,7 @@ func LaunchArgs(opts LaunchOptions) []string {
 	ep := opts.Endpoint.WithDefaults()
 	args := []string{
 		"--remote-debugging-port=" + strconv.Itoa(ep.Port),
-		"--user-data-dir=" + UserDataDir(ep.Port, opts.Headless),
+		"--user-data-dir=" + UserDataDir(opts.Temp, ep.Port, opts.Headless),
 		"--no-first-run",
 		"--no-default-browser-check",
 		// Without these Chromium keeps dialling Google's services and, on a
@@ -173,10 +177,10 @@ func Launch(ctx context.Context, getenv Env, opts LaunchOptions) (*Version, int,
 	}
 	ep := opts.Endpoint.WithDefaults()
 	opts.Endpoint = ep
-	profile := UserDataDir(ep.Port, opts.Headless)
+	profile := UserDataDir(opts.Temp, ep.Port, opts.Headless)
 	logPath := filepath.Join(profile, launchLogName)
 	cmd := exec.Command(path, LaunchArgs(opts)...)
-	if err := startDetached(cmd, logPath); err != nil {
+	if err := startDetached(opts.Temp, cmd, logPath); err != nil {
 		return nil, 0, &cdp.ConnectError{Endpoint: ep.String(), Err: fmt.Errorf("start %s: %w", path, err)}
 	}
 	pid := cmd.Process.Pid
@@ -197,11 +201,11 @@ func Launch(ctx context.Context, getenv Env, opts LaunchOptions) (*Version, int,
 // inside the profile. The profile holds the browser's cookies and logins,
 // and its name is known in advance, so a directory someone else made
 // there first, or a link, is refused before Chrome is pointed at it.
-func startDetached(cmd *exec.Cmd, logPath string) error {
-	if err := private.Dir(filepath.Dir(logPath)); err != nil {
+func startDetached(temp private.Temp, cmd *exec.Cmd, logPath string) error {
+	if err := temp.Dir(filepath.Dir(logPath)); err != nil {
 		return err
 	}
-	log, err := private.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC)
+	log, err := temp.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC)
 	if err != nil {
 		return err
 	}

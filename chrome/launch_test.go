@@ -128,7 +128,7 @@ func TestLaunchArgs(t *testing.T) {
 	headless := LaunchArgs(LaunchOptions{Endpoint: Endpoint{Port: 9333}, Headless: true, ExtraArgs: []string{"--lang=de"}})
 	for _, want := range []string{
 		"--remote-debugging-port=9333",
-		"--user-data-dir=" + UserDataDir(9333, true),
+		"--user-data-dir=" + UserDataDir("", 9333, true),
 		"--no-first-run", "--no-default-browser-check",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic",
 		"--headless=new", "--lang=de",
@@ -155,7 +155,7 @@ func TestLaunchArgs(t *testing.T) {
 	dirs := map[string]bool{}
 	for _, port := range []int{9222, 9333} {
 		for _, h := range []bool{false, true} {
-			d := UserDataDir(port, h)
+			d := UserDataDir("", port, h)
 			if filepath.Dir(d) != os.TempDir() {
 				t.Errorf("profile %s is not directly under %s", d, os.TempDir())
 			}
@@ -220,7 +220,7 @@ func TestLaunchRealChromium(t *testing.T) {
 	if _, err := GetVersion(ctx, ep); err != nil {
 		t.Fatalf("launched Chrome does not answer /json/version: %v", err)
 	}
-	profile := UserDataDir(port, true)
+	profile := UserDataDir("", port, true)
 	if !strings.HasPrefix(profile, tmp) {
 		t.Errorf("profile %s is not under TMPDIR %s", profile, tmp)
 	}
@@ -395,7 +395,7 @@ func TestLaunchRefusesAProfileNotOurs(t *testing.T) {
 	marker := filepath.Join(tmp, "started")
 	t.Setenv("CHROME_PATH", fakeChrome(t, `touch "`+marker+`"`))
 	port := freePort(t)
-	profile := UserDataDir(port, false)
+	profile := UserDataDir("", port, false)
 	if err := os.Symlink(t.TempDir(), profile); err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,10 @@ import (
 type Call struct {
 	getenv chrome.Env
 	tabs   *tabs.Registry
+	// files is where the call's files go (Options.TempDir, Options.Dir).
+	files capture.Files
+	// trace records the call's CDP calls for the debug log (Options.Trace).
+	trace *cdp.Trace
 	// browser is the call's browser connection, which outlives the tabs
 	// the call attaches over it.
 	browser *tab.Browser
@@ -106,6 +110,7 @@ func (c *Call) tabOptions(tabSocket bool) tab.Options {
 			return c.damage
 		},
 		Exiting:   c.exiting,
+		Files:     c.files,
 		TabSocket: tabSocket,
 	}
 }
@@ -131,7 +136,7 @@ func (c *Call) connect(ctx context.Context, ep chrome.Endpoint, headless *bool, 
 	if c.browser != nil && c.browser.Endpoint == ep && c.browser.Tab == "" {
 		return c.browser, nil
 	}
-	b, err := tab.Connect(ctx, c.getenv, ep, headless, autoLaunch)
+	b, err := tab.Connect(ctx, c.getenv, ep, c.files.Temp, headless, autoLaunch)
 	if err != nil {
 		return nil, err
 	}
@@ -172,13 +177,13 @@ func (c *Call) detach() {
 }
 
 func (c *Call) close() {
-	cdp.TraceMark("closing")
+	c.trace.Mark("closing")
 	c.early.abandon() // its file is written whole, or not at all, before the process ends
 	c.detach()
 	if c.browser != nil {
 		c.browser.Release(c.exiting)
 	}
-	cdp.TraceMark("closed")
+	c.trace.Mark("closed")
 }
 
 // requirePage returns the attached page or a clear error.

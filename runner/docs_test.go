@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/cdpskill/cdpskill/capture"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files and SKILL.md's step table")
@@ -91,7 +93,7 @@ func TestDocsStepsValidate(t *testing.T) {
 					continue
 				}
 				seen++
-				if _, problems := planStep(1, raw); len(problems) > 0 && !illustrativePath(problems) {
+				if _, problems := planStep(1, raw, capture.Files{}); len(problems) > 0 && !illustrativePath(problems) {
 					t.Errorf("%s: %s: %s", path, raw, strings.Join(problems, "; "))
 				}
 			}

@@ -37,7 +37,7 @@ var seqPrefix = regexp.MustCompile(`^(\d{3,})-`)
 
 // WriteDebugLog writes the request and result of this call to
 // dir/{seq}-{tab}-{actions}.{status}.json (SPEC 17.5), with the call's
-// time and every CDP call's (cdp.StartTrace), to see where time goes.
+// time and every CDP call's (Options.Trace), to see where time goes.
 // Failures are ignored. The log holds what pages showed: it is private,
 // as every file cdpskill writes.
 func WriteDebugLog(dir string, input []byte, res *Result, took time.Duration) {
@@ -71,7 +71,7 @@ func WriteDebugLog(dir string, input []byte, res *Result, took time.Duration) {
 		"request":   request,
 		"response":  res,
 		"ms":        took.Milliseconds(),
-		"cdp":       cdp.Trace(),
+		"cdp":       res.trace.Entries(),
 	})
 	if err != nil {
 		return

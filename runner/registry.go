@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/internal/suggest"
 )
 
@@ -56,8 +57,11 @@ type step struct {
 	output string
 	flags  flags
 	// verb is what the action did, for the changes summary ("Clicked").
-	verb   string
-	decode func(raw json.RawMessage) (any, error)
+	verb string
+	// decode reads the params; a step that names files reads or checks
+	// them with the call's files (relative paths are its working
+	// directory's).
+	decode func(raw json.RawMessage, f capture.Files) (any, error)
 	run    func(ctx context.Context, c *Call, params any) (any, error)
 	// aliases are the names agents carry over from other tools for what
 	// this step does; an unknown step so named is answered with the
@@ -100,9 +104,18 @@ func (s step) out(shape string) step {
 func define[P any](name, usage, summary string, f flags,
 	decode func(json.RawMessage) (P, error),
 	run func(context.Context, *Call, P) (any, error)) step {
+	return defineFiles(name, usage, summary, f,
+		func(raw json.RawMessage, _ capture.Files) (P, error) { return decode(raw) }, run)
+}
+
+// defineFiles is define for a step whose params name files, which its
+// decoder reads or checks where the call's files are.
+func defineFiles[P any](name, usage, summary string, f flags,
+	decode func(json.RawMessage, capture.Files) (P, error),
+	run func(context.Context, *Call, P) (any, error)) step {
 	return step{
 		name: name, usage: usage, summary: summary, flags: f,
-		decode: func(raw json.RawMessage) (any, error) { return decode(raw) },
+		decode: func(raw json.RawMessage, files capture.Files) (any, error) { return decode(raw, files) },
 		run: func(ctx context.Context, c *Call, p any) (any, error) {
 			return run(ctx, c, p.(P))
 		},

@@ -129,7 +129,7 @@ func (c *Call) showBody(out *stepResponse, body []byte) {
 	}
 	ext := map[string]string{"json": "json", "text": "txt"}[kind]
 	out.Bytes = len(body)
-	out.BodyFile = c.writeArtifact(capture.NextPath(orStr(c.alias(), "call"), "response", ext), body)
+	out.BodyFile = c.writeArtifact(c.files.NextPath(orStr(c.alias(), "call"), "response", ext), body)
 	preview := []rune(string(body))
 	if len(preview) > 300 {
 		preview = append(preview[:300], '…')

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/cdpskill/cdpskill/capture"
+	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/diff"
 	"github.com/cdpskill/cdpskill/page"
 )
@@ -38,6 +39,8 @@ type Result struct {
 	// fields (and those of fills that failed before their field was
 	// seen): the debug log masks them.
 	secrets []string
+	// trace is the call's CDP calls, for the debug log (Options.Trace).
+	trace *cdp.Trace
 }
 
 // StepResult is one step's outcome (SPEC 10.5).

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"reflect"
 	"slices"
 	"strconv"
@@ -19,6 +20,7 @@ import (
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/chrome"
 	"github.com/cdpskill/cdpskill/dom"
+	"github.com/cdpskill/cdpskill/internal/private"
 	"github.com/cdpskill/cdpskill/page"
 	"github.com/cdpskill/cdpskill/tab"
 	"github.com/cdpskill/cdpskill/tabs"
@@ -32,10 +34,22 @@ const (
 	consoleBudget    = 500 * time.Millisecond
 )
 
-// Options configure a call.
+// Options configure a call. What the call takes from its process's
+// environment comes in here as values (the temp directory, the working
+// directory, the environment), so that calls sharing a process, as tests
+// do, each keep to their own.
 type Options struct {
 	Getenv chrome.Env
-	// RegistryPath overrides the tab registry file (tests).
+	// TempDir is $TMPDIR: the registry, the per-tab files under
+	// TempDir/cdp-skill, the tab locks and an auto-launched Chrome's
+	// profile go there. Empty is os.TempDir().
+	TempDir string
+	// Dir is the working directory relative paths are taken from (a
+	// pageFunction's file, upload's files, a screenshot's or pdf's path).
+	// Empty is the process's.
+	Dir string
+	// RegistryPath overrides the tab registry file (tests); empty is
+	// TempDir/cdp-skill-tabs.json.
 	RegistryPath string
 	// Trace records every CDP call's timing for WriteDebugLog.
 	Trace bool
@@ -50,23 +64,44 @@ type Options struct {
 // Run validates input whole, runs its steps in order and returns the
 // result document. It never panics on bad input and never calls os.Exit.
 func Run(ctx context.Context, input []byte, opts Options) *Result {
+	var trace *cdp.Trace
 	if opts.Trace {
-		cdp.StartTrace()
+		trace = cdp.NewTrace()
+		ctx = cdp.WithTrace(ctx, trace)
 	}
-	req, perr := parseRequest(input)
+	res := run(ctx, input, opts, trace)
+	res.trace = trace
+	return res
+}
+
+// files is where the call's files go, from opts: a relative TempDir is
+// taken from Dir.
+func (opts Options) files() capture.Files {
+	f := capture.Files{WorkDir: opts.Dir}
+	tmp := opts.TempDir
+	if tmp == "" {
+		tmp = os.TempDir()
+	}
+	if abs, err := f.Abs(tmp); err == nil {
+		tmp = abs
+	}
+	f.Temp = private.Temp(tmp)
+	return f
+}
+
+func run(ctx context.Context, input []byte, opts Options, trace *cdp.Trace) *Result {
+	files := opts.files()
+	req, perr := parseRequest(input, files)
 	if perr != nil {
 		return errorResult(perr)
 	}
 	if e := checkTabPlan(req); e != nil {
 		return errorResult(e)
 	}
-	path := opts.RegistryPath
-	if path == "" {
-		path = tabs.DefaultRegistryPath()
-	}
 	ctx, abort := context.WithCancelCause(ctx)
 	defer abort(nil)
-	c := &Call{getenv: opts.Getenv, tabs: tabs.OpenRegistry(path), start: time.Now(), abort: abort, timeout: req.timeout, exiting: opts.Exiting}
+	c := &Call{getenv: opts.Getenv, tabs: tabs.OpenRegistryIn(files.Temp, opts.RegistryPath), files: files, trace: trace,
+		start: time.Now(), abort: abort, timeout: req.timeout, exiting: opts.Exiting}
 	defer c.close()
 	// The registry is transient state: a damaged one is rebuilt from what
 	// survived, and the call goes on, told.
@@ -91,16 +126,16 @@ func Run(ctx context.Context, input []byte, opts Options) *Result {
 		}
 	}
 	res := &Result{Status: "ok"}
-	cdp.TraceMark("attached")
+	c.trace.Mark("attached")
 	c.takeBefore(ctx, req)
-	cdp.TraceMark("steps")
+	c.trace.Mark("steps")
 	r := c.runSteps(ctx, req, res, dialogs)
 	c.followDialogs(ctx) // the captures must not meet an open dialog either
-	cdp.TraceMark("finish")
+	c.trace.Mark("finish")
 	c.finish(ctx, res, r)
-	cdp.TraceMark("late downloads")
+	c.trace.Mark("late downloads")
 	c.lateDownloads(ctx, res)
-	cdp.TraceMark("done")
+	c.trace.Mark("done")
 	dialogs.Close()
 	lateDialogs(res, dialogs)
 	res.secrets = c.secrets
@@ -432,7 +467,7 @@ type spilledOutput struct {
 // short preview with the file's path; if the file cannot be written the
 // output stays inline.
 func (c *Call) spill(action string, raw json.RawMessage) any {
-	path := c.writeArtifact(capture.NextPath(orStr(c.alias(), "call"), action, "json"), raw)
+	path := c.writeArtifact(c.files.NextPath(orStr(c.alias(), "call"), action, "json"), raw)
 	if path == "" {
 		return raw
 	}
@@ -553,7 +588,7 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 	}
 	if r.visual {
 		g.Go(func() error {
-			path := capture.AfterPath(c.alias())
+			path := c.files.AfterPath(c.alias())
 			shot, ok := c.takeEarly(ctx)
 			var err error
 			if !ok {

@@ -8,10 +8,8 @@ import (
 	"strings"
 
 	"github.com/cdpskill/cdpskill/aria"
-	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/diff"
 	"github.com/cdpskill/cdpskill/dom"
-	"github.com/cdpskill/cdpskill/internal/private"
 	"github.com/cdpskill/cdpskill/query"
 )
 
@@ -143,14 +141,14 @@ func sinceChanges(since string, res *aria.Result) any {
 func (c *Call) limitSnapshot(ctx context.Context, p aria.Options, res *aria.Result, note string) any {
 	var arts artifacts
 	if res.RefMap != nil {
-		arts.Refs = c.writeArtifact(snapshotFile(c.alias(), res.SnapshotID, "refs.json"), res.RefMap)
+		arts.Refs = c.writeArtifact(c.snapshotFile(res.SnapshotID, "refs.json"), res.RefMap)
 	}
 	limit := p.InlineLimit
 	if limit == 0 {
 		limit = defaultInlineLimit
 	}
 	if len(res.YAML) > limit {
-		arts.Snapshot = c.writeArtifact(snapshotFile(c.alias(), res.SnapshotID, "yaml"), []byte(res.YAML+"\n"))
+		arts.Snapshot = c.writeArtifact(c.snapshotFile(res.SnapshotID, "yaml"), []byte(res.YAML+"\n"))
 	}
 	if arts.Snapshot == "" {
 		out := inlineSnapshot{Result: res, Note: note}
@@ -188,18 +186,18 @@ func viewportSnapshot(ctx context.Context, c *Call, p aria.Options, full *aria.R
 }
 
 // snapshotFile is $TMPDIR/cdp-skill/{alias}.{snapshotId}.{ext}.
-func snapshotFile(alias, id, ext string) string {
+func (c *Call) snapshotFile(id, ext string) string {
 	if id == "" {
 		id = "plain"
 	}
-	return capture.TabFile(alias, "."+id+"."+ext)
+	return c.files.TabFile(c.alias(), "."+id+"."+ext)
 }
 
 // writeArtifact writes data to path, privately, and returns path; on
 // failure the call notes it (unsaved) and returns "", and the output
 // stays inline or its field is left out.
 func (c *Call) writeArtifact(path string, data []byte) string {
-	if err := private.WriteFile(path, data); err != nil {
+	if err := c.files.Temp.WriteFile(path, data); err != nil {
 		c.unsaved(filepath.Base(path), err)
 		return ""
 	}

@@ -19,11 +19,11 @@ import (
 // captureSteps save what the page shows and report what it logged and
 // fetched.
 var captureSteps = []step{
-	define("screenshot", `true | "path" | {path, fullPage, clip: {x, y, width, height}, selector|ref, padding, format: png|jpeg|webp, quality, omitBackground, fullResolution}`,
+	defineFiles("screenshot", `true | "path" | {path, fullPage, clip: {x, y, width, height}, selector|ref, padding, format: png|jpeg|webp, quality, omitBackground, fullResolution}`,
 		"clip is in page CSS px",
 		needsTab, decodeScreenshot, runScreenshot).out(`{path, width, height, format, scale?}`).
 		also(`{"screenshot":true}`, "takeScreenshot", "captureScreenshot"),
-	define("pdf", `true | "path" | {path, landscape, scale, pageRanges: "1-3, 5", margin{Top,Bottom,Left,Right}, paperWidth, paperHeight (inches), displayHeaderFooter, headerTemplate, footerTemplate, printBackground, preferCSSPageSize}`,
+	defineFiles("pdf", `true | "path" | {path, landscape, scale, pageRanges: "1-3, 5", margin{Top,Bottom,Left,Right}, paperWidth, paperHeight (inches), displayHeaderFooter, headerTemplate, footerTemplate, printBackground, preferCSSPageSize}`,
 		"",
 		needsTab, decodePDF, runPDF).out(`{path, pages, size, valid}`).
 		also(`{"pdf":true}`, "printPdf", "printToPdf", "savePdf", "print"),
@@ -54,7 +54,7 @@ type screenshotParams struct {
 	FullResolution bool          `json:"fullResolution"`
 }
 
-func decodeScreenshot(raw json.RawMessage) (screenshotParams, error) {
+func decodeScreenshot(raw json.RawMessage, files capture.Files) (screenshotParams, error) {
 	p, err := decodeInto(raw, func(raw json.RawMessage, p *screenshotParams) error {
 		if s, ok := asString(raw); ok && s != "" {
 			p.Path = s
@@ -86,7 +86,7 @@ func decodeScreenshot(raw json.RawMessage) (screenshotParams, error) {
 	if err := p.options().Validate(); err != nil {
 		return p, paramErrorf("%v", err)
 	}
-	return p, resolveOutputPath(&p.Path, "."+extension(p.Format))
+	return p, resolveOutputPath(files, &p.Path, "."+extension(p.Format))
 }
 
 // formatFromPath reconciles "format" with the path's extension: either
@@ -121,14 +121,14 @@ func extension(format string) string {
 
 // resolveOutputPath makes a given path absolute and gives it ext when it
 // has none; an empty path stays empty (the step picks one when it runs).
-func resolveOutputPath(path *string, ext string) error {
+func resolveOutputPath(files capture.Files, path *string, ext string) error {
 	if *path == "" {
 		return nil
 	}
 	if filepath.Ext(*path) == "" {
 		*path += ext
 	}
-	abs, err := capture.OutputPath(*path)
+	abs, err := files.OutputPath(*path)
 	if err != nil {
 		return paramErrorf("%v", err)
 	}
@@ -156,9 +156,9 @@ func runScreenshot(ctx context.Context, c *Call, p screenshotParams) (any, error
 	}
 	path := p.Path
 	if path == "" {
-		path = capture.NextPath(c.alias(), "shot", extension(p.Format))
+		path = c.files.NextPath(c.alias(), "shot", extension(p.Format))
 	}
-	return capture.Capture(ctx, c.sess(), path, opts)
+	return c.files.Capture(ctx, c.sess(), path, opts)
 }
 
 // --- pdf
@@ -168,7 +168,7 @@ type pdfParams struct {
 	capture.PDFOptions
 }
 
-func decodePDF(raw json.RawMessage) (pdfParams, error) {
+func decodePDF(raw json.RawMessage, files capture.Files) (pdfParams, error) {
 	p, err := decodeInto(raw, func(raw json.RawMessage, p *pdfParams) error {
 		if s, ok := asString(raw); ok && s != "" {
 			p.Path = s
@@ -182,15 +182,15 @@ func decodePDF(raw json.RawMessage) (pdfParams, error) {
 	if err := p.Validate(); err != nil {
 		return p, paramErrorf("%v", err)
 	}
-	return p, resolveOutputPath(&p.Path, ".pdf")
+	return p, resolveOutputPath(files, &p.Path, ".pdf")
 }
 
 func runPDF(ctx context.Context, c *Call, p pdfParams) (any, error) {
 	path := p.Path
 	if path == "" {
-		path = capture.NextPath(c.alias(), "print", "pdf")
+		path = c.files.NextPath(c.alias(), "print", "pdf")
 	}
-	return capture.PrintPDF(ctx, c.sess(), path, p.PDFOptions)
+	return c.files.PrintPDF(ctx, c.sess(), path, p.PDFOptions)
 }
 
 // --- console
@@ -240,7 +240,7 @@ func runConsole(ctx context.Context, c *Call, p consoleParams) (any, error) {
 	}
 	msgs := c.withFrameConsole(ctx, c.console().Messages(), (*capture.Console).Messages)
 	msgs = c.withWorkerConsoles(ctx, msgs, (*capture.Console).Messages, tab.WorkerWait)
-	view, err := capture.NewConsoleView(msgs, q, capture.TabFile(c.alias(), ".console.json"))
+	view, err := c.files.NewConsoleView(msgs, q, c.files.TabFile(c.alias(), ".console.json"))
 	if err != nil {
 		return nil, err
 	}
@@ -399,7 +399,7 @@ func runNetwork(ctx context.Context, c *Call, p networkParams) (any, error) {
 		}
 		return map[string]int{"cleared": len(all)}, nil
 	}
-	return capture.NewNetworkView(all, p.query, capture.TabFile(c.alias(), ".network.json"))
+	return c.files.NewNetworkView(all, p.query, c.files.TabFile(c.alias(), ".network.json"))
 }
 
 // finishNetwork collects the call's last requests, saves them to the

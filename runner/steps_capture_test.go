@@ -2,6 +2,7 @@ package runner
 
 import (
 	"encoding/json"
+	"github.com/cdpskill/cdpskill/capture"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,7 +19,7 @@ type decodeCase struct {
 func runDecodeCases(t *testing.T, cases []decodeCase) {
 	t.Helper()
 	for _, tc := range cases {
-		_, err := stepByName(tc.step).decode(json.RawMessage(tc.raw))
+		_, err := stepByName(tc.step).decode(json.RawMessage(tc.raw), capture.Files{})
 		switch {
 		case len(tc.want) == 0 && err != nil:
 			t.Errorf("%s %s: %v", tc.step, tc.raw, err)
@@ -113,20 +114,20 @@ func TestDecodeCapturePaths(t *testing.T) {
 		`{"path":"out/x","format":"webp"}`: filepath.Join(wd, "out", "x.webp"),
 		`{"path":"/abs/y.png"}`:            "/abs/y.png",
 	} {
-		p, err := decodeScreenshot(json.RawMessage(raw))
+		p, err := decodeScreenshot(json.RawMessage(raw), capture.Files{})
 		if err != nil || p.Path != want {
 			t.Errorf("%s: path %q (%v), want %q", raw, p.Path, err, want)
 		}
 	}
-	p, _ := decodeScreenshot(json.RawMessage(`{"path":"x.jpg"}`))
+	p, _ := decodeScreenshot(json.RawMessage(`{"path":"x.jpg"}`), capture.Files{})
 	if p.Format != "jpeg" {
 		t.Errorf("format from .jpg: %q", p.Format)
 	}
-	pdf, err := decodePDF(json.RawMessage(`"report"`))
+	pdf, err := decodePDF(json.RawMessage(`"report"`), capture.Files{})
 	if err != nil || pdf.Path != filepath.Join(tmp, "cdp-skill", "report.pdf") {
 		t.Errorf("pdf path %q (%v)", pdf.Path, err)
 	}
-	if p, _ := decodeScreenshot(json.RawMessage(`{"selector":"s2e7"}`)); p.Ref != "s2e7" || p.Selector != "" {
+	if p, _ := decodeScreenshot(json.RawMessage(`{"selector":"s2e7"}`), capture.Files{}); p.Ref != "s2e7" || p.Selector != "" {
 		t.Errorf("a ref given as selector: %+v", p)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -21,10 +20,10 @@ import (
 
 // evalSteps run the agent's JavaScript in the page.
 var evalSteps = []step{
-	define("pageFunction", `"() => expr" | "expression" | {fn|expression|file, refs, await, serialize, timeout}`,
+	defineFiles("pageFunction", `"() => expr" | "expression" | {fn|expression|file, refs, await, serialize, timeout}`,
 		"run JavaScript (inline or a file) in the page", needsTab|script, decodePageFunction, runPageFunction).out(`{type, value, console?}`).did("Ran pageFunction").
 		also(`{"pageFunction":"…"}`, "evaluate", "eval", "evaluateScript", "execute", "executeScript", "exec", "script", "js", "javascript", "runScript", "runJs"),
-	define("poll", `"() => expr" | {fn|file, interval, timeout}`,
+	defineFiles("poll", `"() => expr" | {fn|file, interval, timeout}`,
 		"re-run a predicate until truthy", needsTab|script, decodePoll, runPoll).out(`{resolved, value, elapsed}`).did("Ran poll").
 		also(`{"poll":"…"}`, "waitForFunction", "waitForCondition"),
 }
@@ -73,11 +72,11 @@ const maxScriptBytes = 10 << 20
 // readScript reads the file of a pageFunction or poll step while the
 // batch is validated, so a wrong path stops the batch before anything
 // runs. It returns the absolute path, which errors and stacks name.
-func readScript(path string) (abs, src string, err error) {
+func readScript(files capture.Files, path string) (abs, src string, err error) {
 	if strings.TrimSpace(path) == "" {
 		return "", "", paramErrorf(`"file" is empty: give the path of a JavaScript file`)
 	}
-	abs, err = filepath.Abs(path)
+	abs, err = files.Abs(path)
 	if err != nil {
 		return "", "", paramErrorf(`script file %q: %v`, path, err)
 	}
@@ -136,7 +135,7 @@ type pageFunctionParams struct {
 	Timeout    int    `json:"timeout"`
 }
 
-func decodePageFunction(raw json.RawMessage) (pageFunctionParams, error) {
+func decodePageFunction(raw json.RawMessage, files capture.Files) (pageFunctionParams, error) {
 	p, err := decodeInto(raw, func(raw json.RawMessage, p *pageFunctionParams) error {
 		if s, ok := asString(raw); ok {
 			p.Fn = s
@@ -160,7 +159,7 @@ func decodePageFunction(raw json.RawMessage) (pageFunctionParams, error) {
 		p.Fn = p.Expression
 	}
 	if p.File != "" || hasField(raw, "file") {
-		if p.File, p.Fn, err = readScript(p.File); err != nil {
+		if p.File, p.Fn, err = readScript(files, p.File); err != nil {
 			return p, err
 		}
 	}
@@ -199,7 +198,7 @@ type pollParams struct {
 	Timeout  int    `json:"timeout"`
 }
 
-func decodePoll(raw json.RawMessage) (pollParams, error) {
+func decodePoll(raw json.RawMessage, files capture.Files) (pollParams, error) {
 	p, err := decodeInto(raw, func(raw json.RawMessage, p *pollParams) error {
 		if s, ok := asString(raw); ok {
 			p.Fn = s
@@ -214,7 +213,7 @@ func decodePoll(raw json.RawMessage) (pollParams, error) {
 		return p, paramErrorf(`give "fn" or "file", not both`)
 	}
 	if p.File != "" || hasField(raw, "file") {
-		if p.File, p.Fn, err = readScript(p.File); err != nil {
+		if p.File, p.Fn, err = readScript(files, p.File); err != nil {
 			return p, err
 		}
 	}

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"github.com/cdpskill/cdpskill/capture"
 	"strings"
 	"testing"
 )
@@ -65,7 +66,7 @@ func TestInputStepsAccept(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			req, err := parseRequest([]byte(`{"steps":[` + tc.step + `]}`))
+			req, err := parseRequest([]byte(`{"steps":[`+tc.step+`]}`), capture.Files{})
 			if err != nil {
 				t.Fatalf("%s: %s", tc.step, err.Message)
 			}
@@ -112,7 +113,7 @@ func TestInputStepsReject(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := parseRequest([]byte(`{"steps":[` + tc.step + `]}`))
+			_, err := parseRequest([]byte(`{"steps":[`+tc.step+`]}`), capture.Files{})
 			if err == nil {
 				t.Fatalf("%s: accepted", tc.step)
 			}

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"encoding/json"
+	"github.com/cdpskill/cdpskill/capture"
 	"strings"
 	"testing"
 
@@ -52,7 +53,7 @@ func TestQueryStepsRejectBadParams(t *testing.T) {
 		{`{"pipeline":"x"}`, "expected [{find, fill}"},
 	}
 	for _, tc := range cases {
-		_, err := parseRequest([]byte(`{"tab":"t1","steps":[` + tc.step + `]}`))
+		_, err := parseRequest([]byte(`{"tab":"t1","steps":[`+tc.step+`]}`), capture.Files{})
 		if err == nil {
 			t.Errorf("%s: accepted", tc.step)
 			continue
@@ -66,7 +67,7 @@ func TestQueryStepsRejectBadParams(t *testing.T) {
 // plan decodes one step and returns its typed params.
 func plan(t *testing.T, stepJSON string) any {
 	t.Helper()
-	req, err := parseRequest([]byte(`{"tab":"t1","steps":[` + stepJSON + `]}`))
+	req, err := parseRequest([]byte(`{"tab":"t1","steps":[`+stepJSON+`]}`), capture.Files{})
 	if err != nil {
 		t.Fatalf("%s: %s", stepJSON, err.Message)
 	}

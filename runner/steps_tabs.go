@@ -381,7 +381,7 @@ func runCloseTab(ctx context.Context, c *Call, p closeTabParams) (any, error) {
 		return chrome.CloseTargetWS(ctx, b.Conn, entry.TargetID)
 	})
 	if closeErr == nil || cdp.IsTargetGone(closeErr) {
-		tabs.ForgetTarget(entry.TargetID)
+		tabs.ForgetTarget(c.files.Temp, entry.TargetID)
 	}
 	if found && (closeErr == nil || cdp.IsTargetGone(closeErr)) {
 		if err := c.tabs.Remove(alias); err != nil {
@@ -406,7 +406,7 @@ func (c *Call) withBrowser(ctx context.Context, ep chrome.Endpoint, fn func(*chr
 	if c.browser != nil && chrome.SameEndpoint(c.browser.Endpoint, ep) && c.browser.Tab == "" {
 		return fn(c.browser.Browser)
 	}
-	b, err := chrome.Connect(ctx, c.getenv, chrome.LaunchOptions{Endpoint: ep}, false)
+	b, err := chrome.Connect(ctx, c.getenv, chrome.LaunchOptions{Endpoint: ep, Temp: c.files.Temp}, false)
 	if err != nil {
 		return classify(&tab.ConnectError{Endpoint: ep, Err: err})
 	}

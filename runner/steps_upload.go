@@ -7,12 +7,13 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/dom"
 )
 
 // uploadSteps hand files to the page.
 var uploadSteps = []step{
-	define("upload", `"/path/file" | ["/a", "/b"] | {selector|ref, files: [...], timeout}`,
+	defineFiles("upload", `"/path/file" | ["/a", "/b"] | {selector|ref, files: [...], timeout}`,
 		"a file input's files (a bare path: the page's only one)", needsTab|visual|field, decodeUpload, runUpload).out(`{uploaded, files}`).did("Uploaded").
 		also(`{"upload":{"selector":"…","files":["/path/file"]}}`, "uploadFile", "fileUpload", "setInputFiles", "attachFile"),
 }
@@ -27,7 +28,7 @@ type uploadParams struct {
 // decodeUpload reads the step and checks, before anything runs, that
 // every file exists; paths are made absolute against the working
 // directory, the agent's.
-func decodeUpload(raw json.RawMessage) (uploadParams, error) {
+func decodeUpload(raw json.RawMessage, files capture.Files) (uploadParams, error) {
 	p, err := decodeInto(raw, func(raw json.RawMessage, p *uploadParams) error {
 		if s, ok := asString(raw); ok {
 			p.Files = []string{s}
@@ -50,7 +51,7 @@ func decodeUpload(raw json.RawMessage) (uploadParams, error) {
 		return p, paramErrorf(`"timeout" must be positive`)
 	}
 	for i, f := range p.Files {
-		abs, err := checkUploadFile(f)
+		abs, err := checkUploadFile(files, f)
 		if err != nil {
 			return p, err
 		}
@@ -60,11 +61,11 @@ func decodeUpload(raw json.RawMessage) (uploadParams, error) {
 }
 
 // checkUploadFile returns f made absolute, or why it cannot be uploaded.
-func checkUploadFile(f string) (string, error) {
+func checkUploadFile(files capture.Files, f string) (string, error) {
 	if f == "" {
 		return "", paramErrorf(`a file path is empty`)
 	}
-	abs, err := filepath.Abs(f)
+	abs, err := files.Abs(f)
 	if err != nil {
 		return "", paramErrorf("file %q: %v", f, err)
 	}

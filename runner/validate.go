@@ -58,7 +58,7 @@ type plannedStep struct {
 
 // parseRequest parses input and validates all of it before anything runs,
 // reporting every problem at once.
-func parseRequest(input []byte) (*request, *Error) {
+func parseRequest(input []byte, files capture.Files) (*request, *Error) {
 	doc, perr := parseDocument(input)
 	if perr != nil {
 		return nil, perr
@@ -103,7 +103,7 @@ func parseRequest(input []byte) (*request, *Error) {
 			add(`"steps" is empty: add at least one step, e.g. {"snapshot":true}`)
 		}
 		for i, s := range list {
-			ps, msgs := planStep(i+1, s)
+			ps, msgs := planStep(i+1, s, files)
 			problems = append(problems, msgs...)
 			if ps != nil {
 				req.steps = append(req.steps, *ps)
@@ -174,7 +174,7 @@ func parseTimeout(raw json.RawMessage) (time.Duration, error) {
 }
 
 // planStep validates one step object; it returns the problems it found.
-func planStep(n int, raw json.RawMessage) (*plannedStep, []string) {
+func planStep(n int, raw json.RawMessage, files capture.Files) (*plannedStep, []string) {
 	at := func(format string, args ...any) []string {
 		return []string{fmt.Sprintf("step %d: ", n) + fmt.Sprintf(format, args...)}
 	}
@@ -214,7 +214,7 @@ func planStep(n int, raw json.RawMessage) (*plannedStep, []string) {
 	case len(actions) > 1:
 		problems = append(problems, at("has %d actions (%s): put each in its own step", len(actions), strings.Join(actions, ", "))...)
 	case len(actions) == 1:
-		problems = append(problems, planAction(ps, actions[0], keys[actions[0]], at)...)
+		problems = append(problems, planAction(ps, actions[0], keys[actions[0]], files, at)...)
 		if ps.waitFor != nil && !ps.def.has(needsTab) {
 			problems = append(problems, at(`"waitForResponse" goes beside a step that acts on a tab (click, fill, press, goto, pageFunction…), not %s`, actions[0])...)
 		}
@@ -227,13 +227,13 @@ func planStep(n int, raw json.RawMessage) (*plannedStep, []string) {
 
 // planAction decodes the action's params once the hooks and the dialog
 // policy are taken out of them, so that step decoders never see either.
-func planAction(ps *plannedStep, name string, raw json.RawMessage, at func(string, ...any) []string) []string {
+func planAction(ps *plannedStep, name string, raw json.RawMessage, files capture.Files, at func(string, ...any) []string) []string {
 	ps.def = stepByName(name)
 	rest, err := splitParams(ps, raw)
 	if err != nil {
 		return at("%s: %v", name, err)
 	}
-	params, err := ps.def.decode(rest)
+	params, err := ps.def.decode(rest, files)
 	if err != nil {
 		return at("%s: %v", name, err)
 	}

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"github.com/cdpskill/cdpskill/capture"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,7 +49,7 @@ func TestParseRequestErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := parseRequest([]byte(tc.input))
+			_, err := parseRequest([]byte(tc.input), capture.Files{})
 			if err == nil {
 				t.Fatalf("no error for %s", tc.input)
 			}
@@ -103,7 +104,7 @@ func TestUnknownStepSuggestions(t *testing.T) {
 		{`{"screnshot":true}`, `did you mean "screenshot"?`},
 	}
 	for _, tc := range cases {
-		_, err := parseRequest([]byte(`{"steps":[` + tc.step + `]}`))
+		_, err := parseRequest([]byte(`{"steps":[`+tc.step+`]}`), capture.Files{})
 		if err == nil || !strings.Contains(err.Message, tc.want) {
 			t.Errorf("%s: got %v, want %q", tc.step, err, tc.want)
 		}
@@ -131,13 +132,13 @@ func TestAliasForms(t *testing.T) {
 			for _, v := range []string{"#a", "https://example.com/", "t1", "s1e4", "iphone-15"} {
 				form := strings.Replace(a.use, `"…"`, `"`+v+`"`, 1)
 				form = strings.Replace(form, "/path/file", file, 1)
-				if _, err := parseRequest([]byte(`{"steps":[` + form + `]}`)); err == nil {
+				if _, err := parseRequest([]byte(`{"steps":[`+form+`]}`), capture.Files{}); err == nil {
 					ok = true
 					break
 				}
 			}
 			if !ok {
-				_, err := parseRequest([]byte(`{"steps":[` + a.use + `]}`))
+				_, err := parseRequest([]byte(`{"steps":[`+a.use+`]}`), capture.Files{})
 				t.Errorf("alias %s of %s: form %s does not validate: %v", a.name, s.name, a.use, err)
 			}
 		}
@@ -151,7 +152,7 @@ func TestParseRequestOK(t *testing.T) {
 	req, err := parseRequest([]byte(`{"tab":"t3","timeout":999999,"steps":[
 		{"goto":"https://example.com"},
 		{"sleep":0,"optional":true,"timeout":100},
-		{"getTitle":true}]}`))
+		{"getTitle":true}]}`), capture.Files{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +174,7 @@ func TestCheckTabPlan(t *testing.T) {
 		`{"tab":"t1","steps":[{"getTitle":true}]}`:            false,
 		`{"steps":[{"chromeStatus":true},{"closeTab":"t2"}]}`: false,
 	} {
-		req, perr := parseRequest([]byte(input))
+		req, perr := parseRequest([]byte(input), capture.Files{})
 		if perr != nil {
 			t.Fatalf("%s: %v", input, perr)
 		}
@@ -211,7 +212,7 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		req, err := parseRequest(data)
+		req, err := parseRequest(data, capture.Files{})
 		if err != nil {
 			if err.Type != Parse && err.Type != Validation {
 				t.Fatalf("error type %s", err.Type)
@@ -236,7 +237,7 @@ func TestParseRequestHooksAndDialogs(t *testing.T) {
 		{"click":{"selector":"#a","readyWhen":"() => window.ready","settledWhen":"() => !document.querySelector('.spinner')","observe":"() => document.title"}},
 		{"click":"#b","dialog":{"promptText":"Ada"}},
 		{"fill":{"selector":"#c","value":"x","dialog":false}},
-		{"pageFunction":"confirm('sure?')","dialog":true}]}`))
+		{"pageFunction":"confirm('sure?')","dialog":true}]}`), capture.Files{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,7 +303,7 @@ func TestParseRequestHookAndDialogErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := parseRequest([]byte(tc.input))
+			_, err := parseRequest([]byte(tc.input), capture.Files{})
 			if err == nil {
 				t.Fatalf("no error for %s", tc.input)
 			}
@@ -324,7 +325,7 @@ func TestUploadPathsMadeAbsolute(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(dir)
-	req, err := parseRequest([]byte(`{"steps":[{"upload":["a.txt"]},{"upload":{"ref":"s1e2","files":["./a.txt"]}}]}`))
+	req, err := parseRequest([]byte(`{"steps":[{"upload":["a.txt"]},{"upload":{"ref":"s1e2","files":["./a.txt"]}}]}`), capture.Files{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,7 +379,7 @@ func TestScriptFileParams(t *testing.T) {
 		return path
 	}
 	good := write("good.js", "\uFEFF// a script\ndocument.title\n")
-	req, perr := parseRequest([]byte(fmt.Sprintf(`{"steps":[{"pageFunction":{"file":%q,"timeout":500}},{"poll":{"file":%q}}]}`, good, good)))
+	req, perr := parseRequest([]byte(fmt.Sprintf(`{"steps":[{"pageFunction":{"file":%q,"timeout":500}},{"poll":{"file":%q}}]}`, good, good)), capture.Files{})
 	if perr != nil {
 		t.Fatal(perr)
 	}
@@ -389,8 +390,9 @@ func TestScriptFileParams(t *testing.T) {
 		t.Errorf("poll params %+v", p)
 	}
 
-	t.Chdir(dir)
-	if p, err := decodePageFunction([]byte(`{"file":"good.js"}`)); err != nil || p.File != good {
+	// A relative path is the call's working directory's.
+	in := capture.Files{WorkDir: dir}
+	if p, err := decodePageFunction([]byte(`{"file":"good.js"}`), in); err != nil || p.File != good {
 		t.Errorf("a relative path: %+v %v", p, err)
 	}
 
@@ -408,7 +410,7 @@ func TestScriptFileParams(t *testing.T) {
 		{`{"poll":{"interval":5}}`, `"fn" or "file" is required`},
 	}
 	for _, tc := range cases {
-		_, err := parseRequest([]byte(`{"steps":[` + tc.input + `]}`))
+		_, err := parseRequest([]byte(`{"steps":[`+tc.input+`]}`), in)
 		if err == nil || err.Type != Validation || !strings.Contains(err.Message, tc.want) {
 			t.Errorf("%s: got %v, want a VALIDATION error with %q", tc.input, err, tc.want)
 		}

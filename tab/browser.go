@@ -22,9 +22,9 @@ type Browser struct {
 
 // Connect reaches the browser at ep, launching a local one when
 // autoLaunch allows (headless as given, else as the environment says).
-func Connect(ctx context.Context, getenv chrome.Env, ep chrome.Endpoint, headless *bool, autoLaunch bool) (*Browser, error) {
+func Connect(ctx context.Context, getenv chrome.Env, ep chrome.Endpoint, temp private.Temp, headless *bool, autoLaunch bool) (*Browser, error) {
 	ep = ep.WithDefaults()
-	opts := chrome.LaunchOptions{Endpoint: ep, Headless: chrome.DefaultHeadless(getenv)}
+	opts := chrome.LaunchOptions{Endpoint: ep, Headless: chrome.DefaultHeadless(getenv), Temp: temp}
 	if headless != nil {
 		opts.Headless = *headless
 	}
@@ -54,8 +54,8 @@ func DefaultEndpoint(getenv chrome.Env) (chrome.Endpoint, error) {
 // own websocket for a batch that stays on a tab of a local Chrome
 // (chrome.DialTab), else over the browser's, dialled at the URL the
 // registry cached while it answers.
-func reach(ctx context.Context, getenv chrome.Env, ep chrome.Endpoint, entry tabs.Entry, tabSocket bool) (*Browser, error) {
-	if tabSocket && !ep.Remote() {
+func reach(ctx context.Context, ep chrome.Endpoint, entry tabs.Entry, opts Options) (*Browser, error) {
+	if opts.TabSocket && !ep.Remote() {
 		b, err := chrome.DialTab(ctx, ep, entry.TargetID)
 		if err == nil {
 			return &Browser{Browser: b}, nil
@@ -71,7 +71,7 @@ func reach(ctx context.Context, getenv chrome.Env, ep chrome.Endpoint, entry tab
 			b.Close()
 		}
 	}
-	return Connect(ctx, getenv, ep, nil, false)
+	return Connect(ctx, opts.Getenv, ep, opts.Files.Temp, nil, false)
 }
 
 // Release ends the call's hold on the browser: the download watch stops,
@@ -100,7 +100,7 @@ func (b *Browser) followDownloads(ctx context.Context, t *Tab) {
 	if b.Downloads != nil {
 		return
 	}
-	d, err := capture.WatchDownloads(ctx, b.Conn)
+	d, err := t.opts.Files.WatchDownloads(ctx, b.Conn)
 	if _, ok := private.File(err); ok {
 		t.unsaved("the downloads directory (downloads are neither saved nor reported)", err)
 		return

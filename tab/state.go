@@ -9,7 +9,6 @@ import (
 	"os"
 
 	"github.com/cdpskill/cdpskill/capture"
-	"github.com/cdpskill/cdpskill/internal/private"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -23,12 +22,12 @@ type storedEmulation struct {
 	page.Emulation
 }
 
-func (t *Tab) emulationPath() string { return capture.TabFile(t.Alias, ".emulation.json") }
+func (t *Tab) emulationPath() string { return t.opts.Files.TabFile(t.Alias, ".emulation.json") }
 
 // LoadEmulation returns the tab's stored emulation; a missing or
 // unreadable file is none.
 func (t *Tab) LoadEmulation() page.Emulation {
-	data, err := private.ReadFile(t.emulationPath(), 1<<20)
+	data, err := t.opts.Files.Temp.ReadFile(t.emulationPath(), 1<<20)
 	if err != nil {
 		return page.Emulation{}
 	}
@@ -54,7 +53,7 @@ func (t *Tab) SaveEmulation(e page.Emulation) error {
 	if err != nil {
 		return fmt.Errorf("emulation: %w", err)
 	}
-	return private.WriteFile(path, data)
+	return t.opts.Files.Temp.WriteFile(path, data)
 }
 
 // restoreEmulation applies the tab's stored emulation e again: Chrome
@@ -111,7 +110,7 @@ func (t *Tab) startNetwork(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	t.net = &Network{Network: n, Log: capture.TabNetworkLog(t.Alias, t.Session.TargetID)}
+	t.net = &Network{Network: n, Log: t.opts.Files.NetworkLog(t.Alias, t.Session.TargetID)}
 	return nil
 }
 

@@ -48,6 +48,9 @@ type Options struct {
 	Damage func() error
 	// Exiting: the process ends with the call (Browser.Release).
 	Exiting bool
+	// Files is where the tab's files go: its per-tab state, network log,
+	// downloads and lock.
+	Files capture.Files
 	// TabSocket: Open reaches a tab of a local Chrome over the tab's own
 	// websocket, for a batch that stays on the tab.
 	TabSocket bool
@@ -132,7 +135,7 @@ func Open(ctx context.Context, name string, opts Options) (*Tab, error) {
 	// a remote endpoint that accepts and never answers.
 	cctx, cancel := context.WithTimeout(ctx, opts.connectWait())
 	defer cancel()
-	b, err := reach(cctx, opts.Getenv, ep, entry, opts.TabSocket)
+	b, err := reach(cctx, ep, entry, opts)
 	if err != nil {
 		var ce *ConnectError
 		if errors.As(err, &ce) {
@@ -169,7 +172,7 @@ func Attach(ctx context.Context, b *Browser, target Target, opts Options) (*Tab,
 // attach locks the tab and sets a session up on it, in frame when an
 // earlier call switched it there.
 func (t *Tab) attach(ctx context.Context, targetID, frame string) error {
-	unlock, waited, err := tabs.LockTarget(targetID, t.opts.Timeout)
+	unlock, waited, err := tabs.LockTarget(t.opts.Files.Temp, targetID, t.opts.Timeout)
 	var busy *tabs.TargetBusyError
 	switch {
 	case errors.As(err, &busy):

@@ -3,14 +3,16 @@ package tabs
 import (
 	"fmt"
 	"time"
+
+	"github.com/cdpskill/cdpskill/internal/private"
 )
 
 // unlockFunc releases a lock taken by a lockFunc.
 type unlockFunc func()
 
-// lockFunc takes an exclusive inter-process lock named by lockPath, waiting
-// at most timeout.
-type lockFunc func(lockPath string, timeout time.Duration) (unlockFunc, error)
+// lockFunc takes an exclusive inter-process lock named by lockPath, a file
+// in temp, waiting at most timeout.
+type lockFunc func(temp private.Temp, lockPath string, timeout time.Duration) (unlockFunc, error)
 
 // RegistryLockError means another process held the tab registry's lock for
 // longer than the wait allowed. Holds last milliseconds, so this points at a

@@ -22,9 +22,9 @@ const exclLockStaleAfter = 3 * time.Second
 // the other's fresh lock; the window is one stat-to-remove gap after a
 // crash, which is accepted rather than adding a second protocol.
 // It is compiled everywhere so its tests run on every platform.
-func exclLock(lockPath string, timeout time.Duration) (unlockFunc, error) {
+func exclLock(temp private.Temp, lockPath string, timeout time.Duration) (unlockFunc, error) {
 	err := pollLock(lockPath, timeout, func() (bool, error) {
-		f, err := private.OpenFile(lockPath, os.O_CREATE|os.O_EXCL|os.O_WRONLY)
+		f, err := temp.OpenFile(lockPath, os.O_CREATE|os.O_EXCL|os.O_WRONLY)
 		if err == nil {
 			// The pid is for a human looking at a stuck lock.
 			f.WriteString(strconv.Itoa(os.Getpid()))

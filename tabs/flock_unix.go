@@ -22,10 +22,10 @@ const lockFreeReads = true
 // later opener lock a different inode than a current waiter. flock needs
 // no write access, so on a file system that went read-only an existing
 // lock file is still taken, opened for reading.
-func platformLock(lockPath string, timeout time.Duration) (unlockFunc, error) {
-	f, err := private.OpenFile(lockPath, os.O_CREATE|os.O_RDWR)
+func platformLock(temp private.Temp, lockPath string, timeout time.Duration) (unlockFunc, error) {
+	f, err := temp.OpenFile(lockPath, os.O_CREATE|os.O_RDWR)
 	if errors.Is(err, syscall.EROFS) {
-		if rf, rerr := private.Open(lockPath); rerr == nil {
+		if rf, rerr := temp.Open(lockPath); rerr == nil {
 			f, err = rf, nil
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -30,10 +29,13 @@ const DefaultRegistryLockTimeout = 5 * time.Second
 // larger file is treated as damaged rather than read into memory whole.
 const maxRegistryFile = 8 << 20
 
-// DefaultRegistryPath is $TMPDIR/cdp-skill-tabs.json.
-func DefaultRegistryPath() string {
-	return filepath.Join(os.TempDir(), "cdp-skill-tabs.json")
+// RegistryPath is the registry in temp: $TMPDIR/cdp-skill-tabs.json.
+func RegistryPath(temp private.Temp) string {
+	return filepath.Join(temp.Path(), "cdp-skill-tabs.json")
 }
+
+// DefaultRegistryPath is the process's RegistryPath.
+func DefaultRegistryPath() string { return RegistryPath("") }
 
 // Entry is what an alias stands for.
 type Entry struct {
@@ -78,6 +80,9 @@ func (e Entry) Endpoint() chrome.Endpoint {
 // processes coordinate through the file's lock.
 type Registry struct {
 	path string
+	// temp is the temp directory the file and its lock are checked
+	// against (internal/private).
+	temp private.Temp
 
 	// OnCorrupt, when set, is told each time a damaged file (bad JSON,
 	// truncation, invalid entries) is found and rebuilt. The operation that
@@ -96,11 +101,15 @@ type Registry struct {
 
 // OpenRegistry returns a handle on the registry at path (DefaultRegistryPath
 // when empty). It touches no file: a missing file is an empty registry.
-func OpenRegistry(path string) *Registry {
+func OpenRegistry(path string) *Registry { return OpenRegistryIn("", path) }
+
+// OpenRegistryIn is OpenRegistry in the temp directory temp: path empty is
+// its RegistryPath.
+func OpenRegistryIn(temp private.Temp, path string) *Registry {
 	if path == "" {
-		path = DefaultRegistryPath()
+		path = RegistryPath(temp)
 	}
-	return &Registry{path: path}
+	return &Registry{path: path, temp: temp}
 }
 
 // Register returns the alias of targetID on ep, assigning the next one if
@@ -291,7 +300,7 @@ func (r *Registry) lockedMutate(fn func(*registryState) (bool, error)) (*Corrupt
 	if timeout <= 0 {
 		timeout = DefaultRegistryLockTimeout
 	}
-	unlock, err := lock(r.path+".lock", timeout)
+	unlock, err := lock(r.temp, r.path+".lock", timeout)
 	if err != nil {
 		return nil, err
 	}
@@ -313,7 +322,7 @@ func (r *Registry) lockedMutate(fn func(*registryState) (bool, error)) (*Corrupt
 // A link or another user's file there is refused, never read: it could
 // send this user's calls to a browser of someone else's choosing.
 func (r *Registry) load() (*registryState, *CorruptRegistryError, error) {
-	data, err := private.ReadFile(r.path, maxRegistryFile)
+	data, err := r.temp.ReadFile(r.path, maxRegistryFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return newRegistryState(), nil, nil
 	}
@@ -335,5 +344,5 @@ func (r *Registry) write(st *registryState) error {
 	if err != nil {
 		return fmt.Errorf("tab registry: encode: %w", err)
 	}
-	return private.WriteFileSync(r.path, data)
+	return r.temp.WriteFileSync(r.path, data)
 }

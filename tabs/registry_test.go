@@ -446,7 +446,7 @@ func TestRegistryLockTimeout(t *testing.T) {
 		t.Run(k.name, func(t *testing.T) {
 			r, _ := newTestRegistry(t)
 			r.lock, r.LockTimeout = k.lock, 30*time.Millisecond
-			unlock, err := k.lock(r.path+".lock", time.Second)
+			unlock, err := k.lock("", r.path+".lock", time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -468,14 +468,14 @@ func TestExclLockBreaksStaleLock(t *testing.T) {
 	if err := os.WriteFile(lockPath, []byte("12345"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := exclLock(lockPath, 20*time.Millisecond); err == nil {
+	if _, err := exclLock("", lockPath, 20*time.Millisecond); err == nil {
 		t.Fatal("took a fresh lock held by someone else")
 	}
 	old := time.Now().Add(-2 * exclLockStaleAfter)
 	if err := os.Chtimes(lockPath, old, old); err != nil {
 		t.Fatal(err)
 	}
-	unlock, err := exclLock(lockPath, time.Second)
+	unlock, err := exclLock("", lockPath, time.Second)
 	if err != nil {
 		t.Fatalf("stale lock not broken: %v", err)
 	}

@@ -25,19 +25,19 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]`)
 
 // LockTarget serialises cdpskill calls on one tab across processes: two
 // calls driving the same page at once would interleave their input and
-// their waits. The lock is a private file under $TMPDIR/cdp-skill/locks,
+// their waits. The lock is a private file under temp's cdp-skill/locks,
 // released by unlock or when the process exits. Where flock is missing
 // the lock file counts as stale after a few seconds, so there it only
 // orders calls that start close together. waited is how long another
 // call kept this one waiting, zero when the tab was free.
-func LockTarget(targetID string, wait time.Duration) (unlock func(), waited time.Duration, err error) {
-	path := targetLockPath(targetID)
+func LockTarget(temp private.Temp, targetID string, wait time.Duration) (unlock func(), waited time.Duration, err error) {
+	path := targetLockPath(temp, targetID)
 	// One try first: only a tab found busy has made the call wait.
-	u, err := platformLock(path, 0)
+	u, err := platformLock(temp, path, 0)
 	var busy *RegistryLockError
 	if errors.As(err, &busy) {
 		start := time.Now()
-		u, err = platformLock(path, wait)
+		u, err = platformLock(temp, path, wait)
 		waited = time.Since(start)
 	}
 	if err != nil {
@@ -49,14 +49,14 @@ func LockTarget(targetID string, wait time.Duration) (unlock func(), waited time
 	return func() { u() }, waited, nil
 }
 
-func targetLockPath(targetID string) string {
-	return filepath.Join(private.Root(), "locks", unsafeName.ReplaceAllString(targetID, "_")+".lock")
+func targetLockPath(temp private.Temp, targetID string) string {
+	return filepath.Join(temp.Root(), "locks", unsafeName.ReplaceAllString(targetID, "_")+".lock")
 }
 
 // ForgetTarget removes the lock file of a tab that was closed, so opening
 // and closing tabs leaves no file behind for each. A call still waiting
 // on that tab may then lock a file of its own, which only lets it find
 // the tab gone.
-func ForgetTarget(targetID string) {
-	_ = os.Remove(targetLockPath(targetID))
+func ForgetTarget(temp private.Temp, targetID string) {
+	_ = os.Remove(targetLockPath(temp, targetID))
 }

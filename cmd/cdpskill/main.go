@@ -30,7 +30,9 @@ func main() {
 		runtime.GOMAXPROCS(1)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+	dir, _ := os.Getwd() // "" if it was removed: relative paths then fail as the OS has them
+	code := run(ctx, proc{args: os.Args[1:], stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
+		getenv: os.Getenv, dir: dir, exiting: true})
 	stop()
 	os.Exit(code)
 }

@@ -180,12 +180,14 @@ func decode(t testing.TB, out []byte) map[string]any {
 
 func runInProcess(t *testing.T, args []string, stdin string) (map[string]any, int, string) {
 	var stdout, stderr bytes.Buffer
-	code := run(t.Context(), args, strings.NewReader(stdin), &stdout, &stderr, func(k string) string {
-		if k == "TMPDIR" {
-			return t.TempDir()
-		}
-		return ""
-	})
+	tmp := t.TempDir()
+	code := run(t.Context(), proc{args: args, stdin: strings.NewReader(stdin), stdout: &stdout, stderr: &stderr, dir: tmp,
+		getenv: func(k string) string {
+			if k == "TMPDIR" {
+				return tmp
+			}
+			return ""
+		}})
 	if strings.Count(stdout.String(), "\n") != 1 {
 		t.Fatalf("stdout must be exactly one JSON line, got %q", stdout.String())
 	}
@@ -228,7 +230,7 @@ func TestStdinInput(t *testing.T) {
 
 func TestHelpAndVersion(t *testing.T) {
 	var out bytes.Buffer
-	if code := run(t.Context(), []string{"--help"}, strings.NewReader(""), &out, &out, os.Getenv); code != 0 {
+	if code := run(t.Context(), proc{args: []string{"--help"}, stdin: strings.NewReader(""), stdout: &out, stderr: &out, getenv: os.Getenv}); code != 0 {
 		t.Fatal(code)
 	}
 	// --help is the registries': every step and every field an agent may
@@ -246,7 +248,7 @@ func TestHelpAndVersion(t *testing.T) {
 		}
 	}
 	out.Reset()
-	run(t.Context(), []string{"--version"}, strings.NewReader(""), &out, &out, os.Getenv)
+	run(t.Context(), proc{args: []string{"--version"}, stdin: strings.NewReader(""), stdout: &out, stderr: &out, getenv: os.Getenv})
 	if !strings.HasPrefix(out.String(), "cdpskill ") {
 		t.Errorf("--version: %q", out.String())
 	}

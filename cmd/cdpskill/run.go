@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -19,9 +20,26 @@ var version = "dev"
 // stdin as empty, so an inherited pipe that never writes cannot hang us.
 const stdinGrace = 100 * time.Millisecond
 
+// proc is what the process gives run: its arguments, standard streams,
+// environment and working directory. main passes the real ones; a test
+// passes buffers, an environment of its own and a directory.
+type proc struct {
+	args           []string
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	// dir is the working directory: relative paths in the batch, a
+	// relative CDP_METRICS_FILE and --debug's ./log are taken from it.
+	dir string
+	// exiting: the process ends when run returns, so the browser's
+	// websocket is left for the exit to close (runner.Options.Exiting).
+	exiting bool
+}
+
 // run is the whole program minus os.Exit, so tests drive it with buffers.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+func run(ctx context.Context, p proc) int {
 	start := time.Now()
+	args, stdout, getenv := p.args, p.stdout, p.getenv
 	if len(args) > 0 && (args[0] == "install" || args[0] == "uninstall") {
 		return runInstall(args[0], args[1:], stdout, getenv)
 	}
@@ -45,21 +63,29 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(positional) > 0 {
 		input = []byte(positional[0])
 	} else {
-		input = readStdin(stdin)
+		input = readStdin(p.stdin)
 	}
-	res := runner.Run(ctx, input, runner.Options{Getenv: getenv, Trace: debug, Exiting: true})
+	res := runner.Run(ctx, input, runner.Options{Getenv: getenv, TempDir: getenv("TMPDIR"), Dir: p.dir, Trace: debug, Exiting: p.exiting})
 	out, err := runner.Encode(res)
 	if err != nil { // cannot happen with the result types, but never print nothing
 		out = []byte(`{"status":"error","error":{"type":"EXECUTION","message":"cannot encode result"}}` + "\n")
 	}
 	stdout.Write(out)
 	if path := getenv("CDP_METRICS_FILE"); path != "" {
-		runner.AppendMetrics(path, len(input), len(out), countSteps(input), time.Since(start))
+		runner.AppendMetrics(p.inDir(path), len(input), len(out), countSteps(input), time.Since(start))
 	}
 	if debug {
-		runner.WriteDebugLog("log", input, res, time.Since(start))
+		runner.WriteDebugLog(p.inDir("log"), input, res, time.Since(start))
 	}
 	return res.ExitCode()
+}
+
+// inDir is path taken from the working directory.
+func (p proc) inDir(path string) string {
+	if filepath.IsAbs(path) || p.dir == "" {
+		return path
+	}
+	return filepath.Join(p.dir, path)
 }
 
 // readStdin reads piped input; a terminal, or a pipe that stays silent

@@ -25,19 +25,39 @@ import (
 	"syscall"
 )
 
-// Root is $TMPDIR/cdp-skill, where every per-tab file goes.
-func Root() string { return filepath.Join(os.TempDir(), "cdp-skill") }
+// Temp is a temporary directory, $TMPDIR as one call sees it: Root is
+// below it, the tab registry and a launched Chrome's profile beside Root.
+// The zero value is the process's, os.TempDir(). A process runs one call,
+// but a test runs many at once, each with a directory of its own, so the
+// directory is a value carried to where files are made, never read from
+// the process's environment there.
+type Temp string
+
+// Path is the directory itself.
+func (t Temp) Path() string {
+	if t == "" {
+		return os.TempDir()
+	}
+	return string(t)
+}
+
+// Root is Path()/cdp-skill, where every per-tab file goes.
+func (t Temp) Root() string { return filepath.Join(t.Path(), "cdp-skill") }
+
+// Root is the process's $TMPDIR/cdp-skill (Temp("").Root()).
+func Root() string { return Temp("").Root() }
 
 // RefusedError is a path cdpskill will not write through or read from.
 type RefusedError struct {
 	Path string // the refused directory or file
 	Why  string // "is a symbolic link", "belongs to another user (uid 1000)"
 	For  string // the file being written or read, when Path is a directory above it
+	temp Temp   // the temp directory the path was checked against
 }
 
 func (e *RefusedError) Error() string {
 	return fmt.Sprintf("%s %s; cdpskill keeps what pages show private and will not use it: remove it, %s",
-		e.Path, e.Why, elsewhere(e.Path, "or set TMPDIR to a directory of your own", "or choose another path"))
+		e.Path, e.Why, e.temp.elsewhere(e.Path, "or set TMPDIR to a directory of your own", "or choose another path"))
 }
 
 // FileError is a file that could not be written: the disk is full, the
@@ -45,6 +65,7 @@ func (e *RefusedError) Error() string {
 type FileError struct {
 	Path string
 	Err  error // the system's error, e.g. syscall.ENOSPC
+	temp Temp  // the temp directory the path was checked against
 }
 
 func (e *FileError) Error() string { return fmt.Sprintf("cannot write %s: %s", e.Path, e.Reason()) }
@@ -53,10 +74,10 @@ func (e *FileError) Unwrap() error { return e.Err }
 
 // Reason is what went wrong and what to do, without the path.
 func (e *FileError) Reason() string {
-	fix := elsewhere(e.Path, "or set TMPDIR to a writable directory", "or choose another path")
+	fix := e.temp.elsewhere(e.Path, "or set TMPDIR to a writable directory", "or choose another path")
 	switch {
 	case errors.Is(e.Err, syscall.ENOSPC), errors.Is(e.Err, syscall.EDQUOT):
-		fix = "free some space, " + elsewhere(e.Path, "or set TMPDIR to another disk", "or choose another disk")
+		fix = "free some space, " + e.temp.elsewhere(e.Path, "or set TMPDIR to another disk", "or choose another disk")
 	case errors.Is(e.Err, syscall.EROFS), errors.Is(e.Err, syscall.EACCES), errors.Is(e.Err, syscall.EPERM),
 		errors.Is(e.Err, syscall.ENOTDIR):
 		fix = strings.TrimPrefix(fix, "or ")
@@ -82,8 +103,8 @@ func File(err error) (string, bool) {
 // 0700, and dir, with every directory between Root and it, must be a
 // directory of this user's, not a link; one readable by others is
 // tightened to 0700.
-func Dir(dir string) error {
-	return secureDir(filepath.Clean(dir), true)
+func (t Temp) Dir(dir string) error {
+	return t.mark(t.secureDir(filepath.Clean(dir), true))
 }
 
 // WriteFile replaces path with data, 0600, through a temporary file in
@@ -92,19 +113,19 @@ func Dir(dir string) error {
 // 0700; under Root every directory is checked as Dir does. In the temp
 // directory, an existing path that is a link, not a regular file or
 // another user's is refused.
-func WriteFile(path string, data []byte) error { return write(path, data, false) }
+func (t Temp) WriteFile(path string, data []byte) error { return t.mark(t.write(path, data, false)) }
 
 // WriteFileSync is WriteFile with the data on disk before the rename,
 // for state a crash must not leave empty.
-func WriteFileSync(path string, data []byte) error { return write(path, data, true) }
+func (t Temp) WriteFileSync(path string, data []byte) error { return t.mark(t.write(path, data, true)) }
 
-func write(path string, data []byte, durable bool) error {
+func (t Temp) write(path string, data []byte, durable bool) error {
 	path = filepath.Clean(path)
 	dir := filepath.Dir(path)
-	if err := prepare(dir, path); err != nil {
+	if err := t.prepare(dir, path); err != nil {
 		return err
 	}
-	if err := checkTarget(path); err != nil {
+	if err := t.checkTarget(path); err != nil {
 		return err
 	}
 	f, err := os.CreateTemp(dir, filepath.Base(path)+".*.tmp")
@@ -131,36 +152,38 @@ func write(path string, data []byte, durable bool) error {
 // OpenFile opens path with flag (os.O_CREATE, O_APPEND, O_EXCL, …), a new
 // file 0600, refusing as WriteFile does; in the temp directory a file of
 // this user's that others can read is tightened to 0600.
-func OpenFile(path string, flag int) (*os.File, error) {
+func (t Temp) OpenFile(path string, flag int) (*os.File, error) {
 	path = filepath.Clean(path)
-	if err := prepare(filepath.Dir(path), path); err != nil {
-		return nil, err
+	if err := t.prepare(filepath.Dir(path), path); err != nil {
+		return nil, t.mark(err)
 	}
-	return open(path, flag)
+	f, err := t.open(path, flag)
+	return f, t.mark(err)
 }
 
 // Open opens path for reading, refusing in the temp directory a link or
 // another user's file, and a path through a directory under Root that is
 // not private. A
 // missing file is the fs.ErrNotExist error os.Open gives.
-func Open(path string) (*os.File, error) {
+func (t Temp) Open(path string) (*os.File, error) {
 	path = filepath.Clean(path)
-	if dir := filepath.Dir(path); under(dir, Root()) {
-		if err := secureDir(dir, false); err != nil {
+	if dir := filepath.Dir(path); under(dir, t.Root()) {
+		if err := t.secureDir(dir, false); err != nil {
 			var re *RefusedError
 			if errors.As(err, &re) {
 				re.For = path
 			}
-			return nil, err
+			return nil, t.mark(err)
 		}
 	}
-	return open(path, os.O_RDONLY)
+	f, err := t.open(path, os.O_RDONLY)
+	return f, t.mark(err)
 }
 
 // ReadFile reads path as Open does, at most limit bytes and one more, so
 // that a caller can tell a file over its limit.
-func ReadFile(path string, limit int64) ([]byte, error) {
-	f, err := Open(path)
+func (t Temp) ReadFile(path string, limit int64) ([]byte, error) {
+	f, err := t.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -168,8 +191,34 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, limit+1))
 }
 
-func open(path string, flag int) (*os.File, error) {
-	if shared(path) {
+// Dir, WriteFile, WriteFileSync, OpenFile, Open and ReadFile are Temp's,
+// for the process's temp directory.
+func Dir(dir string) error                         { return Temp("").Dir(dir) }
+func WriteFile(path string, data []byte) error     { return Temp("").WriteFile(path, data) }
+func WriteFileSync(path string, data []byte) error { return Temp("").WriteFileSync(path, data) }
+func OpenFile(path string, flag int) (*os.File, error) {
+	return Temp("").OpenFile(path, flag)
+}
+func Open(path string) (*os.File, error) { return Temp("").Open(path) }
+func ReadFile(path string, limit int64) ([]byte, error) {
+	return Temp("").ReadFile(path, limit)
+}
+
+// mark records in err which temp directory its advice is about.
+func (t Temp) mark(err error) error {
+	var re *RefusedError
+	if errors.As(err, &re) {
+		re.temp = t
+	}
+	var fe *FileError
+	if errors.As(err, &fe) {
+		fe.temp = t
+	}
+	return err
+}
+
+func (t Temp) open(path string, flag int) (*os.File, error) {
+	if t.shared(path) {
 		flag |= noFollow
 	}
 	f, err := os.OpenFile(path, flag, 0o600)
@@ -186,7 +235,7 @@ func open(path string, flag int) (*os.File, error) {
 		return nil, err
 	}
 	fi, err := f.Stat()
-	if err == nil && shared(path) {
+	if err == nil && t.shared(path) {
 		err = checkFile(path, fi, flag&(os.O_WRONLY|os.O_RDWR) != 0, f.Chmod)
 	}
 	if err != nil {
@@ -199,9 +248,9 @@ func open(path string, flag int) (*os.File, error) {
 // prepare readies the directory a file is written into: under Root it
 // must be private (Dir); elsewhere (an agent's own path, ~/.cdp-skill)
 // only missing directories are made, 0700.
-func prepare(dir, file string) error {
-	if under(dir, Root()) {
-		err := secureDir(dir, true)
+func (t Temp) prepare(dir, file string) error {
+	if under(dir, t.Root()) {
+		err := t.secureDir(dir, true)
 		var re *RefusedError
 		if errors.As(err, &re) && re.For == "" {
 			re.For = file
@@ -221,8 +270,8 @@ func prepare(dir, file string) error {
 // secureDir checks dir and, when it is under Root, each directory from
 // Root down to it, top first, so nothing is created through a link. With
 // create, missing ones are made 0700 and loose ones tightened.
-func secureDir(dir string, create bool) error {
-	root := Root()
+func (t Temp) secureDir(dir string, create bool) error {
+	root := t.Root()
 	chain := []string{dir}
 	if under(dir, root) {
 		chain = nil
@@ -280,8 +329,8 @@ func checkDir(d string, create bool) error {
 
 // checkTarget refuses to replace, in the shared temp directory, what is
 // not this user's regular file.
-func checkTarget(path string) error {
-	if !shared(path) {
+func (t Temp) checkTarget(path string) error {
+	if !t.shared(path) {
 		return nil
 	}
 	fi, err := os.Lstat(path)
@@ -316,7 +365,7 @@ func checkFile(path string, fi fs.FileInfo, tighten bool, chmod func(fs.FileMode
 
 // shared: path is in the temp directory, where other users can create
 // files too.
-func shared(path string) bool { return under(path, os.TempDir()) }
+func (t Temp) shared(path string) bool { return under(path, t.Path()) }
 
 // under reports whether path is dir or inside it.
 func under(path, dir string) bool {
@@ -326,8 +375,8 @@ func under(path, dir string) bool {
 
 // elsewhere is the way out: in the temp directory, set TMPDIR; for a path
 // the agent gave, another path.
-func elsewhere(path, inTemp, other string) string {
-	if under(path, os.TempDir()) {
+func (t Temp) elsewhere(path, inTemp, other string) string {
+	if under(path, t.Path()) {
 		return inTemp
 	}
 	return other

@@ -273,3 +273,28 @@ func TestUsersOwnLinksOutsideTemp(t *testing.T) {
 		t.Fatalf("%q %v", data, err)
 	}
 }
+
+// A Temp is checked as the process's temp directory is, whatever TMPDIR
+// says: each of the calls a test runs at once has its own, and its
+// advice names TMPDIR.
+func TestTempOtherThanTheProcesss(t *testing.T) {
+	useTemp(t) // the process's, which the calls below do not use
+	tmp := Temp(t.TempDir())
+	elsewhere := t.TempDir()
+	if err := os.Symlink(elsewhere, tmp.Root()); err != nil {
+		t.Fatal(err)
+	}
+	err := tmp.WriteFile(filepath.Join(tmp.Root(), "t1.after.png"), []byte("x"))
+	refused(t, err, "is a symbolic link")
+	refused(t, err, "set TMPDIR to a directory of your own")
+	if entries, _ := os.ReadDir(elsewhere); len(entries) > 0 {
+		t.Errorf("created %s through the link", entries[0].Name())
+	}
+	registry := filepath.Join(tmp.Path(), "cdp-skill-tabs.json")
+	if err := os.Symlink(filepath.Join(elsewhere, "victim"), registry); err != nil {
+		t.Fatal(err)
+	}
+	refused(t, tmp.WriteFileSync(registry, []byte("{}")), "is a symbolic link")
+	_, err = tmp.Open(registry)
+	refused(t, err, "is a symbolic link")
+}
