@@ -137,7 +137,7 @@ func TestParallelOpenTabsGetDistinctAliases(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res, code := c.run(fmt.Sprintf(`{"steps":[{"openTab":{"host":%q,"port":%d}}]}`, browser.Endpoint.Host, browser.Endpoint.Port))
+			res, code := c.run(fmt.Sprintf(`{"steps":[{"openTab":{"host":%q,"port":%d}}]}`, chromium(t).Endpoint.Host, chromium(t).Endpoint.Port))
 			if code == 0 {
 				aliases[i], _ = res["tab"].(string)
 			}
@@ -271,7 +271,7 @@ func TestMetricsAndDebugLog(t *testing.T) {
 	}
 	// The log says where a call's time went: every CDP call, timed.
 	cmd = exec.Command(binary, "--debug", `{"steps":[{"listTabs":true}]}`)
-	cmd.Env = append(c.env(), fmt.Sprintf("CDP_URL=http://%s:%d", browser.Endpoint.Host, browser.Endpoint.Port))
+	cmd.Env = append(c.env(), fmt.Sprintf("CDP_URL=http://%s:%d", chromium(t).Endpoint.Host, chromium(t).Endpoint.Port))
 	cmd.Dir = work
 	if out, err := cmd.Output(); err != nil {
 		t.Fatalf("%v: %s", err, out)

@@ -64,7 +64,7 @@ func TestConcurrentCallsOnOwnTabs(t *testing.T) {
 	for w := range workers {
 		wg.Go(func() {
 			res, code := c.run(fmt.Sprintf(`{"steps":[{"openTab":{"url":%q,"host":%q,"port":%d}},{"pageFunction":"document.body.insertAdjacentHTML('beforeend', '<button onclick=\"this.textContent = ++window.n\">Count</button>'); window.n = 0"}]}`,
-				fixture.URL+"/hello.html?w="+strconv.Itoa(w), browser.Endpoint.Host, browser.Endpoint.Port))
+				fixture.URL+"/hello.html?w="+strconv.Itoa(w), chromium(t).Endpoint.Host, chromium(t).Endpoint.Port))
 			if code != 0 {
 				t.Errorf("worker %d openTab: %v", w, res)
 				return

@@ -14,15 +14,15 @@ func TestConnectTabPatternPicksTheFirstMatch(t *testing.T) {
 	c := newCLI(t)
 	var ids []string
 	for i := range 2 {
-		id, err := browser.CreateTarget(t.Context(), fmt.Sprintf("%s/form.html?twin=%d", fixture.URL, i))
+		id, err := chromium(t).CreateTarget(t.Context(), fmt.Sprintf("%s/form.html?twin=%d", fixture.URL, i))
 		if err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, id)
-		t.Cleanup(func() { chrome.CloseTargetWS(t.Context(), browser.Conn, id) })
+		t.Cleanup(func() { chrome.CloseTargetWS(t.Context(), chromium(t).Conn, id) })
 	}
 	first := func() (string, string) {
-		pages, err := chrome.ListPagesWS(t.Context(), browser.Conn)
+		pages, err := chrome.ListPagesWS(t.Context(), chromium(t).Conn)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,7 +37,7 @@ func TestConnectTabPatternPicksTheFirstMatch(t *testing.T) {
 		}
 		return twins[0], twins[1]
 	}
-	ep := fmt.Sprintf(`"host":%q,"port":%d`, browser.Endpoint.Host, browser.Endpoint.Port)
+	ep := fmt.Sprintf(`"host":%q,"port":%d`, chromium(t).Endpoint.Host, chromium(t).Endpoint.Port)
 	for range 6 {
 		want, other := first()
 		res, code := c.run(fmt.Sprintf(`{"steps":[{"connectTab":{"url":"form\\.html\\?twin=",%s}}]}`, ep))

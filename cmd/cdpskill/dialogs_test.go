@@ -16,7 +16,7 @@ import (
 func watchDialogs(t *testing.T, c *cli, tab string) (*cdp.Session, *cdp.Listener) {
 	t.Helper()
 	id := c.registry(t)[tab]["targetId"].(string)
-	s, err := proto.Attach(t.Context(), browser.Conn, id)
+	s, err := proto.Attach(t.Context(), chromium(t).Conn, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestLoadingPageIsNoDialog(t *testing.T) {
 	for len(slowHits) > 0 {
 		<-slowHits
 	}
-	s, err := proto.Attach(ctx, browser.Conn, id)
+	s, err := proto.Attach(ctx, chromium(t).Conn, id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,7 @@ func (st *skillTab) call(t *testing.T, steps ...string) (map[string]any, string)
 		// In the test browser: with no endpoint, openTab would launch a
 		// Chrome of its own, which would outlive the test.
 		input = fmt.Sprintf(`{"steps":[{"openTab":{"url":%q,"host":%q,"port":%d}},{"snapshot":true},%s]}`,
-			page, browser.Endpoint.Host, browser.Endpoint.Port, list)
+			page, chromium(t).Endpoint.Host, chromium(t).Endpoint.Port, list)
 	}
 	res, code, got := c.runRaw(input)
 	alias, _ := res["tab"].(string)
@@ -192,7 +192,7 @@ var anyAction = []string{"reResolved", "target", "autoForced", "warning", "navig
 
 func TestStepOutputsAsDocumented(t *testing.T) {
 	c := newCLI(t)
-	c.cdpURL = fmt.Sprintf("http://%s:%d", browser.Endpoint.Host, browser.Endpoint.Port)
+	c.cdpURL = fmt.Sprintf("http://%s:%d", chromium(t).Endpoint.Host, chromium(t).Endpoint.Port)
 	tab := newSkillTab(t, c)
 	for _, s := range runner.Steps() {
 		examples := outputExamples[s.Name]

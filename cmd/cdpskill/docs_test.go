@@ -53,7 +53,7 @@ func TestDocsExamplesRun(t *testing.T) {
 // browser here. Its tabs are closed when the test ends.
 func docsCLI(t *testing.T) *cli {
 	c := newCLI(t)
-	c.cdpURL = fmt.Sprintf("http://%s:%d", browser.Endpoint.Host, browser.Endpoint.Port)
+	c.cdpURL = fmt.Sprintf("http://%s:%d", chromium(t).Endpoint.Host, chromium(t).Endpoint.Port)
 	t.Cleanup(func() {
 		c.t = t
 		c.run(`{"steps":[{"closeTab":"t1"}]}`)

@@ -33,7 +33,7 @@ func TestPageCrashMidCall(t *testing.T) {
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
 	res, code, d := runWhile(t, c, tab, func(id string) {
-		s, err := proto.Attach(t.Context(), browser.Conn, id)
+		s, err := proto.Attach(t.Context(), chromium(t).Conn, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,7 +53,7 @@ func TestTabClosedByOtherMidCall(t *testing.T) {
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
 	res, code, d := runWhile(t, c, tab, func(id string) {
-		proto.TargetCloseTarget{TargetID: id}.Do(t.Context(), browser.Conn.Browser())
+		proto.TargetCloseTarget{TargetID: id}.Do(t.Context(), chromium(t).Conn.Browser())
 	})
 	failedWith(t, "a tab closed by another mid-call", res, code, d, "CONNECTION", "", tab)
 }

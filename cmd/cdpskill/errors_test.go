@@ -99,7 +99,7 @@ func TestNavigationAbortedSubtype(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s, err := proto.Attach(ctx, browser.Conn, id)
+	s, err := proto.Attach(ctx, chromium(t).Conn, id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -131,7 +131,7 @@ func TestTabClosedBetweenCalls(t *testing.T) {
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
 	id := c.registry(t)[tab]["targetId"].(string)
-	if err := (proto.TargetCloseTarget{TargetID: id}).Do(t.Context(), browser.Conn.Browser()); err != nil {
+	if err := (proto.TargetCloseTarget{TargetID: id}).Do(t.Context(), chromium(t).Conn.Browser()); err != nil {
 		t.Fatal(err)
 	}
 	res, code, d := c.timedRun(fmt.Sprintf(`{"tab":%q,"steps":[{"getUrl":true}]}`, tab))
@@ -145,7 +145,7 @@ func TestCrashedTabReloadedByNextCall(t *testing.T) {
 	tab := c.openTab(fixture.URL + "/hello.html?crash")
 	c.call(t, tab, `{"pageFunction":"window.kept = 1"}`)
 	id := c.registry(t)[tab]["targetId"].(string)
-	s, err := proto.Attach(t.Context(), browser.Conn, id)
+	s, err := proto.Attach(t.Context(), chromium(t).Conn, id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -67,7 +67,7 @@ func (c *cli) quickStart(skillMD, bin string) {
 	if len(lines) != 3 {
 		c.t.Fatalf("quick start is not open, read, close:\n%s", block)
 	}
-	open := fmt.Sprintf(`{"url":%q,"host":%q,"port":%d}`, fixture.URL+"/docs/", browser.Endpoint.Host, browser.Endpoint.Port)
+	open := fmt.Sprintf(`{"url":%q,"host":%q,"port":%d}`, fixture.URL+"/docs/", chromium(c.t).Endpoint.Host, chromium(c.t).Endpoint.Port)
 	lines[0] = strings.Replace(lines[0], `"`+docsApp+`/"`, open, 1)
 	for i, line := range lines {
 		prefix := bin + " '"

@@ -240,7 +240,7 @@ func TestDialogLeftOpenBetweenCalls(t *testing.T) {
 			id := c.registry(t)[tab]["targetId"].(string)
 			ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 			defer cancel()
-			s, err := proto.Attach(ctx, browser.Conn, id)
+			s, err := proto.Attach(ctx, chromium(t).Conn, id)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -21,7 +21,9 @@ import (
 )
 
 var (
-	browser *testbrowser.Browser
+	// browser is the shared Chromium, started by the first test that
+	// needs it (chromium): the tests of input, help and install need none.
+	browser testbrowser.Shared
 	binary  string // the built cdpskill, for tests that need real processes
 	fixture *httptest.Server
 	// slowHits hears of each request for a slow document.
@@ -39,7 +41,13 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	fixture = httptest.NewServer(fixtureHandler())
-	testbrowser.Main(m, &browser) // exits
+	testbrowser.MainShared(m, &browser) // exits
+}
+
+// chromium is the shared browser, started on first use.
+func chromium(t testing.TB) *testbrowser.Browser {
+	t.Helper()
+	return browser.Get(t)
 }
 
 // fixtureHandler serves testdata, a slow API and a page that never
@@ -160,7 +168,7 @@ func (c *cli) runRaw(input string) (map[string]any, int, string) {
 func (c *cli) openTab(url string) string {
 	c.t.Helper()
 	res, code := c.run(fmt.Sprintf(`{"steps":[{"openTab":{"url":%q,"host":%q,"port":%d}}]}`,
-		url, browser.Endpoint.Host, browser.Endpoint.Port))
+		url, chromium(c.t).Endpoint.Host, chromium(c.t).Endpoint.Port))
 	if code != 0 {
 		c.t.Fatalf("openTab: %v", res)
 	}

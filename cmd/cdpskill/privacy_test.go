@@ -212,7 +212,7 @@ func TestRegistryNotWritable(t *testing.T) {
 	remount(t, c.tmp, "ro")
 	before := pageCount(t)
 	start := time.Now()
-	res, code := c.run(fmt.Sprintf(`{"steps":[{"openTab":{"url":"about:blank","host":%q,"port":%d}}]}`, browser.Endpoint.Host, browser.Endpoint.Port))
+	res, code := c.run(fmt.Sprintf(`{"steps":[{"openTab":{"url":"about:blank","host":%q,"port":%d}}]}`, chromium(t).Endpoint.Host, chromium(t).Endpoint.Port))
 	e := firstError(res)
 	typ, msg := fmt.Sprint(e["type"]), fmt.Sprint(e["error"])
 	if code != 1 || typ != "CONNECTION" || !strings.Contains(msg, filepath.Join(c.tmp, "cdp-skill-tabs.json")) ||
@@ -235,7 +235,7 @@ func TestRegistryNotWritable(t *testing.T) {
 // pageCount is how many tabs the shared browser has.
 func pageCount(t *testing.T) int {
 	t.Helper()
-	res, err := proto.TargetGetTargets{}.Do(t.Context(), browser.Conn.Browser())
+	res, err := proto.TargetGetTargets{}.Do(t.Context(), chromium(t).Conn.Browser())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ func TestSiteProfileLifecycle(t *testing.T) {
 	c := newCLI(t)
 	domain := fixtureDomain()
 	res, _ := c.run(fmt.Sprintf(`{"steps":[{"openTab":{"url":%q,"host":%q,"port":%d}}]}`,
-		fixture.URL+"/small.html", browser.Endpoint.Host, browser.Endpoint.Port))
+		fixture.URL+"/small.html", chromium(t).Endpoint.Host, chromium(t).Endpoint.Port))
 	tab, _ := res["tab"].(string)
 	t.Cleanup(func() { c.run(fmt.Sprintf(`{"steps":[{"closeTab":%q}]}`, tab)) })
 	ar, _ := res["actionRequired"].(map[string]any)
@@ -50,7 +50,7 @@ func TestSiteProfileLifecycle(t *testing.T) {
 		t.Errorf("the profile came again on the same tab: %v", res["siteProfile"])
 	}
 	res, _ = c.run(fmt.Sprintf(`{"steps":[{"openTab":{"url":%q,"host":%q,"port":%d}},{"readSiteProfile":%q}]}`,
-		fixture.URL+"/small.html", browser.Endpoint.Host, browser.Endpoint.Port, "http://"+strings.TrimPrefix(fixture.URL, "http://")))
+		fixture.URL+"/small.html", chromium(t).Endpoint.Host, chromium(t).Endpoint.Port, "http://"+strings.TrimPrefix(fixture.URL, "http://")))
 	third, _ := res["tab"].(string)
 	t.Cleanup(func() { c.run(fmt.Sprintf(`{"steps":[{"closeTab":%q}]}`, third)) })
 	if res["siteProfile"] != profile || res["actionRequired"] != nil {

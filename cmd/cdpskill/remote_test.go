@@ -172,7 +172,7 @@ func TestRemoteBrowsers(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(second.Stop)
-	v1, err := chrome.GetVersion(t.Context(), browser.Endpoint)
+	v1, err := chrome.GetVersion(t.Context(), chromium(t).Endpoint)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestRemoteBrowsers(t *testing.T) {
 		t.Fatalf("the registry must keep each alias's endpoint: %v", reg)
 	}
 	idA, idB := reg[tA]["targetId"].(string), reg[tB]["targetId"].(string)
-	if p1, p2 := pageIDs(t, browser.Conn), pageIDs(t, second.Conn); !p1[idA] || p2[idA] || !p2[idB] || p1[idB] {
+	if p1, p2 := pageIDs(t, chromium(t).Conn), pageIDs(t, second.Conn); !p1[idA] || p2[idA] || !p2[idB] || p1[idB] {
 		t.Fatalf("tabs in the wrong browsers: %s in first %v second %v; %s in first %v second %v", tA, p1[idA], p2[idA], tB, p1[idB], p2[idB])
 	}
 

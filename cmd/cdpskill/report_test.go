@@ -199,7 +199,7 @@ func TestReadsTakeNoSnapshots(t *testing.T) {
 func TestFrameworkOnArrival(t *testing.T) {
 	c := newCLI(t)
 	res, code := c.run(fmt.Sprintf(`{"steps":[{"openTab":{"url":%q,"host":%q,"port":%d}}]}`,
-		fixture.URL+"/app.html", browser.Endpoint.Host, browser.Endpoint.Port))
+		fixture.URL+"/app.html", chromium(t).Endpoint.Host, chromium(t).Endpoint.Port))
 	tab, _ := res["tab"].(string)
 	t.Cleanup(func() { c.run(fmt.Sprintf(`{"steps":[{"closeTab":%q}]}`, tab)) })
 	if code != 0 || res["context"].(map[string]any)["framework"] != "React" {

@@ -239,7 +239,7 @@ func stopWorkers(t *testing.T, srv *pwaServer) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	targets, err := proto.TargetGetTargets{}.Do(ctx, browser.Conn.Browser())
+	targets, err := proto.TargetGetTargets{}.Do(ctx, chromium(t).Conn.Browser())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +247,7 @@ func stopWorkers(t *testing.T, srv *pwaServer) {
 		if ti.Type != "page" || !strings.HasPrefix(ti.URL, srv.URL) {
 			continue
 		}
-		s, err := proto.Attach(ctx, browser.Conn, ti.TargetID)
+		s, err := proto.Attach(ctx, chromium(t).Conn, ti.TargetID)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -30,11 +30,11 @@ func (c *cli) registry(t *testing.T) map[string]map[string]any {
 
 func TestConnectTabByURLTargetAndAlias(t *testing.T) {
 	c := newCLI(t)
-	id, err := browser.CreateTarget(t.Context(), fixture.URL+"/form.html?connect=1")
+	id, err := chromium(t).CreateTarget(t.Context(), fixture.URL+"/form.html?connect=1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ep := fmt.Sprintf(`"host":%q,"port":%d`, browser.Endpoint.Host, browser.Endpoint.Port)
+	ep := fmt.Sprintf(`"host":%q,"port":%d`, chromium(t).Endpoint.Host, chromium(t).Endpoint.Port)
 	res, code := c.run(fmt.Sprintf(`{"steps":[{"connectTab":{"url":"form\\.html\\?connect=1",%s}},{"getTitle":true}]}`, ep))
 	if code != 0 {
 		t.Fatalf("by url: %v", res)
@@ -64,10 +64,10 @@ func TestListTabsPrunesClosedTabs(t *testing.T) {
 	gone := c.openTab("about:blank")
 	id := c.registry(t)[gone]["targetId"].(string)
 	// Closed behind cdpskill's back.
-	if err := (proto.TargetCloseTarget{TargetID: id}).Do(t.Context(), browser.Conn.Browser()); err != nil {
+	if err := (proto.TargetCloseTarget{TargetID: id}).Do(t.Context(), chromium(t).Conn.Browser()); err != nil {
 		t.Fatal(err)
 	}
-	res, code := c.run(fmt.Sprintf(`{"steps":[{"listTabs":{"host":%q,"port":%d}}]}`, browser.Endpoint.Host, browser.Endpoint.Port))
+	res, code := c.run(fmt.Sprintf(`{"steps":[{"listTabs":{"host":%q,"port":%d}}]}`, chromium(t).Endpoint.Host, chromium(t).Endpoint.Port))
 	if code != 0 {
 		t.Fatalf("%v", res)
 	}
@@ -100,7 +100,7 @@ func TestOpenTabsGetWindowsOfTheirOwn(t *testing.T) {
 	for range 2 {
 		alias := c.openTab("about:blank")
 		id := c.registry(t)[alias]["targetId"].(string)
-		res, err := proto.BrowserGetWindowForTarget{TargetID: id}.Do(t.Context(), browser.Conn.Browser())
+		res, err := proto.BrowserGetWindowForTarget{TargetID: id}.Do(t.Context(), chromium(t).Conn.Browser())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -113,9 +113,9 @@ func TestOpenTabsGetWindowsOfTheirOwn(t *testing.T) {
 
 func TestChromeStatusStep(t *testing.T) {
 	c := newCLI(t)
-	res, code := c.run(fmt.Sprintf(`{"steps":[{"chromeStatus":{"host":%q,"port":%d,"autoLaunch":false}}]}`, browser.Endpoint.Host, browser.Endpoint.Port))
+	res, code := c.run(fmt.Sprintf(`{"steps":[{"chromeStatus":{"host":%q,"port":%d,"autoLaunch":false}}]}`, chromium(t).Endpoint.Host, chromium(t).Endpoint.Port))
 	out := stepOutputs(t, res)[0]["output"].(map[string]any)
-	if code != 0 || out["running"] != true || out["version"] == "" || out["port"] != float64(browser.Endpoint.Port) {
+	if code != 0 || out["running"] != true || out["version"] == "" || out["port"] != float64(chromium(t).Endpoint.Port) {
 		t.Fatalf("exit %d: %v", code, res)
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -204,7 +204,7 @@ func TestCallsOnOneTabTakeTurns(t *testing.T) {
 // true, so a test can tell that a concurrent call got this far.
 func (c *cli) waitTrue(t *testing.T, tab, expr string) {
 	t.Helper()
-	waitTrueOn(t, browser.Conn, c.registry(t)[tab]["targetId"].(string), expr)
+	waitTrueOn(t, chromium(t).Conn, c.registry(t)[tab]["targetId"].(string), expr)
 }
 
 // A damaged registry is rebuilt and reported, never a crash.
@@ -214,7 +214,7 @@ func TestCorruptRegistryReported(t *testing.T) {
 	if err := os.WriteFile(path, []byte(`{"nextId": 7, "tabs": {"t3": {"targetId": "AB`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, code := c.run(fmt.Sprintf(`{"steps":[{"openTab":{"host":%q,"port":%d}}]}`, browser.Endpoint.Host, browser.Endpoint.Port))
+	res, code := c.run(fmt.Sprintf(`{"steps":[{"openTab":{"host":%q,"port":%d}}]}`, chromium(t).Endpoint.Host, chromium(t).Endpoint.Port))
 	if code != 0 || !strings.Contains(fmt.Sprint(res["warnings"]), "registry") {
 		t.Fatalf("%v", res)
 	}

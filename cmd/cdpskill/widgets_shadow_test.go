@@ -32,7 +32,7 @@ func changed(t *testing.T, res map[string]any, ref, field string) map[string]any
 func TestShadowControlsInFirstResult(t *testing.T) {
 	c := newCLI(t)
 	res, code := c.run(fmt.Sprintf(`{"steps":[{"openTab":{"url":%q,"host":%q,"port":%d}}]}`,
-		fixture.URL+"/widgets/components.html", browser.Endpoint.Host, browser.Endpoint.Port))
+		fixture.URL+"/widgets/components.html", chromium(t).Endpoint.Host, chromium(t).Endpoint.Port))
 	if code != 0 {
 		t.Fatalf("openTab: %v", res)
 	}

@@ -1,5 +1,7 @@
 // Package testbrowser starts one real headless Chromium per test binary and
-// hands each test a fresh tab of its own.
+// hands each test a fresh tab of its own. A package whose tests do not all
+// need it starts it on first use (Shared), so its pure tests run without
+// Chromium.
 package testbrowser
 
 import (
@@ -13,6 +15,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -123,6 +126,41 @@ func Main(m *testing.M, b **Browser) {
 	*b = br
 	code := m.Run()
 	br.Stop()
+	os.Exit(code)
+}
+
+// Shared is a test binary's browser, started by the first test that asks
+// for it (Get) and stopped by MainShared when the tests end.
+type Shared struct {
+	once sync.Once
+	b    *Browser
+	err  error
+}
+
+// Get returns the browser, starting it on first use. A browser that
+// cannot start fails the test, and every later one that asks.
+func (s *Shared) Get(t testing.TB) *Browser {
+	t.Helper()
+	s.once.Do(func() { s.b, s.err = Start() })
+	if s.err != nil {
+		t.Fatalf("testbrowser: %v", s.err)
+	}
+	return s.b
+}
+
+// Stop stops the browser if a test started it; none starts after.
+func (s *Shared) Stop() {
+	s.once.Do(func() { s.err = errors.New("the tests have ended") })
+	if s.b != nil {
+		s.b.Stop()
+	}
+}
+
+// MainShared runs the tests of a package whose tests ask s for the
+// browser, and stops it when they end.
+func MainShared(m *testing.M, s *Shared) {
+	code := m.Run()
+	s.Stop()
 	os.Exit(code)
 }
 
