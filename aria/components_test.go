@@ -9,11 +9,11 @@ import (
 )
 
 // openWidget loads a page of the CLI's widget fixtures
-// (cmd/cdpskill/testdata/widgets), so the package and the CLI are proven
+// (runner/testdata/widgets), so the package and the CLI are proven
 // on one page.
 func openWidget(t *testing.T, file string) *page.Page {
 	t.Helper()
-	return openIn(t, "../cmd/cdpskill/testdata/widgets", file)
+	return openIn(t, "../runner/testdata/widgets", file)
 }
 
 // A web-component kit's controls are in the snapshot by default, each

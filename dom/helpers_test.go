@@ -15,12 +15,11 @@ func openFixture(t testing.TB, file string) *page.Page {
 	return openIn(t, "testdata", file)
 }
 
-// openWidget loads a page of the CLI's widget fixtures (cmd/cdpskill/
-// testdata/widgets), so that the package and the CLI are proven on one
-// page.
+// openWidget loads a page of the CLI's widget fixtures (runner/testdata/
+// widgets), so that the package and the CLI are proven on one page.
 func openWidget(t testing.TB, file string) *page.Page {
 	t.Helper()
-	return openIn(t, "../cmd/cdpskill/testdata/widgets", file)
+	return openIn(t, "../runner/testdata/widgets", file)
 }
 
 // openIn loads dir/file in a fresh tab.

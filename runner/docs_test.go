@@ -11,7 +11,7 @@ import (
 	"github.com/cdpskill/cdpskill/capture"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files and SKILL.md's step table")
+var update = flag.Bool("update", false, "rewrite golden files (testdata/golden) and SKILL.md's step table")
 
 const (
 	tableBegin = "<!-- steps:begin (generated from runner/steps.go; go test ./runner -update) -->\n"

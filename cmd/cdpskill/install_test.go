@@ -15,6 +15,10 @@ import (
 	"github.com/cdpskill/cdpskill/internal/install"
 )
 
+// docsApp is where the docs say the agent's app runs (runner's
+// docs_examples_test.go serves testdata/docs in its place).
+const docsApp = "http://localhost:3000"
+
 // installReport is what install and uninstall print.
 type installReport struct {
 	Status    string `json:"status"`

@@ -5,29 +5,32 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/internal/testbrowser"
 	"github.com/cdpskill/cdpskill/runner"
 )
+
+// The tests here need a real process: exit codes, stdin, signals, kills,
+// processes sharing a tab or a registry, leaks, install. The behaviour of
+// calls is tested in package runner, in-process (runner/main_test.go).
 
 var (
 	// browser is the shared Chromium, started by the first test that
 	// needs it (chromium): the tests of input, help and install need none.
 	browser testbrowser.Shared
-	binary  string // the built cdpskill, for tests that need real processes
+	binary  string // the built cdpskill
+	// fixture serves runner's test pages.
 	fixture *httptest.Server
-	// slowHits hears of each request for a slow document.
-	slowHits = make(chan struct{}, 16)
 )
 
 func TestMain(m *testing.M) {
@@ -40,7 +43,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "build: %v\n%s", err, out)
 		os.Exit(1)
 	}
-	fixture = httptest.NewServer(fixtureHandler())
+	fixture = httptest.NewServer(http.FileServer(http.Dir("../../runner/testdata")))
 	testbrowser.MainShared(m, &browser) // exits
 }
 
@@ -50,107 +53,26 @@ func chromium(t testing.TB) *testbrowser.Browser {
 	return browser.Get(t)
 }
 
-// fixtureHandler serves testdata, a slow API and a page that never
-// finishes loading.
-func fixtureHandler() http.Handler {
-	mux := http.NewServeMux()
-	mux.Handle("/", http.FileServer(http.Dir("testdata")))
-	// A slow API: answers ["Apples","Pears"] after ms milliseconds; a
-	// request with "doc" in its query is announced on slowHits.
-	mux.HandleFunc("/api/slow", func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Query().Has("doc") {
-			select {
-			case slowHits <- struct{}{}:
-			default:
-			}
-		}
-		ms, _ := strconv.Atoi(r.URL.Query().Get("ms"))
-		select {
-		case <-time.After(time.Duration(ms) * time.Millisecond):
-		case <-r.Context().Done():
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`["Apples","Pears"]`))
-	})
-	// An API that creates an item: a POSTed JSON body comes back with an
-	// id, 201, after 300 ms.
-	mux.HandleFunc("/api/items", func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
-			http.Error(w, "POST only", http.StatusMethodNotAllowed)
-			return
-		}
-		var item map[string]any
-		if err := json.NewDecoder(r.Body).Decode(&item); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		time.Sleep(300 * time.Millisecond)
-		item["id"] = 7
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusCreated)
-		json.NewEncoder(w).Encode(item)
-	})
-	// A report too long to show inline.
-	mux.HandleFunc("/api/report", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		rows := make([]map[string]any, 400)
-		for i := range rows {
-			rows[i] = map[string]any{"row": i, "total": i * 3}
-		}
-		json.NewEncoder(w).Encode(rows)
-	})
-	// The docs' dashboard offers its report as an attachment.
-	mux.HandleFunc("/docs/files/report.csv", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/csv")
-		w.Header().Set("Content-Disposition", `attachment; filename="report.csv"`)
-		io.WriteString(w, "project,open\nWebsite,3\nMobile app,5\n")
-	})
-	mux.HandleFunc("/never", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		w.Write([]byte("<html><body>loading forever"))
-		w.(http.Flusher).Flush()
-		<-r.Context().Done()
-	})
-	return mux
-}
-
-// cli runs the built binary with its own TMPDIR (so its own tab registry)
-// and returns the parsed result and exit code.
+// cli runs the built binary with its own TMPDIR and HOME (so its own tab
+// registry) and returns the parsed result and exit code.
 type cli struct {
 	t   testing.TB
 	tmp string
-	// cdpURL, when set, is the CDP_URL the binary runs with.
-	cdpURL string
-	// dir, when set, is the working directory the binary runs in.
-	dir string
 }
 
 func newCLI(t testing.TB) *cli { return &cli{t: t, tmp: t.TempDir()} }
 
 func (c *cli) env() []string {
-	env := append(os.Environ(), "TMPDIR="+c.tmp, "HOME="+c.tmp)
-	if c.cdpURL != "" {
-		env = append(env, "CDP_URL="+c.cdpURL)
-	}
-	return env
+	return append(os.Environ(), "TMPDIR="+c.tmp, "HOME="+c.tmp, "CDP_URL=")
 }
 
 func (c *cli) cmd(ctx context.Context, input string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, binary, input)
 	cmd.Env = c.env()
-	cmd.Dir = c.dir
 	return cmd
 }
 
 func (c *cli) run(input string) (map[string]any, int) {
-	c.t.Helper()
-	res, code, _ := c.runRaw(input)
-	return res, code
-}
-
-// runRaw is run keeping the output as printed, in its own field order.
-func (c *cli) runRaw(input string) (map[string]any, int, string) {
 	c.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -161,20 +83,87 @@ func (c *cli) runRaw(input string) (map[string]any, int, string) {
 	} else if err != nil {
 		c.t.Fatalf("run: %v", err)
 	}
-	return decode(c.t, out), code, strings.TrimSpace(string(out))
+	return decode(c.t, out), code
+}
+
+// timedRun runs input and returns the result, exit code and how long the
+// process took.
+func (c *cli) timedRun(input string) (map[string]any, int, time.Duration) {
+	c.t.Helper()
+	start := time.Now()
+	res, code := c.run(input)
+	return res, code, time.Since(start)
 }
 
 // openTab opens a tab on the shared test browser and returns its alias.
 func (c *cli) openTab(url string) string {
 	c.t.Helper()
+	b := chromium(c.t)
 	res, code := c.run(fmt.Sprintf(`{"steps":[{"openTab":{"url":%q,"host":%q,"port":%d}}]}`,
-		url, chromium(c.t).Endpoint.Host, chromium(c.t).Endpoint.Port))
+		url, b.Endpoint.Host, b.Endpoint.Port))
 	if code != 0 {
 		c.t.Fatalf("openTab: %v", res)
 	}
 	tab, _ := res["tab"].(string)
 	c.t.Cleanup(func() { c.run(fmt.Sprintf(`{"steps":[{"closeTab":%q}]}`, tab)) })
 	return tab
+}
+
+// call runs steps on tab, which must succeed, and returns their outputs.
+func (c *cli) call(t *testing.T, tab, steps string) []map[string]any {
+	t.Helper()
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[%s]}`, tab, steps))
+	if code != 0 {
+		t.Fatalf("%s: exit %d: %v", steps, code, res)
+	}
+	var outs []map[string]any
+	for _, s := range stepOutputs(t, res) {
+		o, _ := s["output"].(map[string]any)
+		outs = append(outs, o)
+	}
+	return outs
+}
+
+func (c *cli) registry(t *testing.T) map[string]map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(c.tmp, "cdp-skill-tabs.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reg struct {
+		Tabs map[string]map[string]any `json:"tabs"`
+	}
+	if err := json.Unmarshal(data, &reg); err != nil {
+		t.Fatal(err)
+	}
+	return reg.Tabs
+}
+
+// waitTrue polls expr in the tab over the test's own session until it is
+// true, so a test can tell that a concurrent call got this far.
+func (c *cli) waitTrue(t *testing.T, tab, expr string) {
+	t.Helper()
+	waitTrueOn(t, chromium(t).Conn, c.registry(t)[tab]["targetId"].(string), expr)
+}
+
+// waitTrueOn polls expr in target over conn until it is true.
+func waitTrueOn(t *testing.T, conn *cdp.Conn, targetID, expr string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	s, err := proto.Attach(ctx, conn, targetID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer proto.Detach(context.WithoutCancel(ctx), s)
+	for ctx.Err() == nil {
+		res, err := proto.RuntimeEvaluate{Expression: expr, ReturnByValue: true}.Do(ctx, s)
+		if err == nil && string(res.Result.Value) == "true" {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%s never became true", expr)
 }
 
 func decode(t testing.TB, out []byte) map[string]any {
@@ -184,6 +173,30 @@ func decode(t testing.TB, out []byte) map[string]any {
 		t.Fatalf("output is not one JSON object: %v\n%s", err, out)
 	}
 	return m
+}
+
+func stepOutputs(t *testing.T, res map[string]any) []map[string]any {
+	t.Helper()
+	raw, _ := res["steps"].([]any)
+	var out []map[string]any
+	for _, s := range raw {
+		out = append(out, s.(map[string]any))
+	}
+	return out
+}
+
+func stepOut(t *testing.T, res map[string]any, i int) map[string]any {
+	t.Helper()
+	o, _ := stepOutputs(t, res)[i]["output"].(map[string]any)
+	return o
+}
+
+func firstError(res map[string]any) map[string]any {
+	errs, _ := res["errors"].([]any)
+	if len(errs) == 0 {
+		return nil
+	}
+	return errs[0].(map[string]any)
 }
 
 func runInProcess(t *testing.T, args []string, stdin string) (map[string]any, int, string) {

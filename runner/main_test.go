@@ -1,0 +1,226 @@
+package runner_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cdpskill/cdpskill/internal/testbrowser"
+	"github.com/cdpskill/cdpskill/runner"
+)
+
+// The behaviour tests: each call runs in this process, as cmd/cdpskill's
+// run makes it (runner.Run, then runner.Encode), with a temp directory,
+// home and registry of its test's own, so tests run side by side and the
+// race detector and coverage see the runner. What only a process shows
+// (exit codes, stdin, signals, kills, processes sharing a tab) is tested
+// in cmd/cdpskill, on the built binary.
+
+var (
+	// browser is the shared Chromium, started by the first test that
+	// needs it (chromium): the tests that only validate run without it.
+	browser testbrowser.Shared
+	fixture *httptest.Server
+	// slowHits hears of each request for a slow document.
+	slowHits = make(chan struct{}, 16)
+)
+
+func TestMain(m *testing.M) {
+	fixture = httptest.NewServer(fixtureHandler())
+	testbrowser.MainShared(m, &browser) // exits
+}
+
+// chromium is the shared browser, started on first use.
+func chromium(t testing.TB) *testbrowser.Browser {
+	t.Helper()
+	return browser.Get(t)
+}
+
+// fixtureHandler serves testdata, a slow API and a page that never
+// finishes loading.
+func fixtureHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/", http.FileServer(http.Dir("testdata")))
+	// A slow API: answers ["Apples","Pears"] after ms milliseconds; a
+	// request with "doc" in its query is announced on slowHits.
+	mux.HandleFunc("/api/slow", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Has("doc") {
+			select {
+			case slowHits <- struct{}{}:
+			default:
+			}
+		}
+		ms, _ := strconv.Atoi(r.URL.Query().Get("ms"))
+		select {
+		case <-time.After(time.Duration(ms) * time.Millisecond):
+		case <-r.Context().Done():
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`["Apples","Pears"]`))
+	})
+	// An API that creates an item: a POSTed JSON body comes back with an
+	// id, 201, after 300 ms.
+	mux.HandleFunc("/api/items", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			http.Error(w, "POST only", http.StatusMethodNotAllowed)
+			return
+		}
+		var item map[string]any
+		if err := json.NewDecoder(r.Body).Decode(&item); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		time.Sleep(300 * time.Millisecond)
+		item["id"] = 7
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusCreated)
+		json.NewEncoder(w).Encode(item)
+	})
+	// A report too long to show inline.
+	mux.HandleFunc("/api/report", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		rows := make([]map[string]any, 400)
+		for i := range rows {
+			rows[i] = map[string]any{"row": i, "total": i * 3}
+		}
+		json.NewEncoder(w).Encode(rows)
+	})
+	// The docs' dashboard offers its report as an attachment.
+	mux.HandleFunc("/docs/files/report.csv", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/csv")
+		w.Header().Set("Content-Disposition", `attachment; filename="report.csv"`)
+		io.WriteString(w, "project,open\nWebsite,3\nMobile app,5\n")
+	})
+	mux.HandleFunc("/never", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<html><body>loading forever"))
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	})
+	return mux
+}
+
+// cli is an agent's shell: its calls run in this process with their own
+// TMPDIR and HOME (so their own tab registry, files and site profiles),
+// as the binary would run them there.
+type cli struct {
+	t   testing.TB
+	tmp string
+	// cdpURL, when set, is the CDP_URL the calls see.
+	cdpURL string
+	// dir, when set, is the working directory relative paths are taken
+	// from; else the test's (the package directory).
+	dir string
+}
+
+func newCLI(t testing.TB) *cli { return &cli{t: t, tmp: t.TempDir()} }
+
+// getenv is the calls' environment: the process's, with TMPDIR and HOME
+// the shell's, CDP_URL its own, and env over them ("" unsets).
+func (c *cli) getenv(env map[string]string) func(string) string {
+	return func(k string) string {
+		if v, ok := env[k]; ok {
+			return v
+		}
+		switch k {
+		case "TMPDIR", "HOME":
+			return c.tmp
+		case "CDP_URL":
+			return c.cdpURL
+		}
+		return os.Getenv(k)
+	}
+}
+
+// options are the runner.Options cmd/cdpskill's run builds, but for
+// Exiting: a call that shares its process closes its connections.
+func (c *cli) options(env map[string]string) runner.Options {
+	return runner.Options{Getenv: c.getenv(env), TempDir: c.tmp, Dir: c.dir}
+}
+
+func (c *cli) run(input string) (map[string]any, int) {
+	c.t.Helper()
+	res, code, _ := c.runRaw(input)
+	return res, code
+}
+
+// runRaw is run keeping the output as printed, in its own field order.
+func (c *cli) runRaw(input string) (map[string]any, int, string) {
+	c.t.Helper()
+	return c.runEnv(nil, input)
+}
+
+// runEnv is runRaw with env over the shell's environment.
+func (c *cli) runEnv(env map[string]string, input string) (map[string]any, int, string) {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, out := c.exec(ctx, c.options(env), input)
+	return decode(c.t, out), res.ExitCode(), strings.TrimSpace(string(out))
+}
+
+// exec runs input as cmd/cdpskill's run does and returns the result and
+// the line it prints.
+func (c *cli) exec(ctx context.Context, opts runner.Options, input string) (*runner.Result, []byte) {
+	c.t.Helper()
+	res := runner.Run(ctx, []byte(input), opts)
+	out, err := runner.Encode(res)
+	if err != nil {
+		c.t.Fatalf("encode: %v", err)
+	}
+	return res, out
+}
+
+// runDebug runs input as run does with --debug: the call's CDP calls
+// traced, and its log written into dir/log.
+func (c *cli) runDebug(dir, input string) map[string]any {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	opts := c.options(nil)
+	opts.Trace = true
+	start := time.Now()
+	res, out := c.exec(ctx, opts, input)
+	runner.WriteDebugLog(filepath.Join(dir, "log"), []byte(input), res, time.Since(start))
+	return decode(c.t, out)
+}
+
+// openTab opens a tab on the shared test browser and returns its alias.
+func (c *cli) openTab(url string) string {
+	c.t.Helper()
+	b := chromium(c.t)
+	res, code := c.run(fmt.Sprintf(`{"steps":[{"openTab":{"url":%q,"host":%q,"port":%d}}]}`,
+		url, b.Endpoint.Host, b.Endpoint.Port))
+	if code != 0 {
+		c.t.Fatalf("openTab: %v", res)
+	}
+	tab, _ := res["tab"].(string)
+	c.t.Cleanup(func() { c.run(fmt.Sprintf(`{"steps":[{"closeTab":%q}]}`, tab)) })
+	return tab
+}
+
+func decode(t testing.TB, out []byte) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(out, &m); err != nil {
+		t.Fatalf("output is not one JSON object: %v\n%s", err, out)
+	}
+	return m
+}
+
+func errorOf(res map[string]any) (typ, msg string) {
+	e, _ := res["error"].(map[string]any)
+	typ, _ = e["type"].(string)
+	msg, _ = e["message"].(string)
+	return
+}

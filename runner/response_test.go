@@ -1,0 +1,53 @@
+package runner_test
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// waitForResponse beside a click answers "what did my API say?" in the
+// same call: the POST's 201 and its JSON body, parsed.
+func TestWaitForResponseOfAClick(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/save.html")
+	out := c.call(t, tab, `{"click":"#save","waitForResponse":{"url":"/api/items","method":"POST"}}`)[0]
+	resp, _ := out["response"].(map[string]any)
+	body, _ := resp["body"].(map[string]any)
+	if out["clicked"] != true || resp["status"] != 201.0 || resp["method"] != "POST" || resp["mimeType"] != "application/json" ||
+		body["id"] != 7.0 || body["name"] != "Oat milk" || !strings.HasSuffix(resp["url"].(string), "/api/items") {
+		t.Errorf("output: %v", out)
+	}
+
+	// A body too long to show goes to a file, with a preview.
+	out = c.call(t, tab, `{"click":"#report","waitForResponse":"/api/report"}`)[0]
+	resp, _ = out["response"].(map[string]any)
+	file, _ := resp["bodyFile"].(string)
+	data, err := os.ReadFile(file)
+	if err != nil || len(data) != num(resp["bytes"]) || resp["body"] != nil || !strings.HasPrefix(resp["preview"].(string), `[{"row":0`) {
+		t.Errorf("a long body: %v (%v)", resp, err)
+	}
+}
+
+// No matching response in time is a TimeoutError that lists the requests
+// that did happen; a bad matcher is refused before anything runs.
+func TestWaitForResponseTimesOut(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/save.html")
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":"#save","waitForResponse":{"url":"/api/items","status":200},"timeout":2000}]}`, tab))
+	e := firstError(res)
+	if code != 1 || e == nil || e["name"] != "TimeoutError" || !strings.Contains(e["error"].(string), "POST "+fixture.URL+"/api/items 201") {
+		t.Errorf("exit %d: %v", code, res)
+	}
+	for _, bad := range []string{
+		`{"click":"#save","waitForResponse":""}`,
+		`{"click":"#save","waitForResponse":{"url":"/x","status":42}}`,
+		`{"listTabs":true,"waitForResponse":"/x"}`,
+	} {
+		res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[%s]}`, tab, bad))
+		if typ, msg := errorOf(res); code != 1 || typ != "VALIDATION" || !strings.Contains(msg, "waitForResponse") {
+			t.Errorf("%s: exit %d, %v", bad, code, res)
+		}
+	}
+}
