@@ -392,11 +392,18 @@ func probeUnlessLeaving(ctx context.Context, p *page.Page, el *Element, target T
 		v, err := verifyProbe(pctx, p, el, target)
 		probed <- answer{v, err}
 	}()
-	leaving := make(chan struct{})
+	leaving, watched := make(chan struct{}), make(chan struct{})
 	go func() {
+		defer close(watched)
 		if leaves(pctx, nav, p) {
 			close(leaving)
 		}
+	}()
+	// Both read p, whose frame the caller may switch once this returns:
+	// they end first.
+	defer func() {
+		cancel()
+		<-watched
 	}()
 	select {
 	case a := <-probed:
@@ -407,6 +414,8 @@ func probeUnlessLeaving(ctx context.Context, p *page.Page, el *Element, target T
 			return a.v, a.err // it answered too: its word is the better one
 		default:
 		}
+		cancel()
+		<-probed
 		return probeVerdict{Received: true, leaving: true}, nil
 	}
 }
