@@ -49,6 +49,7 @@ func (c *cli) value(t *testing.T, tab, expr string) any {
 }
 
 func TestRefsAcrossProcesses(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/form.html")
 	yaml := c.call(t, tab, `{"snapshot":true}`)[0]["yaml"].(string)
@@ -60,6 +61,7 @@ func TestRefsAcrossProcesses(t *testing.T) {
 }
 
 func TestSnapshotSearchRefNextCall(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/form.html")
 	out := c.call(t, tab, `{"snapshotSearch":{"text":"sign in","role":"button"}}`)[0]
@@ -81,6 +83,7 @@ func TestSnapshotSearchRefNextCall(t *testing.T) {
 }
 
 func TestQueryRoleRefNextCall(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/form.html")
 	out := c.call(t, tab, `{"query":{"role":"checkbox","name":"remember"}}`)[0]
@@ -98,6 +101,7 @@ func TestQueryRoleRefNextCall(t *testing.T) {
 // since answers across calls: unchanged, only what changed, or, in a
 // new document, the whole snapshot.
 func TestSinceAcrossCalls(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/report.html")
 	if id := c.call(t, tab, `{"snapshot":true}`)[0]["snapshotId"]; id != "s1" {
@@ -126,6 +130,7 @@ func TestSinceAcrossCalls(t *testing.T) {
 // is in; since compares such snapshots without calling a context that
 // appears (a second "Edit" arrives) a change.
 func TestSinceWithContexts(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/report.html")
 	row := `'<tr><td><input type=checkbox></td><td>' + n + '</td><td><button>Edit</button></td></tr>'`
@@ -146,6 +151,7 @@ func TestSinceWithContexts(t *testing.T) {
 // document numbers its refs above the last one's, and an old ref is
 // reported stale instead of naming a new element.
 func TestRefsAfterNavigation(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/form.html")
 	old := refOn(t, c.call(t, tab, `{"snapshot":true}`)[0]["yaml"].(string), `button "Sign in"`)
@@ -174,6 +180,7 @@ func TestRefsAfterNavigation(t *testing.T) {
 // TestRefAfterRerender: a framework-style re-render replaces the element a
 // ref named; the ref still finds its successor.
 func TestRefAfterRerender(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/form.html")
 	ref := refOn(t, c.call(t, tab, `{"snapshot":true}`)[0]["yaml"].(string), `button "Sign in"`)
@@ -188,6 +195,7 @@ func TestRefAfterRerender(t *testing.T) {
 }
 
 func TestLargeSnapshotGoesToFiles(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
 	c.call(t, tab, `{"pageFunction":"document.body.innerHTML = Array.from({length: 1200}, (_, i) => '<button>Button ' + i + '</button>').join('<br>')"}`)
@@ -225,6 +233,7 @@ func TestLargeSnapshotGoesToFiles(t *testing.T) {
 }
 
 func TestAriaStepValidation(t *testing.T) {
+	t.Parallel()
 	cases := map[string]string{
 		`{"snapshot":{"since":"3"}}`:                                       `"s3"`,
 		`{"snapshot":{"snapshotFloor":3}}`:                                 `unknown parameter "snapshotFloor"`,
@@ -251,6 +260,7 @@ func TestAriaStepValidation(t *testing.T) {
 // TestQueryModes: one query step, two modes; the string and selector forms
 // are CSS mode, role and roles are role mode.
 func TestQueryModes(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/form.html")
 	outs := c.call(t, tab, `{"query":"label"},{"query":{"selector":"label","limit":1}},{"query":{"roles":["textbox","checkbox"],"countOnly":true}}`)

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/cdpskill/cdpskill/internal/testbrowser"
 )
 
 // The capture and environment steps end to end, each call a process of
@@ -28,6 +30,7 @@ func num(v any) int {
 }
 
 func TestScreenshotStepEndToEnd(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/capture-long.html")
 	dir := filepath.Join(c.tmp, "cdp-skill")
@@ -77,6 +80,7 @@ func TestScreenshotStepEndToEnd(t *testing.T) {
 // the page's CSS pixels (this page has no viewport meta tag, so the phone
 // lays it out 980 px wide and zooms out); the call's own screenshot too.
 func TestScreenshotOfAPhone(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/capture-long.html")
 	res := c.act(t, tab, `{"viewport":"iphone-15"},{"pageFunction":"innerWidth"},{"screenshot":true},{"screenshot":{"fullResolution":true}},{"click":"#target"}`)
@@ -106,6 +110,7 @@ func TestScreenshotOfAPhone(t *testing.T) {
 }
 
 func TestPDFStepEndToEnd(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/capture-print.html")
 	outs := c.call(t, tab, `{"pdf":"doc"},{"pdf":{"landscape":true,"pageRanges":"2-3"}}`)
@@ -129,6 +134,7 @@ func TestPDFStepEndToEnd(t *testing.T) {
 // What the page logged before the call comes back through Runtime.enable's
 // replay; clear makes Chrome forget it for later calls too.
 func TestConsoleStepAcrossCalls(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/capture-console.html")
 
@@ -171,6 +177,7 @@ func TestConsoleStepAcrossCalls(t *testing.T) {
 // The network log outlives the call that saw the requests; offline makes
 // the page's fetches fail until it is turned off.
 func TestNetworkStepEndToEnd(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -213,8 +220,13 @@ func TestNetworkStepEndToEnd(t *testing.T) {
 }
 
 func TestViewportCookiesStorageEndToEnd(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
-	tab := c.openTab(fixture.URL + "/hello.html")
+	// Cookies are the browser's, by host whatever the port, and storage
+	// is the origin's: a host and origin of this test's own, so that the
+	// tests running beside it neither see nor clear them.
+	own := strings.Replace(testbrowser.Serve(t, "testdata").URL, "127.0.0.1", "localhost", 1)
+	tab := c.openTab(own + "/hello.html")
 	outs := c.call(t, tab, `{"viewport":"iphone-se"},{"pageFunction":"[screen.width, devicePixelRatio, navigator.maxTouchPoints > 0]"},
 		{"cookies":{"set":[{"name":"sid","value":"abc","expires":"1d"}]}},{"cookies":true},
 		{"storage":{"local":{"set":{"k":"v"},"get":true}}},
@@ -238,6 +250,7 @@ func TestViewportCookiesStorageEndToEnd(t *testing.T) {
 // Emulation lasts across calls: the next call's session applies again what
 // Chrome ended when the last one detached.
 func TestEmulationLastsAcrossCalls(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
 	c.call(t, tab, `{"viewport":"pixel-7"},{"network":{"offline":true}}`)
@@ -308,6 +321,7 @@ func (s *slowServer) await(t *testing.T, name string) {
 // body shows its status and receiving, never pending; clear answers how
 // many requests it removed.
 func TestNetworkEndsAcrossCallsAndClear(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	srv := newSlowServer(t)
 	tab := c.openTab(srv.URL + "/")

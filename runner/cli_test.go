@@ -21,6 +21,7 @@ func stepOutputs(t *testing.T, res map[string]any) []map[string]any {
 }
 
 func TestOpenTabGotoAndContext(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
 	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"goto":%q},{"wait":{"text":"Ready now"}},{"getTitle":true},{"getUrl":true}]}`,
@@ -52,6 +53,7 @@ func TestOpenTabGotoAndContext(t *testing.T) {
 }
 
 func TestNonVisualCallTakesNoScreenshot(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
 	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"document.title"}]}`, tab))
@@ -68,6 +70,7 @@ func TestNonVisualCallTakesNoScreenshot(t *testing.T) {
 }
 
 func TestOptionalStepSkippedAndStopAtFailure(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
 	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[
@@ -96,6 +99,7 @@ func TestOptionalStepSkippedAndStopAtFailure(t *testing.T) {
 }
 
 func TestConsoleErrorsOfThisCallOnly(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/noisy.html")
 	res, _ := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":"#err"}]}`, tab))
@@ -123,6 +127,7 @@ func TestConsoleErrorsOfThisCallOnly(t *testing.T) {
 }
 
 func TestClosedTabAliasIsConnectionError(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab("about:blank")
 	if res, code := c.run(fmt.Sprintf(`{"steps":[{"closeTab":%q}]}`, tab)); code != 0 {
@@ -140,6 +145,7 @@ func TestClosedTabAliasIsConnectionError(t *testing.T) {
 }
 
 func TestNeverLoadingPageTimesOut(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab("about:blank")
 	start := time.Now()
@@ -158,6 +164,7 @@ func TestNeverLoadingPageTimesOut(t *testing.T) {
 
 // js-exec AC7, AC11, AC12 and AC17 across separate cdpskill processes.
 func TestPageFunctionAcrossCalls(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
 	call := func(src string) map[string]any {
@@ -190,6 +197,7 @@ func TestPageFunctionAcrossCalls(t *testing.T) {
 // Any step output over 9,000 bytes goes whole to a file; the result keeps
 // a preview and the path (browser-tool-requirements REQ-BT-002/015).
 func TestLargeOutputSpillsToFile(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
 	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"'x'.repeat(20000)"},{"getTitle":true}]}`, tab))

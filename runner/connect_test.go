@@ -11,6 +11,7 @@ import (
 // A pattern two tabs match connects to the first of them in Chrome's
 // order, every time, and lists the other.
 func TestConnectTabPatternPicksTheFirstMatch(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	var ids []string
 	for i := range 2 {

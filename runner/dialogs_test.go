@@ -45,6 +45,7 @@ func noDialogNews(t *testing.T, res map[string]any) {
 // A dialog of another tab is that tab's business: a call on this tab
 // neither reports it nor answers it.
 func TestOtherTabsDialogIsNotThisCalls(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	mine := c.openTab(fixture.URL + "/life-dialogs.html")
 	other := c.openTab(fixture.URL + "/life-dialogs.html")
@@ -74,6 +75,7 @@ func TestOtherTabsDialogIsNotThisCalls(t *testing.T) {
 // dialog: a call that attaches meanwhile waits for it, warns of no dialog
 // and leaves the page where it is.
 func TestBusyPageIsNoDialog(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/life-dialogs.html")
 	before := c.runOK(t, fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"window.marker = 'kept'; busy(1000, 5000); history.length"}]}`, tab))
@@ -92,6 +94,7 @@ func TestBusyPageIsNoDialog(t *testing.T) {
 // A page still waiting for its next document is loading, not held by a
 // dialog: a call that attaches meanwhile lets the navigation finish.
 func TestLoadingPageIsNoDialog(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/life-dialogs.html")
 	id := c.registry(t)[tab]["targetId"].(string)

@@ -27,6 +27,8 @@ type docCommand struct {
 }
 
 func TestDocsExamplesRun(t *testing.T) {
+	// Not parallel: EXAMPLES.md downloads a report, and where Chrome saves a
+	// download is the browser's, reset by any call that ends (downloads_test.go).
 	for _, path := range []string{"../SKILL.md", "../EXAMPLES.md", "../README.md"} {
 		data, err := os.ReadFile(path)
 		if os.IsNotExist(err) {

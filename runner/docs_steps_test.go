@@ -69,6 +69,7 @@ func (st *skillTab) call(t *testing.T, steps ...string) (map[string]any, string)
 var namesRefs = regexp.MustCompile(`"s1(e\d+)?"|'s1e\d+'`)
 
 func TestSkillSnippetsRun(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("../SKILL.md")
 	if err != nil {
 		t.Fatal(err)
@@ -191,6 +192,7 @@ var outputExamples = map[string][]string{
 var anyAction = []string{"reResolved", "target", "autoForced", "warning", "navigated", "newUrl"}
 
 func TestStepOutputsAsDocumented(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	c.cdpURL = fmt.Sprintf("http://%s:%d", chromium(t).Endpoint.Host, chromium(t).Endpoint.Port)
 	tab := newSkillTab(t, c)

@@ -11,6 +11,13 @@ import (
 	"time"
 )
 
+// The tests of downloads do not run in parallel with other tests: where
+// Chrome saves a download, and to whom it tells of one, is the browser's
+// (Browser.setDownloadBehavior), and each call that ends puts it back to
+// Chrome's default. Each call renews it before a step, as agents side by
+// side need, but a test that checks where its download landed and that
+// it is listed must not meet thirty other calls ending around it.
+
 // slowFirst is what /dl/slow.bin sends before it waits to be released.
 const slowFirst = 64 << 10
 

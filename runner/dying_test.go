@@ -30,6 +30,7 @@ func firstError(res map[string]any) map[string]any {
 }
 
 func TestPageCrashMidCall(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
 	res, code, d := runWhile(t, c, tab, func(id string) {
@@ -50,6 +51,7 @@ func TestPageCrashMidCall(t *testing.T) {
 }
 
 func TestTabClosedByOtherMidCall(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
 	res, code, d := runWhile(t, c, tab, func(id string) {

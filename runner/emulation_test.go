@@ -12,6 +12,7 @@ import (
 // out 980 px wide on it, and the context says why its viewport is not
 // the phone's.
 func TestPhonePresetEndToEnd(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
 	res := c.act(t, tab, `{"viewport":"iphone-15"}`)

@@ -37,6 +37,7 @@ func checkMessage(t *testing.T, e map[string]any) {
 // is TestPageCrashMidCall's, the CONNECTION of a closed tab
 // TestTabClosedByOtherMidCall's.)
 func TestErrorSubtypes(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	cases := []struct {
 		name, page, steps string
@@ -70,6 +71,7 @@ func TestErrorSubtypes(t *testing.T) {
 
 // A ref from the document before a navigation is stale at once.
 func TestStaleRefSubtype(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/report.html")
 	ref := refOn(t, c.call(t, tab, `{"snapshot":true}`)[0]["yaml"].(string), `button "Add item"`)
@@ -85,6 +87,7 @@ func TestStaleRefSubtype(t *testing.T) {
 // A goto superseded by another navigation before its page answered is
 // NavigationAbortedError.
 func TestNavigationAbortedSubtype(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
 	id := c.registry(t)[tab]["targetId"].(string)
@@ -118,6 +121,7 @@ func TestNavigationAbortedSubtype(t *testing.T) {
 // A call on an alias no registry knows is a CONNECTION error that does
 // not pretend to have used that tab.
 func TestUnknownTabIsNotTheCallsTab(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	res, code := c.run(`{"tab":"t77","steps":[{"getTitle":true}]}`)
 	if typ, msg := errorOf(res); code != 1 || typ != "CONNECTION" || res["tab"] != nil || !strings.Contains(msg, "t77") {

@@ -175,6 +175,7 @@ func failedWith(t *testing.T, what string, res map[string]any, code int, d time.
 }
 
 func TestChromeKilledMidStep(t *testing.T) {
+	t.Parallel()
 	own, err := testbrowser.Start() // not the shared one: this one dies
 	if err != nil {
 		t.Fatal(err)
@@ -197,6 +198,7 @@ func TestChromeKilledMidStep(t *testing.T) {
 }
 
 func TestTabClosedBetweenCalls(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
 	id := c.registry(t)[tab]["targetId"].(string)
@@ -208,6 +210,7 @@ func TestTabClosedBetweenCalls(t *testing.T) {
 // A tab whose renderer crashed between calls is reloaded by the next one,
 // which says so.
 func TestCrashedTabReloadedByNextCall(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html?crash")
 	c.call(t, tab, `{"pageFunction":"window.kept = 1"}`)
@@ -231,6 +234,7 @@ func TestCrashedTabReloadedByNextCall(t *testing.T) {
 // An iframe removed while a step evaluates inside it ends the step at
 // once with ContextDestroyedError, whatever the step.
 func TestFrameRemovedMidStep(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
 	addFrame := `{"frame":"top"},{"pageFunction":"window.started = false; document.body.insertAdjacentHTML('beforeend', '<iframe name=f srcdoc=\"<p>in frame</p>\"></iframe>')"},{"wait":{"selector":"iframe"}}`
@@ -257,6 +261,7 @@ const loopGrace = 3 * time.Second
 // next call works. A loop that starts between calls, where no session can
 // stop it, makes the next call reload the tab, and say so.
 func TestEndlessLoopInPage(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
 	c.call(t, tab, `{"pageFunction":"document.body.insertAdjacentHTML('beforeend', '<button onclick=\"window.spun = true; while (true) {}\">Spin</button>')"}`)

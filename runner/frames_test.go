@@ -81,6 +81,7 @@ func framesByName(t *testing.T, list map[string]any) map[string]map[string]any {
 }
 
 func TestFrameList(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := openFrames(t, c)
 	list := c.call(t, tab, `{"frame":{"list":true}}`)[0]
@@ -109,6 +110,7 @@ func TestFrameList(t *testing.T) {
 // Switching persists across calls, every evaluating step runs in the
 // frame, and "top" goes back.
 func TestFrameSwitchPersists(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := openFrames(t, c)
 	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"frame":"#xo"}]}`, tab))
@@ -145,6 +147,7 @@ func TestFrameSwitchPersists(t *testing.T) {
 // Actions inside an out-of-process iframe: fill by label, click, type, and
 // a snapshot whose refs work from a later call.
 func TestFrameActionsOutOfProcess(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := openFrames(t, c)
 	outs := c.call(t, tab, `{"frame":{"name":"oop"}},{"fill":{"label":"Name","value":"Ada"}},{"click":"#btn"},{"pageFunction":"[document.getElementById('name').value, document.getElementById('btn').textContent, location.hostname]"}`)
@@ -162,6 +165,7 @@ func TestFrameActionsOutOfProcess(t *testing.T) {
 
 // click with searchFrames finds a target the current frame lacks.
 func TestClickSearchFrames(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := openFrames(t, c)
 	out := c.call(t, tab, `{"click":{"selector":"#s","searchFrames":true}}`)[0]
@@ -178,6 +182,7 @@ func TestClickSearchFrames(t *testing.T) {
 }
 
 func TestFrameGone(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := openFrames(t, c)
 	c.call(t, tab, `{"frame":{"name":"same"}}`)
@@ -192,6 +197,7 @@ func TestFrameGone(t *testing.T) {
 }
 
 func TestFrameErrors(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := openFrames(t, c)
 	for _, step := range []string{`{"frame":"#btn"}`, `{"frame":9}`, `{"frame":{"name":"nope"}}`, `{"frame":{"frameId":"ABC"}}`} {
@@ -215,6 +221,7 @@ func TestFrameErrors(t *testing.T) {
 // gives a centre where elementsAt finds it, an element screenshot in a
 // frame has its size, and a click below the fold lands natively.
 func TestFrameCoordinates(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := openFrames(t, c)
 	outs := c.call(t, tab, `{"frame":"#oop"},{"scroll":"bottom"},{"snapshot":true}`)
@@ -240,6 +247,7 @@ func TestFrameCoordinates(t *testing.T) {
 
 // A dialog opened by an out-of-process frame is answered like any other.
 func TestFrameDialog(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := openFrames(t, c)
 	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"frame":"#oop"},{"click":"#ask","dialog":{"accept":false}},{"pageFunction":"document.getElementById('ask').textContent"}]}`, tab))
@@ -252,6 +260,7 @@ func TestFrameDialog(t *testing.T) {
 // A snapshot of the top document with includeFrames shows the frames'
 // content with refs that act inside them, the out-of-process one too.
 func TestSnapshotIncludeFramesRefs(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := openFrames(t, c)
 	yaml := c.call(t, tab, `{"snapshot":{"root":"body","includeFrames":true}}`)[0]["yaml"].(string)
@@ -276,6 +285,7 @@ func TestSnapshotIncludeFramesRefs(t *testing.T) {
 
 // The reading and input steps all work inside an out-of-process frame.
 func TestFrameEvaluatingSteps(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := openFrames(t, c)
 	outs := c.call(t, tab, `{"frame":{"name":"oop"}},
@@ -307,6 +317,7 @@ func TestFrameEvaluatingSteps(t *testing.T) {
 // snapshotSearch with includeFrames finds matches in every frame, each
 // path starting with its frame, with refs that act there.
 func TestSnapshotSearchIncludeFrames(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := openFrames(t, c)
 	out := c.call(t, tab, `{"snapshotSearch":{"text":"Inner button","includeFrames":true}}`)[0]
@@ -336,6 +347,7 @@ func TestSnapshotSearchIncludeFrames(t *testing.T) {
 // What an out-of-process frame logs reaches the call's console report and
 // the console step, while the tab is switched to it.
 func TestFrameConsole(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := openFrames(t, c)
 	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"frame":"#oop"},{"click":"#err"}]}`, tab))
@@ -356,6 +368,7 @@ func TestFrameConsole(t *testing.T) {
 // A search that fails in the current frame says which frame has the
 // element.
 func TestNotFoundNamesTheFrame(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := openFrames(t, c)
 	res, _ := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":{"text":"Outer button","timeout":300}}]}`, tab))
@@ -380,6 +393,7 @@ func TestNotFoundNamesTheFrame(t *testing.T) {
 // When the frame the tab is switched to moves to another document, steps
 // follow it there and context reports where it is now.
 func TestFrameNavigatesBetweenCalls(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := openFrames(t, c)
 	c.call(t, tab, `{"frame":"#xo"},{"pageFunction":"location.href = '/inner.html?moved'"}`)

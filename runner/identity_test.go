@@ -23,6 +23,7 @@ func doneTitles(t *testing.T, c *cli, tab string) any {
 // however the framework re-renders its rows: new elements, rows patched
 // in place by position, or keyed rows moved.
 func TestStaleRefNeverActsOnItsNeighbour(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"new", "reuse", "keyed"} {
 		t.Run(mode, func(t *testing.T) {
 			c := newCLI(t)
@@ -80,6 +81,7 @@ func TestStaleRefNeverActsOnItsNeighbour(t *testing.T) {
 // same in the agent's eyes — the checkbox in the same row — and the
 // output names what it acted on.
 func TestReResolvedRefNamesItsTarget(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/todomvc.html?render=new#/")
 	yaml := c.call(t, tab, `{"snapshot":{"detail":"interactive"}}`)[0]["yaml"].(string)
@@ -104,6 +106,7 @@ func TestReResolvedRefNamesItsTarget(t *testing.T) {
 // boxes ticked; the summary counts rows, by what they read, and names
 // the step that made the change.
 func TestListChangesFollowTheRows(t *testing.T) {
+	t.Parallel()
 	steps := []struct{ steps, want string }{
 		{`{"click":{"text":"Active"}}`, `Clicked. 3 removed (listitem "Buy milk", listitem "Call mom", listitem "Pay rent").`},
 		{`{"click":{"text":"Completed"}}`, `Clicked. 3 added (listitem "Buy milk", listitem "Call mom", listitem "Pay rent"). 1 removed (listitem "Walk the dog").`},
@@ -145,6 +148,7 @@ func TestListChangesFollowTheRows(t *testing.T) {
 // link; and a stepper whose row shows a count that its own click changes
 // is still its row's stepper.
 func TestRowsHardToKnowAgain(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/rows.html")
 	yaml := c.call(t, tab, `{"snapshot":{"detail":"interactive"}}`)[0]["yaml"].(string)
@@ -200,6 +204,7 @@ func TestRowsHardToKnowAgain(t *testing.T) {
 // rows by position is judged by that row, not by the row the box now
 // sits in: it went through.
 func TestFillUntickedRowThatLeft(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/todomvc.html?render=reuse#/completed")
 	yaml := c.call(t, tab, `{"snapshot":{"detail":"interactive"}}`)[0]["yaml"].(string)
@@ -216,6 +221,8 @@ func TestFillUntickedRowThatLeft(t *testing.T) {
 // A request answered just before its page went elsewhere is over: the
 // click that left does not wait for it, nor warn that it still loads.
 func TestRequestOfALeftPageIsNotLoading(t *testing.T) {
+	// Not parallel: it bounds the click's time, which the tests beside it
+	// would stretch on a machine of two cores.
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/leave.html")
 	res, code, took := c.timedRun(fmt.Sprintf(`{"tab":%q,"steps":[{"click":"#checkout"}]}`, tab))

@@ -22,6 +22,7 @@ func outputOf(t *testing.T, res map[string]any, i int) map[string]any {
 // combination selects its text for the next typing to replace, and Enter
 // on the button clicks it. An unknown key is a warning, not a failure.
 func TestTypeAndPressEndToEnd(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/form.html")
 	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[
@@ -54,6 +55,7 @@ func TestTypeAndPressEndToEnd(t *testing.T) {
 // selectOption chooses by value and reports the selection; a miss fails
 // with the options the select has.
 func TestSelectOptionEndToEnd(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/form.html")
 	inject := `document.querySelector('main').insertAdjacentHTML('beforeend', '<select id=colour><option value=r>Red</option><option value=g>Green</option></select>'); window.changes = 0; document.getElementById('colour').addEventListener('change', () => window.changes++)`

@@ -23,6 +23,7 @@ func output(t *testing.T, res map[string]any, i int) map[string]any {
 // later calls on the opener still take their screenshot and snapshot in
 // normal time (the opener stays at the front of its window).
 func TestClickRegistersNewTabs(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/interact-page.html")
 	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":"#blank"}]}`, tab))
@@ -77,6 +78,7 @@ func TestClickRegistersNewTabs(t *testing.T) {
 // page re-rendered its element: re-resolved, and the new element is the
 // one clicked.
 func TestClickRefAcrossCallsAfterRerender(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/interact-page.html")
 	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"snapshot":true}]}`, tab))
@@ -100,6 +102,7 @@ func TestClickRefAcrossCallsAfterRerender(t *testing.T) {
 // telling the agent to take a new snapshot; the click that navigated said
 // so too.
 func TestClickRefAfterNavigation(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/interact-page.html")
 	res, _ := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"snapshot":true}]}`, tab))
@@ -124,6 +127,7 @@ func TestClickRefAfterNavigation(t *testing.T) {
 // Batch fill reports each field; one failing field fails the step but the
 // others are filled and said to be.
 func TestFillBatchCLI(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/form.html")
 	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"fill":{"fields":{"#user":"ada","#nope":"x"},"timeout":200}},{"getTitle":true}]}`, tab))

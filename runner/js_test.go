@@ -39,6 +39,7 @@ func logged(out map[string]any) []string {
 // AC8 and AC16: a file runs as inline code would, and its console calls
 // at every level come back in order with the value.
 func TestPageFunctionFileLogs(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
 	levels := script(t, "levels.js", `// four levels, then a value
@@ -73,6 +74,7 @@ document.title.length > 0
 // The step's console is its own code's: the page's chatter of the same
 // moment stays out; page code it calls is in.
 func TestPageFunctionConsoleIsItsOwn(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/js-chatter.html")
 	res := c.runOK(t, fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"console.log('mine'); await new Promise(r => setTimeout(r, 60)); setTimeout(() => console.info('scheduled'), 0); await new Promise(r => setTimeout(r, 30)); console.warn('agent warning'); helper()"}]}`, tab))
@@ -95,6 +97,7 @@ func TestPageFunctionConsoleIsItsOwn(t *testing.T) {
 // A file's SyntaxError names the file and the line; a failed evaluation
 // still shows what it logged before it threw.
 func TestPageFunctionFileErrors(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
 	bad := script(t, "bad.js", "// fills the form\nconst name = 'x';\nif (name {\n  console.log(name);\n}\n")
@@ -123,6 +126,7 @@ func TestPageFunctionFileErrors(t *testing.T) {
 // AC15: a missing file is a VALIDATION error naming it, before anything
 // runs: the batch's goto does not happen.
 func TestPageFunctionMissingFile(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
 	missing := filepath.Join(t.TempDir(), "nope", "script.js")
@@ -141,6 +145,7 @@ func TestPageFunctionMissingFile(t *testing.T) {
 // An uncaught exception in a timer or a promise shows, in the call's
 // console report and in the console step, the handler that scheduled it.
 func TestExceptionAsyncStacks(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/js-async.html")
 	res := c.runOK(t, fmt.Sprintf(`{"tab":%q,"steps":[{"click":"#save"},{"poll":"() => window.saveFailed"},

@@ -48,6 +48,7 @@ func field(v any, path ...any) any {
 }
 
 func TestHooksReadySettledObserve(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/life-hooks.html")
 	res := c.runOK(t, fmt.Sprintf(`{"tab":%q,"steps":[
@@ -70,6 +71,7 @@ func TestHooksReadySettledObserve(t *testing.T) {
 // A settledWhen that never passes costs the rest of the step's time and a
 // warning saying what it last saw, never the step.
 func TestSettledWhenTimeoutIsAWarning(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/life-hooks.html")
 	res := c.runOK(t, fmt.Sprintf(`{"tab":%q,"steps":[
@@ -90,6 +92,7 @@ func TestSettledWhenTimeoutIsAWarning(t *testing.T) {
 }
 
 func TestReadyWhenTimeoutFailsTheStep(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/life-hooks.html")
 	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[
@@ -111,6 +114,7 @@ func TestReadyWhenTimeoutFailsTheStep(t *testing.T) {
 
 // Hooks on a step that takes none are refused before Chrome is touched.
 func TestHooksRejectedAtValidation(t *testing.T) {
+	t.Parallel()
 	res, code := newCLI(t).run(`{"tab":"t404","steps":[{"pageFunction":{"fn":"1","observe":"() => 2"}}]}`)
 	typ, msg := errorOf(res)
 	if code != 1 || typ != "VALIDATION" || !strings.Contains(msg, "observe: pageFunction takes no hooks") {
@@ -147,6 +151,7 @@ func logOf(t *testing.T, c *cli, tab string) string {
 // Alert, confirm and prompt never hang a call: each is answered by the
 // default policy or the step's and reported with the step that opened it.
 func TestDialogsAnsweredAndReported(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/life-dialogs.html")
 	res := c.runOK(t, fmt.Sprintf(`{"tab":%q,"steps":[
@@ -178,6 +183,7 @@ func TestDialogsAnsweredAndReported(t *testing.T) {
 // A top-level policy answers every dialog of the call; a step's own
 // overrides it.
 func TestDialogPolicies(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/life-dialogs.html")
 	res := c.runOK(t, fmt.Sprintf(`{"tab":%q,"dialog":{"accept":false},"steps":[
@@ -199,6 +205,7 @@ func TestDialogPolicies(t *testing.T) {
 // Leaving a page that guards unsaved work asks beforeunload: accepted by
 // default, so the navigation goes ahead; dismissed, the tab stays.
 func TestBeforeunloadOnNavigation(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/life-dialogs.html")
 	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":"#guard"},{"goto":%q,"dialog":false}]}`, tab, fixture.URL+"/hello.html"))
@@ -233,6 +240,10 @@ func TestBeforeunloadOnNavigation(t *testing.T) {
 // sees the alert open (and, in the second case, detaches, so that no
 // session at all knows of it); it answers nothing.
 func TestDialogLeftOpenBetweenCalls(t *testing.T) {
+	// Not parallel: the next call tells the page held by the dialog from a
+	// page stuck in a loop by whether it answers a probe within a second
+	// (watchSetup); a browser the tests beside it load can miss that, and
+	// the tab is then reloaded as stuck.
 	for _, detach := range []bool{false, true} {
 		t.Run(fmt.Sprintf("detach=%v", detach), func(t *testing.T) {
 			c := newCLI(t)
@@ -316,6 +327,7 @@ func uploadServer(t *testing.T) (*httptest.Server, <-chan string) {
 }
 
 func TestUploadEndToEnd(t *testing.T) {
+	t.Parallel()
 	srv, got := uploadServer(t)
 	body := []byte("quarterly numbers\n" + strings.Repeat("0123456789", 1000))
 	path := filepath.Join(t.TempDir(), "report.txt")
@@ -350,6 +362,7 @@ func TestUploadEndToEnd(t *testing.T) {
 
 // A missing file is refused before Chrome is touched.
 func TestUploadMissingFileRejectedEarly(t *testing.T) {
+	t.Parallel()
 	res, code := newCLI(t).run(`{"tab":"t404","steps":[{"upload":"no-such-file.pdf"}]}`)
 	typ, msg := errorOf(res)
 	if code != 1 || typ != "VALIDATION" || !strings.Contains(msg, `file "no-such-file.pdf" does not exist`) {
@@ -360,6 +373,7 @@ func TestUploadMissingFileRejectedEarly(t *testing.T) {
 // goto to a URL that differs only in its fragment scrolls the same
 // document: no reload, the target in view, hashchange fired.
 func TestGotoSamePageAnchor(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	url := fixture.URL + "/life-anchors.html"
 	tab := c.openTab(url)
@@ -390,6 +404,7 @@ func TestGotoSamePageAnchor(t *testing.T) {
 
 // A failed action step carries what the page looked like (SPEC 16.3).
 func TestFailedActionCarriesContext(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/life-hooks.html")
 	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":{"selector":"#nope","timeout":300}}]}`, tab))

@@ -10,6 +10,7 @@ import (
 // with the button the agent meant first among the near matches, though a
 // textbox shares more of its words (issue 21).
 func TestTypoOnAStillPageFailsFast(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/items.html")
 	for _, term := range []string{"Sav item", "Submit item"} {
@@ -37,6 +38,7 @@ func TestTypoOnAStillPageFailsFast(t *testing.T) {
 // meanwhile) is waited for while its request is under way: begun in an
 // earlier call, whose settle gave up on it, or earlier in the same call.
 func TestElementOfASlowAPIIsWaitedFor(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/slow-list.html?ms=4000")
 	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":{"text":"Pears"}}]}`, tab))

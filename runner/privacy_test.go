@@ -17,6 +17,7 @@ import (
 // logged-in page shows: 0600 files in 0700 directories, the caller's, the
 // registry and the locks too. A directory an older cdpskill made 0755 is tightened.
 func TestFilesArePrivate(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	root := filepath.Join(c.tmp, "cdp-skill")
 	os.Mkdir(root, 0o755)
@@ -58,6 +59,7 @@ func TestFilesArePrivate(t *testing.T) {
 // into: the call still returns what it did, with what it could not save
 // named once; a step whose whole point is a file fails, naming it.
 func TestArtifactDirectoryNotOursRefused(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab("about:blank")
 	elsewhere := t.TempDir()
@@ -146,6 +148,7 @@ func remount(t *testing.T, dir, mode string) {
 // drops the captures, not the call; steps that must write fail, typed,
 // at once. The tab lock is taken read-only, as flock allows.
 func TestReadOnlyTempDirectory(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	mountTmpfs(t, c.tmp, "size=4m,mode=0700")
 	tab := c.openTab(fixture.URL + "/query.html")
@@ -178,6 +181,7 @@ func TestReadOnlyTempDirectory(t *testing.T) {
 // A full disk: the screenshot is dropped and said so; a screenshot or a
 // PDF asked for fails, typed, naming the file.
 func TestDiskFull(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	mountTmpfs(t, filepath.Join(c.tmp, "cdp-skill"), "size=24k,mode=0700")
 	tab := c.openTab("about:blank")
@@ -207,6 +211,8 @@ func TestDiskFull(t *testing.T) {
 // as a CONNECTION error that says what to do, and leaves no tab open
 // that no alias names.
 func TestRegistryNotWritable(t *testing.T) {
+	// Not parallel: it counts the shared browser's tabs, which the tests
+	// beside it open and close.
 	c := newCLI(t)
 	mountTmpfs(t, c.tmp, "size=1m,mode=0700")
 	remount(t, c.tmp, "ro")
@@ -251,6 +257,7 @@ func pageCount(t *testing.T) int {
 // A registry that is a link, or not JSON at all: the link is refused, the
 // damage repaired and told, and a tab it lost is a typed error saying so.
 func TestRegistryDamagedOrLinked(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	path := filepath.Join(c.tmp, "cdp-skill-tabs.json")
 	victim := filepath.Join(t.TempDir(), "victim.json")
@@ -278,6 +285,7 @@ func TestRegistryDamagedOrLinked(t *testing.T) {
 // --debug writes the whole request and result to ./log: what went into a
 // password field is masked there, everything else is kept.
 func TestDebugLogMasksPasswords(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/query.html")
 	work := t.TempDir()

@@ -16,6 +16,7 @@ func fixtureDomain() string {
 // A tab arriving at a site with no profile is asked, once, to write one;
 // once written, a tab arriving there gets it.
 func TestSiteProfileLifecycle(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	domain := fixtureDomain()
 	res, _ := c.run(fmt.Sprintf(`{"steps":[{"openTab":{"url":%q,"host":%q,"port":%d}}]}`,
@@ -66,6 +67,7 @@ func TestSiteProfileLifecycle(t *testing.T) {
 // site get no lookup; names that leave the directory are refused before
 // anything runs.
 func TestSiteProfileSteps(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	res, code := c.run(`{"steps":[{"readSiteProfile":{"domain":"WWW.Example.com"}}]}`)
 	if out := stepOutputs(t, res)[0]["output"].(map[string]any); code != 0 || out["found"] != false || out["domain"] != "example.com" {

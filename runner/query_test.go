@@ -21,6 +21,7 @@ func queryOutput(t *testing.T, res map[string]any, i int) map[string]any {
 }
 
 func TestReadingSteps(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/query.html")
 	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[
@@ -62,6 +63,7 @@ func TestReadingSteps(t *testing.T) {
 // A failed assertion stops the batch as an EXECUTION error naming the
 // actual value; the step keeps its output.
 func TestAssertFailureStopsTheBatch(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/query.html")
 	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"assert":{"url":{"contains":"/checkout"}}},{"getTitle":true}]}`, tab))
@@ -78,6 +80,7 @@ func TestAssertFailureStopsTheBatch(t *testing.T) {
 // An elementsAt ref is good for the next call's click, and the tab
 // registry remembers the counters it used.
 func TestElementsAtRefClickable(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/query.html")
 	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"elementsAt":{"x":460,"y":40}}]}`, tab))
@@ -109,6 +112,7 @@ func TestElementsAtRefClickable(t *testing.T) {
 }
 
 func TestPipelineAndSubmit(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/query.html")
 	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[
@@ -146,6 +150,7 @@ func TestPipelineAndSubmit(t *testing.T) {
 
 // A selector that cannot parse is a VALIDATION error before anything runs.
 func TestBadSelectorRejectedBeforeChrome(t *testing.T) {
+	t.Parallel()
 	res, code := newCLI(t).run(`{"tab":"t1","steps":[{"extract":"table >"}]}`)
 	if typ, msg := errorOf(res); code != 1 || typ != "VALIDATION" || !strings.Contains(msg, `invalid CSS selector "table >"`) {
 		t.Fatalf("got %v", res)

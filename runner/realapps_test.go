@@ -13,6 +13,7 @@ import (
 // reach it. The exception the page's input listener throws is a warning
 // on the fill that went through, not its failure.
 func TestPageThatRewritesBuiltins(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/oldlib.html")
 	res := c.act(t, tab, `{"snapshot":{"detail":"interactive"}},{"fill":{"label":"Email","value":"a@b.c"}},{"fill":{"label":"Name","value":"Ada"}},{"click":{"text":"Weekly digest"}},{"click":{"text":"Join"}}`)
@@ -56,6 +57,7 @@ func TestPageThatRewritesBuiltins(t *testing.T) {
 // reformats or uppercases as the text goes in is filled, and the output
 // says what it holds now.
 func TestFillJudgedByWhatItDid(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/todo-change.html")
 	items := func() any {
@@ -81,6 +83,7 @@ func TestFillJudgedByWhatItDid(t *testing.T) {
 // land once, on whatever element stands for the target now, and an
 // output that says reResolved names what it acted on.
 func TestTargetsReplacedUnderTheAction(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/rerender.html")
 	snap := c.call(t, tab, `{"snapshot":true}`)[0]["yaml"].(string)

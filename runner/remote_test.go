@@ -149,6 +149,7 @@ func closedPort(t *testing.T) string {
 // later calls dial; the gateway's death is a CONNECTION error naming it
 // without its token; CDP_URL is the default; nothing is ever launched.
 func TestRemoteBrowsers(t *testing.T) {
+	t.Parallel()
 	second, err := testbrowser.Start()
 	if err != nil {
 		t.Fatal(err)
@@ -276,6 +277,7 @@ func TestRemoteBrowsers(t *testing.T) {
 // An endpoint that refuses is a CONNECTION error at once, naming it
 // without its token, and no local Chrome is started for it.
 func TestRemoteEndpointRefusedLaunchesNothing(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	dead := closedPort(t)
 	for _, tc := range []struct {

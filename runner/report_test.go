@@ -34,6 +34,7 @@ func jsonText(v any) string {
 // fetch has finished them before the next step of the batch looks, and
 // the call's report shows the finished page too.
 func TestSettledBeforeTheNextStepLooks(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/report.html")
 	res := c.act(t, tab, `{"click":"#load"},{"snapshot":true}`)
@@ -55,6 +56,7 @@ func TestSettledBeforeTheNextStepLooks(t *testing.T) {
 // A rename in place — double-click, fill, Enter, then a save to the
 // server and a re-render — is finished when the batch's snapshot looks.
 func TestSettledEditInPlace(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/todo.html")
 	res := c.act(t, tab, `{"click":{"selector":"#todos label","doubleClick":true}},{"fill":{"selector":".edit","value":"Buy oat milk"}},{"press":"Enter"},{"snapshot":true}`)
@@ -67,6 +69,7 @@ func TestSettledEditInPlace(t *testing.T) {
 // Each kind of change an action makes comes back in changes, by ref with
 // the field that changed, or by role and text for lines without a ref.
 func TestChangesOfEachKind(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/report.html")
 	cases := []struct {
@@ -115,6 +118,7 @@ func TestChangesOfEachKind(t *testing.T) {
 // form, Enter in a form's field, a click whose script redirects after a
 // fetch, and a page that redirects itself. A navigation drops the diff.
 func TestNavigationFromEveryStepKind(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	cases := []struct {
 		name, steps string
@@ -150,6 +154,7 @@ func TestNavigationFromEveryStepKind(t *testing.T) {
 // and what the actions after the navigation changed on the new page.
 // Actions that navigate again leave nothing to compare.
 func TestChangesAfterANavigationInTheBatch(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
 	res := c.act(t, tab, fmt.Sprintf(`{"goto":%q},{"fill":{"Full name":"Ada","Work email":"ada@x.io","Plan":"Team","I accept the terms":true}},{"click":{"text":"Create account"}}`, fixture.URL+"/docs/signup.html"))
@@ -167,6 +172,7 @@ func TestChangesAfterANavigationInTheBatch(t *testing.T) {
 // A click on a small page comes back with what it changed and what the
 // screen shows, in less than a kilobyte.
 func TestSmallPageClickResultUnderOneKB(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/small.html")
 	input := fmt.Sprintf(`{"tab":%q,"steps":[{"click":"#sub"}]}`, tab)
@@ -184,6 +190,7 @@ func TestSmallPageClickResultUnderOneKB(t *testing.T) {
 
 // A batch of reads takes no snapshots at all.
 func TestReadsTakeNoSnapshots(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/small.html")
 	res := c.act(t, tab, `{"pageFunction":"document.title"},{"getUrl":true}`)
@@ -196,6 +203,7 @@ func TestReadsTakeNoSnapshots(t *testing.T) {
 
 // The context names the page's framework on arrival, not on every call.
 func TestFrameworkOnArrival(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	res, code := c.run(fmt.Sprintf(`{"steps":[{"openTab":{"url":%q,"host":%q,"port":%d}}]}`,
 		fixture.URL+"/app.html", chromium(t).Endpoint.Host, chromium(t).Endpoint.Port))
@@ -217,6 +225,7 @@ func TestFrameworkOnArrival(t *testing.T) {
 // A screen too full to print whole is cut at a line, says so, and the
 // full snapshot file has all of it.
 func TestViewportSnapshotTruncated(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/small.html")
 	c.act(t, tab, `{"pageFunction":"document.body.innerHTML = Array.from({length: 700}, (_, i) => '<button style=\"font-size:8px;margin:0\">Button number ' + i + '</button>').join('')"}`)
@@ -234,6 +243,7 @@ func TestViewportSnapshotTruncated(t *testing.T) {
 // A failed click on misspelt text offers what was meant first, a list
 // item's label included; a failed fill lists the fields.
 func TestFailureContextThroughTheBinary(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/report.html")
 	res, _ := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":{"text":"Buy eggz"},"timeout":500}]}`, tab))
@@ -252,6 +262,7 @@ func TestFailureContextThroughTheBinary(t *testing.T) {
 
 // Scrolling inside a pane moves lines in and out of view; it edits none.
 func TestPaneScrollIsNoEdit(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/pane.html")
 	ch := changesOf(c.act(t, tab, `{"scroll":"#pane p:last-child"}`))
@@ -264,6 +275,7 @@ func TestPaneScrollIsNoEdit(t *testing.T) {
 // Screens that cannot be compared say so: no changes never means
 // "nothing changed" when nothing was compared.
 func TestChangesNotCompared(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/errors-parent.html")
 	res := c.act(t, tab, `{"frame":"#child"},{"click":"button"}`)
@@ -275,6 +287,7 @@ func TestChangesNotCompared(t *testing.T) {
 
 // Connecting to another tab mid-call is no navigation of it.
 func TestConnectTabIsNoNavigation(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	first := c.openTab(fixture.URL + "/small.html")
 	second := c.openTab(fixture.URL + "/report.html")
@@ -288,6 +301,7 @@ func TestConnectTabIsNoNavigation(t *testing.T) {
 // that changes after that is captured again, as it settled; one that
 // changed in the click's handler keeps the shot taken at once.
 func TestReportScreenshotShowsTheSettledPage(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/late-paint.html")
 	for _, tc := range []struct {

@@ -10,6 +10,7 @@ import (
 // waitForResponse beside a click answers "what did my API say?" in the
 // same call: the POST's 201 and its JSON body, parsed.
 func TestWaitForResponseOfAClick(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/save.html")
 	out := c.call(t, tab, `{"click":"#save","waitForResponse":{"url":"/api/items","method":"POST"}}`)[0]
@@ -33,6 +34,7 @@ func TestWaitForResponseOfAClick(t *testing.T) {
 // No matching response in time is a TimeoutError that lists the requests
 // that did happen; a bad matcher is refused before anything runs.
 func TestWaitForResponseTimesOut(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/save.html")
 	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":"#save","waitForResponse":{"url":"/api/items","status":200},"timeout":2000}]}`, tab))

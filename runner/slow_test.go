@@ -95,6 +95,7 @@ func keptState(t *testing.T, c *cli, tab, what string) {
 // tab still shows; the navigation is stopped, and the next call finds the
 // page as it was, not reloaded.
 func TestSlowServerGoto(t *testing.T) {
+	t.Parallel()
 	s := newSlowSite(t)
 	c := newCLI(t)
 	tab := s.holdState(t, c)
@@ -117,6 +118,7 @@ func TestSlowServerGoto(t *testing.T) {
 // of its steps, says why, and stops the navigation; the call after finds
 // the page as it was.
 func TestSlowServerWait(t *testing.T) {
+	t.Parallel()
 	s := newSlowSite(t)
 	c := newCLI(t)
 	tab := s.holdState(t, c)
@@ -142,6 +144,7 @@ func TestSlowServerWait(t *testing.T) {
 // A navigation still pending when a call begins may commit while that
 // call waits for it: the call then runs on the new page, with no reload.
 func TestSlowNavigationCommitsDuringNextCall(t *testing.T) {
+	t.Parallel()
 	s := newSlowSite(t)
 	c := newCLI(t)
 	tab := s.holdState(t, c)
@@ -172,6 +175,7 @@ func TestSlowNavigationCommitsDuringNextCall(t *testing.T) {
 // while a wait runs is still PageUnresponsiveError: its main thread is
 // proven busy, the script is stopped, and the next call works.
 func TestSpinningPageStillUnresponsive(t *testing.T) {
+	t.Parallel()
 	s := newSlowSite(t)
 	c := newCLI(t)
 	tab := s.holdState(t, c)

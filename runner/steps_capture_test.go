@@ -2,11 +2,12 @@ package runner
 
 import (
 	"encoding/json"
-	"github.com/cdpskill/cdpskill/capture"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cdpskill/cdpskill/capture"
+	"github.com/cdpskill/cdpskill/internal/private"
 )
 
 // decodeCase is one step parameter and what its decoder must make of it:
@@ -103,18 +104,18 @@ func TestDecodeCaptureSteps(t *testing.T) {
 }
 
 // Paths: a bare name goes to $TMPDIR/cdp-skill, other paths are made
-// absolute, and the format's extension is added when missing.
+// absolute from the call's working directory, and the format's extension
+// is added when missing.
 func TestDecodeCapturePaths(t *testing.T) {
-	tmp := t.TempDir()
-	t.Setenv("TMPDIR", tmp)
-	wd, _ := os.Getwd()
+	tmp, wd := t.TempDir(), t.TempDir()
+	files := capture.Files{Temp: private.Temp(tmp), WorkDir: wd}
 	for raw, want := range map[string]string{
 		`"shot"`:                           filepath.Join(tmp, "cdp-skill", "shot.png"),
 		`{"path":"x.jpg"}`:                 filepath.Join(tmp, "cdp-skill", "x.jpg"),
 		`{"path":"out/x","format":"webp"}`: filepath.Join(wd, "out", "x.webp"),
 		`{"path":"/abs/y.png"}`:            "/abs/y.png",
 	} {
-		p, err := decodeScreenshot(json.RawMessage(raw), capture.Files{})
+		p, err := decodeScreenshot(json.RawMessage(raw), files)
 		if err != nil || p.Path != want {
 			t.Errorf("%s: path %q (%v), want %q", raw, p.Path, err, want)
 		}
@@ -123,7 +124,7 @@ func TestDecodeCapturePaths(t *testing.T) {
 	if p.Format != "jpeg" {
 		t.Errorf("format from .jpg: %q", p.Format)
 	}
-	pdf, err := decodePDF(json.RawMessage(`"report"`), capture.Files{})
+	pdf, err := decodePDF(json.RawMessage(`"report"`), files)
 	if err != nil || pdf.Path != filepath.Join(tmp, "cdp-skill", "report.pdf") {
 		t.Errorf("pdf path %q (%v)", pdf.Path, err)
 	}

@@ -136,6 +136,7 @@ func findMessage(msgs []map[string]any, text string) map[string]any {
 // (during the call's own reload too) reaches the console marked
 // "service-worker" while the page's own messages stay unmarked.
 func TestServiceWorkerPWAOffline(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	srv := newPWAServer(t)
 	tab := openPWA(t, c, srv)
@@ -199,6 +200,7 @@ func TestServiceWorkerPWAOffline(t *testing.T) {
 // was running when offline went on, attached at the call's start, or
 // started (paused, set up, resumed) by the very fetch.
 func TestServiceWorkerPassThroughOffline(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	srv := newPWAServer(t)
 	tab := openPWA(t, c, srv)
@@ -268,6 +270,7 @@ func stopWorkers(t *testing.T, srv *pwaServer) {
 // controlled until reloaded; a scope that is not registered is an error
 // naming those that are.
 func TestServiceWorkerUpdateAndUnregister(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	srv := newPWAServer(t)
 	tab := openPWA(t, c, srv)

@@ -28,6 +28,7 @@ func (c *cli) registry(t *testing.T) map[string]map[string]any {
 }
 
 func TestConnectTabByURLTargetAndAlias(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	id, err := chromium(t).CreateTarget(t.Context(), fixture.URL+"/form.html?connect=1")
 	if err != nil {
@@ -58,6 +59,7 @@ func TestConnectTabByURLTargetAndAlias(t *testing.T) {
 }
 
 func TestListTabsPrunesClosedTabs(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	keep := c.openTab(fixture.URL + "/hello.html")
 	gone := c.openTab("about:blank")
@@ -92,6 +94,7 @@ func TestListTabsPrunesClosedTabs(t *testing.T) {
 }
 
 func TestOpenTabsGetWindowsOfTheirOwn(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	windows := map[int]bool{}
 	for range 2 {
@@ -109,6 +112,7 @@ func TestOpenTabsGetWindowsOfTheirOwn(t *testing.T) {
 }
 
 func TestChromeStatusStep(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	res, code := c.run(fmt.Sprintf(`{"steps":[{"chromeStatus":{"host":%q,"port":%d,"autoLaunch":false}}]}`, chromium(t).Endpoint.Host, chromium(t).Endpoint.Port))
 	out := stepOutputs(t, res)[0]["output"].(map[string]any)
@@ -131,6 +135,7 @@ func TestChromeStatusStep(t *testing.T) {
 
 // A batch that needs no tab never touches Chrome.
 func TestTablessBatch(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	res, code := c.run(`{"steps":[{"sleep":5}]}`)
 	if code != 0 || res["tab"] != nil || res["context"] != nil {
@@ -143,6 +148,7 @@ func TestTablessBatch(t *testing.T) {
 // same port) must cost only that round trip. A call that stays on its tab
 // goes by the tab's own websocket and never needs the cache.
 func TestStaleBrowserWebsocketCache(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab("about:blank")
 	path := filepath.Join(c.tmp, "cdp-skill-tabs.json")
@@ -178,6 +184,7 @@ func (c *cli) waitTrue(t *testing.T, tab, expr string) {
 
 // A damaged registry is rebuilt and reported, never a crash.
 func TestCorruptRegistryReported(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	path := filepath.Join(c.tmp, "cdp-skill-tabs.json")
 	if err := os.WriteFile(path, []byte(`{"nextId": 7, "tabs": {"t3": {"targetId": "AB`), 0o644); err != nil {
@@ -196,6 +203,7 @@ func TestCorruptRegistryReported(t *testing.T) {
 
 // Without any Chrome to launch, openTab says what to install or set.
 func TestNoChromeToLaunch(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -216,6 +224,7 @@ func TestNoChromeToLaunch(t *testing.T) {
 // tabs it opens, attaches over the browser's. The --debug log's CDP
 // trace shows which.
 func TestTabOnlyCallUsesTheTabsWebsocket(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/hello.html")
 	if log := c.trace(t, tab, `[{"pageFunction":"document.title"},{"snapshot":true}]`); strings.Contains(log, "Target.attachToTarget") {

@@ -324,8 +324,7 @@ func TestUploadPathsMadeAbsolute(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Chdir(dir)
-	req, err := parseRequest([]byte(`{"steps":[{"upload":["a.txt"]},{"upload":{"ref":"s1e2","files":["./a.txt"]}}]}`), capture.Files{})
+	req, err := parseRequest([]byte(`{"steps":[{"upload":["a.txt"]},{"upload":{"ref":"s1e2","files":["./a.txt"]}}]}`), capture.Files{WorkDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,6 +30,7 @@ func changedTo(res map[string]any, ref string) any {
 // lines, and a Lexical style rich text box. Each shows the value, line
 // for line, in the editor, in the snapshot and in changes.
 func TestWidgetEditorsFillByLabel(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/widgets/editors.html")
 	cases := []struct {
@@ -78,6 +79,7 @@ func TestWidgetEditorsFillByLabel(t *testing.T) {
 // a fill the editor reformats is filled, with what it shows and a
 // warning saying what it did.
 func TestWidgetEditorsRefTypeAndReformat(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/widgets/editors.html")
 	snap, _ := c.call(t, tab, `{"snapshot":true}`)[0]["yaml"].(string)
@@ -137,6 +139,7 @@ func movedLine(res map[string]any, ref string) string {
 // puts it there (before the card under the pointer): dragged, and changes
 // shows the card moved. method html5 does the same with synthetic events.
 func TestWidgetBoardDragBetweenLists(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/widgets/board.html")
 	snap, _ := c.call(t, tab, `{"snapshot":true}`)[0]["yaml"].(string)
@@ -169,6 +172,7 @@ func TestWidgetBoardDragBetweenLists(t *testing.T) {
 // dragover) moves nothing: the drag is not dragged, and the warning says
 // where the card still is and where the drop landed.
 func TestWidgetBoardRefusedDrop(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/widgets/board.html")
 	snap, _ := c.call(t, tab, `{"snapshot":true}`)[0]["yaml"].(string)
@@ -192,6 +196,7 @@ func TestWidgetBoardRefusedDrop(t *testing.T) {
 // row glides into its slot) is reordered by a drag by refs, and the
 // result waits for that to report it: dragged, and moved in changes.
 func TestWidgetPointerSortableDrag(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/widgets/board.html")
 	snap, _ := c.call(t, tab, `{"snapshot":true}`)[0]["yaml"].(string)
@@ -216,6 +221,7 @@ func TestWidgetPointerSortableDrag(t *testing.T) {
 // takes a long fill without a false warning and shows its whole text
 // from the start; a placeholder is not an editor's value.
 func TestWidgetTextInputsFillByLabel(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/widgets/textinputs.html")
 	snap, _ := c.call(t, tab, `{"snapshot":true}`)[0]["yaml"].(string)
@@ -285,6 +291,7 @@ func TestWidgetTextInputsFillByLabel(t *testing.T) {
 // another column moved, one refused stayed, each told by where the cards
 // that read so now are.
 func TestWidgetKanbanRebuiltOnEveryDrop(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/widgets/kanban.html")
 	start := "Backlog:Write tests|Design API Doing:Write tests|Deploy Review:Code review Done:Kickoff"

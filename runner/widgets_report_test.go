@@ -13,6 +13,7 @@ import (
 // covered twin, and its result shows the state the page sets once the
 // dialog has faded out: the project gone, the toast, no dialog left.
 func TestAnimatedDialogOverATwin(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/widgets/dialog.html")
 	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":{"text":"Delete"}}]}`, tab))
@@ -46,6 +47,7 @@ func TestAnimatedDialogOverATwin(t *testing.T) {
 // sent the request: the click's result says where and what it printed,
 // though nothing on screen changed.
 func TestAChangeOutOfViewShows(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/widgets/console.html")
 	res := c.act(t, tab, `{"click":{"text":"Execute"}}`)

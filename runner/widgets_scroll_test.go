@@ -44,6 +44,7 @@ func ordersIn(view string) []int {
 // far, and the report shows the rows now on screen, in order, the
 // clicked one selected. Its Open button then opens that order.
 func TestGridClickRowNotRendered(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/widgets/grid.html")
 	res := c.act(t, tab, `{"click":{"text":"Order #734"}}`)
@@ -101,6 +102,7 @@ func TestGridClickRowNotRendered(t *testing.T) {
 // scrollUntilVisible and a scroll to a row's selector find a row not
 // rendered the same way; snapshotSearch finds one too and gives its ref.
 func TestGridScrollToRows(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/widgets/grid.html")
 	out := c.call(t, tab, `{"click":{"text":"Order #950","scrollUntilVisible":true}}`)[0]
@@ -139,6 +141,7 @@ func TestGridScrollToRows(t *testing.T) {
 // Sorting by a column's header: the result shows the header's aria-sort
 // and the rows in their new order.
 func TestGridSortByColumn(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/widgets/grid.html")
 	for _, dir := range []string{"ascending", "descending"} {
@@ -167,6 +170,7 @@ func TestGridSortByColumn(t *testing.T) {
 // scrolled through, and leaves the grid where it stood; a link past the
 // end of the sidebar's list is clicked by its text.
 func TestGridMissesAndSidebar(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/widgets/grid.html")
 	view := c.call(t, tab, `{"snapshot":true}`)[0]["yaml"].(string)
@@ -217,6 +221,7 @@ func feedState(t *testing.T, c *cli, tab string) (top, pages, posts float64) {
 // hold looks through <main> once to its end, fetching one page at most,
 // and puts <main> back.
 func TestFeedPartialTextClickStaysPut(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/widgets/feed.html")
 	top, pages, posts := feedState(t, c, tab)
@@ -253,6 +258,7 @@ func TestFeedPartialTextClickStaysPut(t *testing.T) {
 // the grid has not rendered is still looked for in the grid's scroller
 // and clicked, not taken as text the page shows already.
 func TestSSRGridRowNotRendered(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/widgets/ssr-grid.html")
 	out := c.call(t, tab, `{"click":{"text":"Invoice #250"}}`)[0]

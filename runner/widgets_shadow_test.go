@@ -30,6 +30,7 @@ func changed(t *testing.T, res map[string]any, ref, field string) map[string]any
 // the component, an aria-label), and says which textbox is read-only and
 // which disabled.
 func TestShadowControlsInFirstResult(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	res, code := c.run(fmt.Sprintf(`{"steps":[{"openTab":{"url":%q,"host":%q,"port":%d}}]}`,
 		fixture.URL+"/widgets/components.html", chromium(t).Endpoint.Host, chromium(t).Endpoint.Port))
@@ -62,6 +63,7 @@ func TestShadowControlsInFirstResult(t *testing.T) {
 // Fill by label reaches the fields inside the components, the page's
 // state says they took, and the result's changes show each new value.
 func TestShadowFillByLabel(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/widgets/components.html")
 	res := c.act(t, tab, `{"fill":{"label":"Email","value":"a@b.c"}}`)
@@ -102,6 +104,7 @@ func TestShadowFillByLabel(t *testing.T) {
 // into their shadow roots, clicks them through CDP (not forced), and the
 // changes show what that did.
 func TestShadowClickByText(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/widgets/components.html")
 	res := c.act(t, tab, `{"click":{"text":"Remember me"}}`)
@@ -137,6 +140,7 @@ func TestShadowClickByText(t *testing.T) {
 // Keys that read like printed labels ("Alert volume:", "Work email *",
 // "Name (required)") fill their fields instead of failing as CSS.
 func TestFillPrintedLabels(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/widgets/components.html")
 	res := c.act(t, tab, `{"fill":{"Alert volume:":"7","Work email *":"w@x.y","Name (required)":"Bob"}}`)
@@ -164,6 +168,7 @@ func TestFillPrintedLabels(t *testing.T) {
 // host: an <input>, editable, with its value, and the host's selector,
 // which a document query reaches.
 func TestShadowFocusedField(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/widgets/components.html")
 	res := c.act(t, tab, `{"fill":{"label":"Full name","value":"Ada"}}`)

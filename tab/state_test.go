@@ -4,14 +4,16 @@ import (
 	"os"
 	"testing"
 
+	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/internal/private"
 	"github.com/cdpskill/cdpskill/page"
 )
 
 // A tab's emulation waits in a file between calls, for that tab only.
 func TestEmulationStoredPerTab(t *testing.T) {
-	t.Setenv("TMPDIR", t.TempDir())
-	t1 := &Tab{Alias: "t7", Session: &cdp.Session{TargetID: "TARGET-A"}}
+	files := capture.Files{Temp: private.Temp(t.TempDir())}
+	t1 := &Tab{Alias: "t7", Session: &cdp.Session{TargetID: "TARGET-A"}, opts: Options{Files: files}}
 	if e := t1.LoadEmulation(); !e.IsZero() {
 		t.Fatalf("nothing stored, loaded %+v", e)
 	}
@@ -25,7 +27,7 @@ func TestEmulationStoredPerTab(t *testing.T) {
 		t.Errorf("loaded %+v", got)
 	}
 	// An alias that now names another tab does not inherit it.
-	other := &Tab{Alias: "t7", Session: &cdp.Session{TargetID: "TARGET-B"}}
+	other := &Tab{Alias: "t7", Session: &cdp.Session{TargetID: "TARGET-B"}, opts: Options{Files: files}}
 	if e := other.LoadEmulation(); !e.IsZero() {
 		t.Errorf("another target loaded %+v", e)
 	}
