@@ -20,6 +20,13 @@ import (
 // fetch failing offline without reaching the server; its console heard
 // marked context "service-worker"; update and unregister.
 
+// The tests of service workers do not run in parallel with other tests: a
+// worker Chrome starts for a tab waits, paused, for the call's watch to
+// set it up and resume it (runner/workers.go), within bounds of a second
+// or two that a browser loaded by the tests beside them overruns, and a
+// worker never resumed holds its page's navigation until the step times
+// out.
+
 // pwaServer serves testdata/pwa on an origin of its own, so that the
 // worker registered there controls no other test's pages, with HTTP
 // caching off, so that offline only the worker's cache can answer. It
@@ -136,7 +143,7 @@ func findMessage(msgs []map[string]any, text string) map[string]any {
 // (during the call's own reload too) reaches the console marked
 // "service-worker" while the page's own messages stay unmarked.
 func TestServiceWorkerPWAOffline(t *testing.T) {
-	t.Parallel()
+	// Not parallel: see the note on service workers above.
 	c := newCLI(t)
 	srv := newPWAServer(t)
 	tab := openPWA(t, c, srv)
@@ -200,7 +207,7 @@ func TestServiceWorkerPWAOffline(t *testing.T) {
 // was running when offline went on, attached at the call's start, or
 // started (paused, set up, resumed) by the very fetch.
 func TestServiceWorkerPassThroughOffline(t *testing.T) {
-	t.Parallel()
+	// Not parallel: see the note on service workers above.
 	c := newCLI(t)
 	srv := newPWAServer(t)
 	tab := openPWA(t, c, srv)
@@ -270,7 +277,7 @@ func stopWorkers(t *testing.T, srv *pwaServer) {
 // controlled until reloaded; a scope that is not registered is an error
 // naming those that are.
 func TestServiceWorkerUpdateAndUnregister(t *testing.T) {
-	t.Parallel()
+	// Not parallel: see the note on service workers above.
 	c := newCLI(t)
 	srv := newPWAServer(t)
 	tab := openPWA(t, c, srv)
