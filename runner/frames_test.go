@@ -9,6 +9,13 @@ import (
 	"testing"
 )
 
+// The tests of frames do not run in parallel with other tests: input to an
+// out-of-process frame goes through the browser, which routes it to the
+// frame that has the focus as that frame's own process tells it, and a
+// browser loaded by the tests beside them has let a fill's text reach the
+// top document, and a click below the fold fall back to a script's click
+// (both seen under make test).
+
 // childPage is a frame's document: a button that counts its clicks, a
 // labelled input, and optionally a nested frame.
 const childPage = `<!doctype html><html><head><title>%s</title></head><body style="margin:0">
@@ -81,7 +88,7 @@ func framesByName(t *testing.T, list map[string]any) map[string]map[string]any {
 }
 
 func TestFrameList(t *testing.T) {
-	t.Parallel()
+	// Not parallel: see the note on frames above.
 	c := newCLI(t)
 	tab := openFrames(t, c)
 	list := c.call(t, tab, `{"frame":{"list":true}}`)[0]
@@ -110,7 +117,7 @@ func TestFrameList(t *testing.T) {
 // Switching persists across calls, every evaluating step runs in the
 // frame, and "top" goes back.
 func TestFrameSwitchPersists(t *testing.T) {
-	t.Parallel()
+	// Not parallel: see the note on frames above.
 	c := newCLI(t)
 	tab := openFrames(t, c)
 	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"frame":"#xo"}]}`, tab))
@@ -147,7 +154,7 @@ func TestFrameSwitchPersists(t *testing.T) {
 // Actions inside an out-of-process iframe: fill by label, click, type, and
 // a snapshot whose refs work from a later call.
 func TestFrameActionsOutOfProcess(t *testing.T) {
-	t.Parallel()
+	// Not parallel: see the note on frames above.
 	c := newCLI(t)
 	tab := openFrames(t, c)
 	outs := c.call(t, tab, `{"frame":{"name":"oop"}},{"fill":{"label":"Name","value":"Ada"}},{"click":"#btn"},{"pageFunction":"[document.getElementById('name').value, document.getElementById('btn').textContent, location.hostname]"}`)
@@ -165,7 +172,7 @@ func TestFrameActionsOutOfProcess(t *testing.T) {
 
 // click with searchFrames finds a target the current frame lacks.
 func TestClickSearchFrames(t *testing.T) {
-	t.Parallel()
+	// Not parallel: see the note on frames above.
 	c := newCLI(t)
 	tab := openFrames(t, c)
 	out := c.call(t, tab, `{"click":{"selector":"#s","searchFrames":true}}`)[0]
@@ -182,7 +189,7 @@ func TestClickSearchFrames(t *testing.T) {
 }
 
 func TestFrameGone(t *testing.T) {
-	t.Parallel()
+	// Not parallel: see the note on frames above.
 	c := newCLI(t)
 	tab := openFrames(t, c)
 	c.call(t, tab, `{"frame":{"name":"same"}}`)
@@ -197,7 +204,7 @@ func TestFrameGone(t *testing.T) {
 }
 
 func TestFrameErrors(t *testing.T) {
-	t.Parallel()
+	// Not parallel: see the note on frames above.
 	c := newCLI(t)
 	tab := openFrames(t, c)
 	for _, step := range []string{`{"frame":"#btn"}`, `{"frame":9}`, `{"frame":{"name":"nope"}}`, `{"frame":{"frameId":"ABC"}}`} {
@@ -221,7 +228,7 @@ func TestFrameErrors(t *testing.T) {
 // gives a centre where elementsAt finds it, an element screenshot in a
 // frame has its size, and a click below the fold lands natively.
 func TestFrameCoordinates(t *testing.T) {
-	t.Parallel()
+	// Not parallel: see the note on frames above.
 	c := newCLI(t)
 	tab := openFrames(t, c)
 	outs := c.call(t, tab, `{"frame":"#oop"},{"scroll":"bottom"},{"snapshot":true}`)
@@ -247,7 +254,7 @@ func TestFrameCoordinates(t *testing.T) {
 
 // A dialog opened by an out-of-process frame is answered like any other.
 func TestFrameDialog(t *testing.T) {
-	t.Parallel()
+	// Not parallel: see the note on frames above.
 	c := newCLI(t)
 	tab := openFrames(t, c)
 	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"frame":"#oop"},{"click":"#ask","dialog":{"accept":false}},{"pageFunction":"document.getElementById('ask').textContent"}]}`, tab))
@@ -260,7 +267,7 @@ func TestFrameDialog(t *testing.T) {
 // A snapshot of the top document with includeFrames shows the frames'
 // content with refs that act inside them, the out-of-process one too.
 func TestSnapshotIncludeFramesRefs(t *testing.T) {
-	t.Parallel()
+	// Not parallel: see the note on frames above.
 	c := newCLI(t)
 	tab := openFrames(t, c)
 	yaml := c.call(t, tab, `{"snapshot":{"root":"body","includeFrames":true}}`)[0]["yaml"].(string)
@@ -285,7 +292,7 @@ func TestSnapshotIncludeFramesRefs(t *testing.T) {
 
 // The reading and input steps all work inside an out-of-process frame.
 func TestFrameEvaluatingSteps(t *testing.T) {
-	t.Parallel()
+	// Not parallel: see the note on frames above.
 	c := newCLI(t)
 	tab := openFrames(t, c)
 	outs := c.call(t, tab, `{"frame":{"name":"oop"}},
@@ -317,7 +324,7 @@ func TestFrameEvaluatingSteps(t *testing.T) {
 // snapshotSearch with includeFrames finds matches in every frame, each
 // path starting with its frame, with refs that act there.
 func TestSnapshotSearchIncludeFrames(t *testing.T) {
-	t.Parallel()
+	// Not parallel: see the note on frames above.
 	c := newCLI(t)
 	tab := openFrames(t, c)
 	out := c.call(t, tab, `{"snapshotSearch":{"text":"Inner button","includeFrames":true}}`)[0]
@@ -347,7 +354,7 @@ func TestSnapshotSearchIncludeFrames(t *testing.T) {
 // What an out-of-process frame logs reaches the call's console report and
 // the console step, while the tab is switched to it.
 func TestFrameConsole(t *testing.T) {
-	t.Parallel()
+	// Not parallel: see the note on frames above.
 	c := newCLI(t)
 	tab := openFrames(t, c)
 	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"frame":"#oop"},{"click":"#err"}]}`, tab))
@@ -368,7 +375,7 @@ func TestFrameConsole(t *testing.T) {
 // A search that fails in the current frame says which frame has the
 // element.
 func TestNotFoundNamesTheFrame(t *testing.T) {
-	t.Parallel()
+	// Not parallel: see the note on frames above.
 	c := newCLI(t)
 	tab := openFrames(t, c)
 	res, _ := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":{"text":"Outer button","timeout":300}}]}`, tab))
@@ -393,7 +400,7 @@ func TestNotFoundNamesTheFrame(t *testing.T) {
 // When the frame the tab is switched to moves to another document, steps
 // follow it there and context reports where it is now.
 func TestFrameNavigatesBetweenCalls(t *testing.T) {
-	t.Parallel()
+	// Not parallel: see the note on frames above.
 	c := newCLI(t)
 	tab := openFrames(t, c)
 	c.call(t, tab, `{"frame":"#xo"},{"pageFunction":"location.href = '/inner.html?moved'"}`)

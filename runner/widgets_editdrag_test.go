@@ -242,8 +242,10 @@ func TestWidgetTextInputsFillByLabel(t *testing.T) {
 		t.Errorf("the real textarea holds %q", got)
 	}
 
-	// The hidden textarea is nothing to fill; the comment box stays as it was.
-	res, code = c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"fill":{"label":"Bio source","value":"Bye"},"timeout":500}]}`, tab))
+	// The hidden textarea is nothing to fill; the comment box stays as it
+	// was. The step's time is for one look at the page at least, which a
+	// loaded machine can take half a second for.
+	res, code = c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"fill":{"label":"Bio source","value":"Bye"},"timeout":1500}]}`, tab))
 	if msg, _ := stepOutputs(t, res)[0]["error"].(string); code == 0 || !strings.Contains(msg, `no visible form field labelled "Bio source"`) {
 		t.Errorf("fill of a hidden textarea: %v", stepOutputs(t, res)[0])
 	}
