@@ -9,9 +9,9 @@ import (
 	"testing"
 )
 
-// The ARIA steps across separate cdpskill processes: refs live in the page
-// and ref counters in the tab registry, so each call picks up where the
-// last one left off.
+// The ARIA steps across separate calls, each with nothing in memory from
+// the last: refs live in the page and ref counters in the tab registry, so
+// each call picks up where the last one left off.
 
 var ariaRefRE = regexp.MustCompile(`\[ref=(s\d+e\d+)\]`)
 
@@ -48,7 +48,7 @@ func (c *cli) value(t *testing.T, tab, expr string) any {
 	return c.call(t, tab, fmt.Sprintf(`{"pageFunction":%q}`, expr))[0]["value"]
 }
 
-func TestRefsAcrossProcesses(t *testing.T) {
+func TestRefsAcrossCalls(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/form.html")

@@ -19,8 +19,8 @@ import (
 	"github.com/cdpskill/cdpskill/internal/testbrowser"
 )
 
-// The capture and environment steps end to end, each call a process of
-// its own: screenshots and PDFs land in $TMPDIR/cdp-skill, the console
+// The capture and environment steps end to end, each call on its own as
+// a process's would be: screenshots and PDFs land in $TMPDIR/cdp-skill, the console
 // step sees what the page logged before the call, the network log
 // carries requests from one call to the next.
 

@@ -155,14 +155,14 @@ func TestNeverLoadingPageTimesOut(t *testing.T) {
 	if code != 1 || len(errs) != 1 || errs[0].(map[string]any)["name"] != "TimeoutError" {
 		t.Fatalf("exit %d: %v", code, res)
 	}
-	// A correctness bound, not a speed target: the process must not wait
+	// A correctness bound, not a speed target: the call must not wait
 	// for the page (which never finishes) once the step has timed out.
 	if elapsed > 1500*time.Millisecond+6*time.Second {
-		t.Fatalf("process took %v after a 1.5 s step timeout", elapsed)
+		t.Fatalf("the call took %v after a 1.5 s step timeout", elapsed)
 	}
 }
 
-// js-exec AC7, AC11, AC12 and AC17 across separate cdpskill processes.
+// js-exec AC7, AC11, AC12 and AC17 across separate calls.
 func TestPageFunctionAcrossCalls(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t)

@@ -237,7 +237,7 @@ func TestDownloadsOfAnotherTabAreNotListed(t *testing.T) {
 	tab := mine.openTab(srv.URL + "/downloads.html")
 	other := theirs.openTab(srv.URL + "/downloads.html")
 	// While this call's first step waits on /gate, another agent
-	// downloads in its own tab, and its process ends.
+	// downloads in its own tab, and its call ends.
 	var otherRes map[string]any
 	srv.gate = func() {
 		otherRes, _ = theirs.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":"#blob"}]}`, other))
