@@ -40,6 +40,7 @@ type workers struct {
 	page   *cdp.Session // the tab's
 	conn   *cdp.Conn
 	l      *cdp.Listener
+	base   context.Context // the call's, without its end
 	cancel context.CancelFunc
 	loop   chan struct{} // closed when the event loop has ended
 	warn   func(format string, args ...any)
@@ -63,10 +64,11 @@ type worker struct {
 // and sets up those already running before it returns (within
 // WorkerWait), so that the steps meet them emulated.
 func (t *Tab) startWorkers(ctx context.Context, sess *cdp.Session, n page.NetworkConditions) error {
-	wctx, cancel := context.WithCancel(context.Background())
+	base := context.WithoutCancel(ctx) // the watch outlives the step; the call's trace goes on
+	wctx, cancel := context.WithCancel(base)
 	w := &workers{
 		page: sess, conn: sess.Conn(), l: sess.Listen(proto.EventTargetAttachedTo, proto.EventTargetDetachedFrom),
-		cancel: cancel, loop: make(chan struct{}), warn: t.warn, network: n,
+		base: base, cancel: cancel, loop: make(chan struct{}), warn: t.warn, network: n,
 	}
 	err := proto.TargetSetAutoAttach{
 		AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: true,
@@ -283,7 +285,7 @@ func (w *workers) consoles(ctx context.Context, limit time.Duration) []*capture.
 // leaves a new worker paused when the session holding it goes), and a
 // worker attached meanwhile is still resumed.
 func (w *workers) stop() {
-	ctx, cancel := context.WithTimeout(context.Background(), workerResumeMax)
+	ctx, cancel := context.WithTimeout(w.base, workerResumeMax)
 	defer cancel()
 	_ = proto.TargetSetAutoAttach{AutoAttach: false, WaitForDebuggerOnStart: false}.Do(ctx, w.page)
 	w.cancel()
