@@ -16,7 +16,7 @@ func BenchmarkScreenshot(b *testing.B) {
 	defer cancel()
 	path := filepath.Join(b.TempDir(), "bench.png")
 	for b.Loop() {
-		if _, err := capture.Capture(ctx, s, path, capture.ShotOptions{}); err != nil {
+		if _, err := (capture.Files{}).Capture(ctx, s, path, capture.ShotOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

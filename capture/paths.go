@@ -97,6 +97,3 @@ func (f Files) DownloadsDir() string { return filepath.Join(f.Dir(), "downloads"
 func (f Files) NetworkLog(alias, targetID string) NetworkLog {
 	return NetworkLog{Path: f.TabFile(alias, ".network.jsonl"), Target: targetID, Temp: f.Temp}
 }
-
-// AfterPath is Files{}.AfterPath, in the process's temp directory.
-func AfterPath(alias string) string { return Files{}.AfterPath(alias) }

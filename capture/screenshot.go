@@ -280,11 +280,6 @@ func transparentBackground(ctx context.Context, s *cdp.Session) (restore func(),
 	}, nil
 }
 
-// Capture is Files{}.Capture, in the process's temp directory.
-func Capture(ctx context.Context, s *cdp.Session, path string, opts ShotOptions) (*Shot, error) {
-	return Files{}.Capture(ctx, s, path, opts)
-}
-
 // writeFile writes through a temporary file and a rename, so a reader
 // never sees a partial image even when two calls race on one tab; the
 // file is private (0600, refused through a link or another user's

@@ -47,7 +47,7 @@ func evalValue(ctx context.Context, s *cdp.Session, expr string, out any) error 
 func TestScreenshotPNGHasViewportSize(t *testing.T) {
 	s, ctx := openPage(t, "shot.html")
 	path := filepath.Join(t.TempDir(), "new", "dir", "t1.after.png")
-	if _, err := capture.Capture(ctx, s, path, capture.ShotOptions{}); err != nil {
+	if _, err := (capture.Files{}).Capture(ctx, s, path, capture.ShotOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.Open(path)
@@ -77,7 +77,7 @@ func TestScreenshotFormats(t *testing.T) {
 	dir := t.TempDir()
 
 	jpg := filepath.Join(dir, "a.jpg")
-	if _, err := capture.Capture(ctx, s, jpg, capture.ShotOptions{Format: "jpeg", Quality: 50}); err != nil {
+	if _, err := (capture.Files{}).Capture(ctx, s, jpg, capture.ShotOptions{Format: "jpeg", Quality: 50}); err != nil {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(jpg)
@@ -86,7 +86,7 @@ func TestScreenshotFormats(t *testing.T) {
 	}
 
 	webp := filepath.Join(dir, "a.webp")
-	if _, err := capture.Capture(ctx, s, webp, capture.ShotOptions{Format: "webp"}); err != nil {
+	if _, err := (capture.Files{}).Capture(ctx, s, webp, capture.ShotOptions{Format: "webp"}); err != nil {
 		t.Fatal(err)
 	}
 	data, _ = os.ReadFile(webp)
@@ -98,7 +98,7 @@ func TestScreenshotFormats(t *testing.T) {
 func TestScreenshotRejectsBadOptions(t *testing.T) {
 	for _, o := range []capture.ShotOptions{{Format: "gif"}, {Format: "jpeg", Quality: 101}, {Quality: -1}} {
 		// Options are checked before Chrome is touched: no session needed.
-		_, err := capture.Capture(t.Context(), nil, filepath.Join(t.TempDir(), "x"), o)
+		_, err := capture.Files{}.Capture(t.Context(), nil, filepath.Join(t.TempDir(), "x"), o)
 		var oe *invalid.Option
 		if !errors.As(err, &oe) || oe.ErrorName() != "StepValidationError" {
 			t.Errorf("%+v: got %v", o, err)
@@ -135,7 +135,7 @@ func TestScreenshotWhileLoading(t *testing.T) {
 				waitTitle(t, ctx, s, "partial")
 			}
 			out := filepath.Join(t.TempDir(), "loading.png")
-			if _, err := capture.Capture(ctx, s, out, capture.ShotOptions{}); err != nil {
+			if _, err := (capture.Files{}).Capture(ctx, s, out, capture.ShotOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			data, _ := os.ReadFile(out)
@@ -185,7 +185,7 @@ func TestScreenshotBoundedByContext(t *testing.T) {
 	})
 	short, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
-	_, err := capture.Capture(short, s, filepath.Join(t.TempDir(), "x.png"), capture.ShotOptions{})
+	_, err := capture.Files{}.Capture(short, s, filepath.Join(t.TempDir(), "x.png"), capture.ShotOptions{})
 	t.Logf("screenshot with an alert open: %v", err)
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("got %v, want a deadline error or success", err)
@@ -193,10 +193,10 @@ func TestScreenshotBoundedByContext(t *testing.T) {
 }
 
 func TestAfterPath(t *testing.T) {
-	if got, want := capture.AfterPath("t1"), filepath.Join(os.TempDir(), "cdp-skill", "t1.after.png"); got != want {
+	if got, want := (capture.Files{}).AfterPath("t1"), filepath.Join(os.TempDir(), "cdp-skill", "t1.after.png"); got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
-	if got := capture.AfterPath("../x"); filepath.Dir(got) != filepath.Join(os.TempDir(), "cdp-skill") {
+	if got := (capture.Files{}).AfterPath("../x"); filepath.Dir(got) != filepath.Join(os.TempDir(), "cdp-skill") {
 		t.Errorf("alias escaped the directory: %s", got)
 	}
 }
@@ -223,7 +223,7 @@ func rgbAt(img image.Image, x, y int) [3]uint32 {
 func shoot(t *testing.T, ctx context.Context, s *cdp.Session, opts capture.ShotOptions) (*capture.Shot, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "shot."+map[string]string{"": "png", "png": "png", "jpeg": "jpg", "webp": "webp"}[opts.Format])
-	shot, err := capture.Capture(ctx, s, path, opts)
+	shot, err := capture.Files{}.Capture(ctx, s, path, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,7 +346,7 @@ func TestScreenshotSizesOfEveryFormat(t *testing.T) {
 func TestScreenshotTooTall(t *testing.T) {
 	s, ctx := openPage(t, "tall.html")
 	path := filepath.Join(t.TempDir(), "tall.png")
-	_, err := capture.Capture(ctx, s, path, capture.ShotOptions{FullPage: true})
+	_, err := capture.Files{}.Capture(ctx, s, path, capture.ShotOptions{FullPage: true})
 	var tl *capture.TooLargeError
 	if !errors.As(err, &tl) || tl.Height != 20000 {
 		t.Fatalf("got %v, want a TooLargeError of height 20000", err)
@@ -398,7 +398,7 @@ func TestScreenshotLimitCountsDevicePixels(t *testing.T) {
 	if _, err := page.SetViewport(ctx, page.New(s), page.DeviceMetrics{Width: 400, Height: 600, DeviceScaleFactor: 6}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := capture.Capture(ctx, s, filepath.Join(t.TempDir(), "x.png"), capture.ShotOptions{FullPage: true})
+	_, err := capture.Files{}.Capture(ctx, s, filepath.Join(t.TempDir(), "x.png"), capture.ShotOptions{FullPage: true})
 	var tl *capture.TooLargeError
 	if !errors.As(err, &tl) || tl.Height != 18000 || tl.Width < 2000 { // the width leaves the scrollbar out
 		t.Fatalf("got %v, want a TooLargeError 18000 pixels tall", err)

@@ -594,7 +594,7 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 			if !ok {
 				sctx, cancel := context.WithTimeout(ctx, screenshotBudget)
 				defer cancel()
-				shot, err = capture.Capture(sctx, c.sess(), path, capture.ShotOptions{MaxSide: capture.ReadableSide})
+				shot, err = c.files.Capture(sctx, c.sess(), path, capture.ShotOptions{MaxSide: capture.ReadableSide})
 			}
 			if err == nil {
 				res.Screenshot, res.ScreenshotScale = path, shot.Scale
