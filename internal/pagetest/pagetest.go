@@ -1,5 +1,6 @@
 // Package pagetest holds the helpers that tests of the packages working on
-// a page (dom, query) share: a bounded context and fixture evaluation.
+// a page (page, dom, aria, query) share: a bounded context and fixture
+// evaluation.
 package pagetest
 
 import (
