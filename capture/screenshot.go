@@ -73,7 +73,7 @@ type Shot struct {
 	// image is at (x/scale, y/scale) CSS pixels from its top left.
 	Scale float64 `json:"scale,omitempty"`
 	// Warning says when the scaled image is too small to read.
-	Warning string `json:"warning,omitempty"`
+	Warning string `json:"-"`
 }
 
 // TooLargeError is a capture past MaxShotSide. It is no spec subtype: the

@@ -115,9 +115,7 @@ type ClickResult struct {
 	// Frame is the frame SearchFrames found the target in, when it is not
 	// the current one.
 	Frame *page.CurrentFrame `json:"frame,omitempty"`
-	// Warning says what the agent should know about a forced or missed
-	// click, or a navigation still under way.
-	Warning string `json:"warning,omitempty"`
+	Note
 }
 
 // Click waits for the target to be actionable and clicks it with CDP mouse

@@ -83,9 +83,9 @@ type DragResult struct {
 	Value string `json:"value,omitempty"`
 	// MouseAttempted: mouse events changed nothing, so HTML5 events
 	// followed.
-	MouseAttempted bool   `json:"-"`
-	ReResolved     bool   `json:"reResolved,omitempty"`
-	Warning        string `json:"warning,omitempty"`
+	MouseAttempted bool `json:"-"`
+	ReResolved     bool `json:"reResolved,omitempty"`
+	Note
 	// settled: the page was still within its bounds each time the drag
 	// waited for it (no animation the drag started, no DOM change).
 	settled bool
@@ -129,7 +129,7 @@ func Drag(ctx context.Context, p *page.Page, req DragRequest) (*DragResult, erro
 		}
 		return nil, err
 	}
-	res := &DragResult{Dragged: true, Source: rounded(plan.Source.plus(plan.off)), Target: rounded(plan.Target.plus(plan.off)), Warning: endpointNotes(src, tgt),
+	res := &DragResult{Dragged: true, Source: rounded(plan.Source.plus(plan.off)), Target: rounded(plan.Target.plus(plan.off)), Note: Note{endpointNotes(src, tgt)},
 		ReResolved: replaced || src.reResolved() || tgt.reResolved()}
 	if plan.Value != nil {
 		res.Method, res.Value = MethodSetValue, *plan.Value
@@ -278,9 +278,9 @@ func endpointNotes(eps ...endpoint) string {
 		switch {
 		case ep.el == nil:
 		case ep.el.AutoForced:
-			note = joinNote(note, "the "+side+" was "+ep.el.forcedNote("dragged anyway"))
+			note = joinNotes(note, "the "+side+" was "+ep.el.forcedNote("dragged anyway"))
 		case !ep.el.Clickable:
-			note = joinNote(note, "another element is on top of the "+side+" at its centre and takes the mouse events there")
+			note = joinNotes(note, "another element is on top of the "+side+" at its centre and takes the mouse events there")
 		}
 	}
 	return note
@@ -415,9 +415,9 @@ func (d *dragger) html5(ctx context.Context, res *DragResult, src, tgt endpoint,
 		pt := map[string]Point{"source": plan.Source, "target": plan.Target}[r.Missing]
 		return nil, &invalid.Option{Field: r.Missing, Reason: fmt.Sprintf("no element at (%g, %g) to send HTML5 drag events to", pt.X, pt.Y)}
 	case !r.Started:
-		res.Warning = joinNote(res.Warning, "the page cancelled dragstart, so nothing was dragged")
+		res.Warning = joinNotes(res.Warning, "the page cancelled dragstart, so nothing was dragged")
 	case !r.Dropped:
-		res.Warning = joinNote(res.Warning, "the target did not accept the drop (no dragover handler called preventDefault)")
+		res.Warning = joinNotes(res.Warning, "the target did not accept the drop (no dragover handler called preventDefault)")
 	}
 	return res, nil
 }
@@ -501,7 +501,7 @@ func (d *dragger) auto(ctx context.Context, res *DragResult, src, tgt endpoint, 
 func judge(res *DragResult, r *watchReply, hadSource bool) {
 	res.settled = r.Settled
 	if res.Method != DragHTML5 && r.DragStart && !r.Drop {
-		res.Warning = joinNote(res.Warning, noDrop(r))
+		res.Warning = joinNotes(res.Warning, noDrop(r))
 	}
 	if !hadSource || (r.Judged && r.Moved) {
 		return
@@ -516,7 +516,7 @@ func judge(res *DragResult, r *watchReply, hadSource bool) {
 	if r.Landed != "" {
 		note += "; the drop landed on " + r.Landed
 	}
-	res.Warning = joinNote(res.Warning, note)
+	res.Warning = joinNotes(res.Warning, note)
 }
 
 // noDrop says why a native drag that started brought no drop event: the
@@ -534,12 +534,4 @@ func noDrop(r *watchReply) string {
 		return fmt.Sprintf("the target's dragover asked for dropEffect %q, which the source's effectAllowed %q does not allow: no drop event came", drop, r.EffectAllowed)
 	}
 	return "the target accepted the drag (its dragover called preventDefault) but no drop event came"
-}
-
-// joinNote appends a note to a warning.
-func joinNote(warning, note string) string {
-	if warning == "" {
-		return note
-	}
-	return warning + "; " + note
 }

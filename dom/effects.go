@@ -16,14 +16,3 @@ const (
 	ClickGrace = 30 * time.Millisecond
 	FillGrace  = 0
 )
-
-// joinNotes joins two warnings, either of which may be empty.
-func joinNotes(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "; " + b
-}

@@ -63,9 +63,7 @@ type FillResult struct {
 	Value *string `json:"value,omitempty"`
 	Found
 	AutoForced bool `json:"autoForced,omitempty"`
-	// Warning says what the agent should know: a forced fill, or a value
-	// the page reformatted.
-	Warning string `json:"warning,omitempty"`
+	Note
 	// Secret: the field is a password. Messages and Value never show what
 	// it holds, and the caller keeps the value out of logs.
 	Secret bool `json:"-"`

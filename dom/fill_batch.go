@@ -37,7 +37,7 @@ type FillBatchResult struct {
 	Navigated bool          `json:"navigated,omitempty"`
 	NewURL    string        `json:"newUrl,omitempty"`
 	Results   []FieldResult `json:"results"`
-	Warning   string        `json:"warning,omitempty"`
+	Note
 }
 
 // FieldResult is one field of a batch fill.

@@ -37,7 +37,7 @@ type HoverResult struct {
 	Found
 	AutoForced     bool      `json:"autoForced,omitempty"`
 	CapturedResult *Captured `json:"capturedResult,omitempty"`
-	Warning        string    `json:"warning,omitempty"`
+	Note
 }
 
 // Captured lists the overlay elements that became visible.
@@ -86,7 +86,7 @@ func Hover(ctx context.Context, p *page.Page, req HoverRequest) (*HoverResult, e
 		if err != nil {
 			return nil, err
 		}
-		res := &HoverResult{Hovered: true, Found: el.Found, AutoForced: el.AutoForced, Warning: hoverNote(el)}
+		res := &HoverResult{Hovered: true, Found: el.Found, AutoForced: el.AutoForced, Note: Note{hoverNote(el)}}
 		if standIn != nil {
 			res.Found = *standIn
 		}

@@ -28,9 +28,7 @@ type PressResult struct {
 	Pressed string `json:"pressed,omitempty"`
 	Found
 	AutoForced bool `json:"autoForced,omitempty"`
-	// Warning names an unknown key (then nothing was pressed) or a target
-	// that could not take focus.
-	Warning string `json:"warning,omitempty"`
+	Note
 }
 
 // Press sends a key combination (see Keystroke.Press). An unknown key
@@ -42,7 +40,7 @@ func Press(ctx context.Context, p *page.Page, req PressRequest) (*PressResult, e
 	var uk *UnknownKeyError
 	switch {
 	case errors.As(err, &uk):
-		return &PressResult{Warning: uk.Error() + "; nothing was pressed"}, nil
+		return &PressResult{Note: Note{uk.Error() + "; nothing was pressed"}}, nil
 	case err != nil:
 		return nil, err
 	}

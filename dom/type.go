@@ -46,8 +46,8 @@ type TypeResult struct {
 	Typed  string `json:"typed"`
 	Length int    `json:"length"`
 	Found
-	AutoForced bool   `json:"autoForced,omitempty"`
-	Warning    string `json:"warning,omitempty"`
+	AutoForced bool `json:"autoForced,omitempty"`
+	Note
 	// Secret: the keys went into a password field (see FillResult).
 	Secret bool `json:"-"`
 }

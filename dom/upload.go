@@ -56,9 +56,7 @@ type UploadResult struct {
 	Files    []string `json:"files"` // the names the page sees
 	Accept   string   `json:"accept,omitempty"`
 	Multiple bool     `json:"multiple,omitempty"`
-	// Warning names files the input's accept attribute does not admit:
-	// Chrome sets them anyway, the page may refuse them.
-	Warning string `json:"warning,omitempty"`
+	Note
 }
 
 // fileInputInfo is js/upload-info.js's reply.
@@ -102,7 +100,7 @@ func Upload(ctx context.Context, p *page.Page, req UploadRequest) (*UploadResult
 	}
 	return &UploadResult{
 		Uploaded: len(after.Files), Files: after.Files, Accept: after.Accept, Multiple: after.Multiple,
-		Warning: acceptWarning(after.Accept, req.Files),
+		Note: Note{acceptWarning(after.Accept, req.Files)},
 	}, nil
 }
 

@@ -77,10 +77,9 @@ type Call struct {
 
 	// exiting: the process ends with the call (Options.Exiting).
 	exiting bool
-	// early is the report's screenshot, taken while the last step settled;
-	// acted, while the last step runs, starts it (see shootOnce).
+	// early is the report's screenshot, taken while the last step settled
+	// (see shootOnce).
 	early *earlyShot
-	acted func()
 }
 
 // warn may be called from the concurrent parts of attach and finish. A

@@ -11,11 +11,11 @@ import (
 
 // withFrameConsole adds the current frame's messages to the tab's, in the
 // order they were logged.
-func (c *Call) withFrameConsole(ctx context.Context, msgs []capture.Message, pick func(*capture.Console) []capture.Message) []capture.Message {
-	if c.tab == nil {
+func (e *env) withFrameConsole(ctx context.Context, msgs []capture.Message, pick func(*capture.Console) []capture.Message) []capture.Message {
+	if e.tab == nil {
 		return msgs
 	}
-	fc := c.tab.FrameConsole(ctx)
+	fc := e.tab.FrameConsole(ctx)
 	if fc == nil {
 		return msgs
 	}
@@ -27,11 +27,11 @@ func (c *Call) withFrameConsole(ctx context.Context, msgs []capture.Message, pic
 // withWorkerConsoles adds the messages of the tab's service workers
 // (marked context "service-worker") to msgs, in the order they were
 // logged; the workers' events are flushed within limit first.
-func (c *Call) withWorkerConsoles(ctx context.Context, msgs []capture.Message, pick func(*capture.Console) []capture.Message, limit time.Duration) []capture.Message {
-	if c.tab == nil {
+func (e *env) withWorkerConsoles(ctx context.Context, msgs []capture.Message, pick func(*capture.Console) []capture.Message, limit time.Duration) []capture.Message {
+	if e.tab == nil {
 		return msgs
 	}
-	cons := c.tab.WorkerConsoles(ctx, limit)
+	cons := e.tab.WorkerConsoles(ctx, limit)
 	if len(cons) == 0 {
 		return msgs
 	}
@@ -45,11 +45,11 @@ func (c *Call) withWorkerConsoles(ctx context.Context, msgs []capture.Message, p
 
 // discardWorkerConsoles has the tab's service workers forget what they
 // logged, as the console step's clear does for the page.
-func (c *Call) discardWorkerConsoles(ctx context.Context) {
-	if c.tab == nil {
+func (e *env) discardWorkerConsoles(ctx context.Context) {
+	if e.tab == nil {
 		return
 	}
-	for _, con := range c.tab.WorkerConsoles(ctx, tab.WorkerWait) {
+	for _, con := range e.tab.WorkerConsoles(ctx, tab.WorkerWait) {
 		if con.Discard(ctx) != nil {
 			con.Clear() // a worker that stopped took its messages with it
 		}

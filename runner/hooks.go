@@ -131,23 +131,22 @@ const hookPollInterval = 100 * time.Millisecond
 // under ctx, the step's deadline; an action on a tab settles before its
 // settledWhen and observe, and before any later look at the page. The
 // observation and any settle or settledWhen warning go into sr.
-func (c *Call) runHooked(ctx context.Context, ps plannedStep, sr *StepResult) (any, error) {
+func (c *Call) runHooked(ctx context.Context, ps plannedStep, sr *StepResult) (output, error) {
 	h := ps.hooks
 	if h.readyWhen != "" {
 		if err := c.awaitReady(ctx, h.readyWhen); err != nil {
-			return nil, err
+			return output{}, err
 		}
 	}
 	var mark settleMark
 	if settles(ps.def) {
 		mark = c.armSettle(ctx, ps.def)
 	}
+	var acted func()
 	if settles(ps.def) && ps.last && h.empty() && ps.waitFor == nil {
-		c.acted = c.shootOnce(ctx, mark)
+		acted = c.shootOnce(ctx, mark)
 	}
-	out, err := ps.def.run(ctx, c, ps.params)
-	acted := c.acted
-	c.acted = nil
+	out, err := ps.def.run(ctx, c.stepEnv(ps.def, acted), ps.params)
 	if err == nil && settles(ps.def) {
 		if acted != nil {
 			acted() // unless the step did, once it had acted

@@ -215,7 +215,31 @@ func decode(t testing.TB, out []byte) map[string]any {
 	if err := json.Unmarshal(out, &m); err != nil {
 		t.Fatalf("output is not one JSON object: %v\n%s", err, out)
 	}
+	saysNothingInVain(t, out)
 	return m
+}
+
+// saysNothingInVain fails a result with a step output, context or
+// response that says nothing ({}, [] or null): an executor with nothing
+// to say returns no value, so no bytes are spent on it.
+func saysNothingInVain(t testing.TB, out []byte) {
+	t.Helper()
+	var res struct {
+		Steps []map[string]json.RawMessage `json:"steps"`
+	}
+	if json.Unmarshal(out, &res) != nil {
+		return
+	}
+	for i, s := range res.Steps {
+		for _, k := range []string{"output", "context", "response"} {
+			if v, ok := s[k]; ok {
+				switch string(v) {
+				case "{}", "[]", "null":
+					t.Errorf("step %d's %s is %s: an empty %s is left out\n%s", i+1, k, v, k, out)
+				}
+			}
+		}
+	}
 }
 
 func errorOf(res map[string]any) (typ, msg string) {

@@ -44,6 +44,10 @@ const (
 	// script: the step runs the agent's code in the page, which may
 	// change it: the changes summary names the step when it did.
 	script
+	// holdsTabs: the step opens, switches, lists or names the call's tabs
+	// (a click's new tabs get aliases), so its executor gets the tab
+	// table (env.tabs).
+	holdsTabs
 )
 
 // step is one entry of the step registry. Validation, dispatch, the
@@ -62,7 +66,7 @@ type step struct {
 	// them with the call's files (relative paths are its working
 	// directory's).
 	decode func(raw json.RawMessage, f capture.Files) (any, error)
-	run    func(ctx context.Context, c *Call, params any) (any, error)
+	run    func(ctx context.Context, e *env, params any) (output, error)
 	// aliases are the names agents carry over from other tools for what
 	// this step does; an unknown step so named is answered with the
 	// alias's form of this step.
@@ -103,7 +107,7 @@ func (s step) out(shape string) step {
 // define builds a registry entry with typed params.
 func define[P any](name, usage, summary string, f flags,
 	decode func(json.RawMessage) (P, error),
-	run func(context.Context, *Call, P) (any, error)) step {
+	run func(context.Context, *env, P) (output, error)) step {
 	return defineFiles(name, usage, summary, f,
 		func(raw json.RawMessage, _ capture.Files) (P, error) { return decode(raw) }, run)
 }
@@ -112,12 +116,12 @@ func define[P any](name, usage, summary string, f flags,
 // decoder reads or checks where the call's files are.
 func defineFiles[P any](name, usage, summary string, f flags,
 	decode func(json.RawMessage, capture.Files) (P, error),
-	run func(context.Context, *Call, P) (any, error)) step {
+	run func(context.Context, *env, P) (output, error)) step {
 	return step{
 		name: name, usage: usage, summary: summary, flags: f,
 		decode: func(raw json.RawMessage, files capture.Files) (any, error) { return decode(raw, files) },
-		run: func(ctx context.Context, c *Call, p any) (any, error) {
-			return run(ctx, c, p.(P))
+		run: func(ctx context.Context, e *env, p any) (output, error) {
+			return run(ctx, e, p.(P))
 		},
 	}
 }

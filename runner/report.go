@@ -185,7 +185,7 @@ func (c *Call) takeAfter(ctx context.Context) *screen {
 	opts.Viewport, opts.Full, opts.Elsewhere = false, true, ""
 	if full, err := aria.TakeReport(actx, c.page(), opts); err == nil {
 		now.LastSnapshot, now.LastElement = full.LastSnapshot, full.LastElement
-		out.fullPath = c.writeArtifact(c.files.TabFile(c.alias(), ".after.yaml"), []byte(full.Full+"\n"))
+		out.fullPath = c.env().writeArtifact(c.files.TabFile(c.alias(), ".after.yaml"), []byte(full.Full+"\n"))
 	}
 	c.tab.SaveRefCounters(now.LastSnapshot, now.LastElement)
 	return out

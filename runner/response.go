@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -129,7 +128,7 @@ func (c *Call) showBody(out *stepResponse, body []byte) {
 	}
 	ext := map[string]string{"json": "json", "text": "txt"}[kind]
 	out.Bytes = len(body)
-	out.BodyFile = c.writeArtifact(c.files.NextPath(orStr(c.alias(), "call"), "response", ext), body)
+	out.BodyFile = c.env().writeArtifact(c.files.NextPath(orStr(c.alias(), "call"), "response", ext), body)
 	preview := []rune(string(body))
 	if len(preview) > 300 {
 		preview = append(preview[:300], '…')
@@ -151,20 +150,4 @@ func bodyKind(mime string, body []byte) string {
 		return "text"
 	}
 	return "binary"
-}
-
-// withResponse adds the response to a step's output, after its own
-// fields; an output that is no object goes beside it as value.
-func withResponse(out any, resp *stepResponse) json.RawMessage {
-	r, _ := Encode(resp)
-	r = bytes.TrimSpace(r)
-	data, err := Encode(out)
-	data = bytes.TrimSpace(data)
-	switch {
-	case err != nil || out == nil || string(data) == "null" || string(data) == "{}":
-		return json.RawMessage(`{"response":` + string(r) + `}`)
-	case data[0] != '{':
-		return json.RawMessage(`{"value":` + string(data) + `,"response":` + string(r) + `}`)
-	}
-	return json.RawMessage(string(data[:len(data)-1]) + `,"response":` + string(r) + `}`)
 }

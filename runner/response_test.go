@@ -8,13 +8,13 @@ import (
 )
 
 // waitForResponse beside a click answers "what did my API say?" in the
-// same call: the POST's 201 and its JSON body, parsed.
+// same call, in the step's response beside its output: the POST's 201
+// and its JSON body, parsed.
 func TestWaitForResponseOfAClick(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/save.html")
-	out := c.call(t, tab, `{"click":"#save","waitForResponse":{"url":"/api/items","method":"POST"}}`)[0]
-	resp, _ := out["response"].(map[string]any)
+	out, resp := c.responded(t, tab, `{"click":"#save","waitForResponse":{"url":"/api/items","method":"POST"}}`)
 	body, _ := resp["body"].(map[string]any)
 	if out["clicked"] != true || resp["status"] != 201.0 || resp["method"] != "POST" || resp["mimeType"] != "application/json" ||
 		body["id"] != 7.0 || body["name"] != "Oat milk" || !strings.HasSuffix(resp["url"].(string), "/api/items") {
@@ -22,13 +22,25 @@ func TestWaitForResponseOfAClick(t *testing.T) {
 	}
 
 	// A body too long to show goes to a file, with a preview.
-	out = c.call(t, tab, `{"click":"#report","waitForResponse":"/api/report"}`)[0]
-	resp, _ = out["response"].(map[string]any)
+	_, resp = c.responded(t, tab, `{"click":"#report","waitForResponse":"/api/report"}`)
 	file, _ := resp["bodyFile"].(string)
 	data, err := os.ReadFile(file)
 	if err != nil || len(data) != num(resp["bytes"]) || resp["body"] != nil || !strings.HasPrefix(resp["preview"].(string), `[{"row":0`) {
 		t.Errorf("a long body: %v (%v)", resp, err)
 	}
+}
+
+// responded runs step on tab and returns its output and its response.
+func (c *cli) responded(t *testing.T, tab, step string) (out, resp map[string]any) {
+	t.Helper()
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[%s]}`, tab, step))
+	if code != 0 {
+		t.Fatalf("%s: exit %d: %v", step, code, res)
+	}
+	s := stepOutputs(t, res)[0]
+	out, _ = s["output"].(map[string]any)
+	resp, _ = s["response"].(map[string]any)
+	return out, resp
 }
 
 // No matching response in time is a TimeoutError that lists the requests

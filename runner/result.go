@@ -49,6 +49,8 @@ type StepResult struct {
 	Status string          `json:"status"`
 	Params json.RawMessage `json:"params,omitempty"`
 	Output any             `json:"output,omitempty"`
+	// Response is what the server answered the step's waitForResponse.
+	Response *stepResponse `json:"response,omitempty"`
 	// Observation is the value of the step's observe hook.
 	Observation any `json:"observation,omitempty"`
 	// Dialogs are the JavaScript dialogs answered while the step ran.
@@ -83,24 +85,6 @@ func (r *Result) ExitCode() int {
 
 func errorResult(e *Error) *Result {
 	return &Result{Status: "error", Error: e.json()}
-}
-
-// emptyToNil drops outputs that would print as null, {} or [], so a step
-// with nothing to say costs no bytes.
-func emptyToNil(v any) any {
-	if v == nil {
-		return nil
-	}
-	data, err := Encode(v)
-	if err != nil {
-		return v
-	}
-	data = bytes.TrimSuffix(data, []byte("\n"))
-	switch string(data) {
-	case "null", "{}", "[]":
-		return nil
-	}
-	return json.RawMessage(data)
 }
 
 // Encode is the one JSON encoding of cdpskill output: compact, one line,

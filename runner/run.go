@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tidwall/gjson"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/cdpskill/cdpskill/capture"
@@ -237,7 +236,7 @@ func (c *Call) recordFailure(ctx context.Context, ps plannedStep, sr *StepResult
 		if d == nil {
 			return
 		}
-		sr.Context = emptyToNil(d)
+		sr.Context = d
 		if hint := exactElsewhere(err, d); hint != "" {
 			sr.Error += hint
 			res.Errors[len(res.Errors)-1].Error += hint
@@ -335,10 +334,7 @@ func (c *Call) runStep(ctx context.Context, ps plannedStep, timeout time.Duratio
 		out, err = c.runInFrameOf(sctx, ps, &sr, ref, out, err)
 	}
 	if err == nil && nc != nil {
-		var resp *stepResponse
-		if resp, err = c.awaitResponse(sctx, nc, mark, *ps.waitFor, start); resp != nil {
-			out = withResponse(out, resp)
-		}
+		sr.Response, err = c.awaitResponse(sctx, nc, mark, *ps.waitFor, start)
 	}
 	c.takeDownloads(sctx, &sr, false)
 	if err == nil && ps.def.verb != "" && !ps.def.has(navigates) {
@@ -346,16 +342,11 @@ func (c *Call) runStep(ctx context.Context, ps plannedStep, timeout time.Duratio
 			sr.addWarning(w)
 		}
 	}
-	sr.Output = emptyToNil(out) // a failing step may still say what it saw
-	if raw, ok := sr.Output.(json.RawMessage); ok {
-		var w string
-		if raw, w = liftWarning(raw); w != "" {
-			sr.Output = emptyToNil(raw)
-			sr.addWarning(w)
-		}
+	if out.warning != "" {
+		sr.addWarning(out.warning)
 	}
-	if raw, ok := sr.Output.(json.RawMessage); ok && len(raw) > outputInlineLimit && !ps.def.has(sized) {
-		sr.Output = c.spill(ps.def.name, raw)
+	if present(out.value) { // a failing step may still say what it saw
+		sr.Output = c.inline(ps.def, out.value)
 	}
 	return sr, err
 }
@@ -369,7 +360,7 @@ func (c *Call) pageThrew(ctx context.Context, start time.Time) string {
 	}
 	var thrown []capture.Message
 	pick := func(con *capture.Console) []capture.Message { return con.Since(start, "error") }
-	for _, m := range c.withFrameConsole(ctx, pick(c.console()), pick) {
+	for _, m := range c.env().withFrameConsole(ctx, pick(c.console()), pick) {
 		if m.Type == "exception" {
 			thrown = append(thrown, m)
 		}
@@ -409,7 +400,7 @@ func unknownRef(err error) string {
 // then returns to the current frame: a ref from a snapshot taken inside a
 // frame, or of a cross-origin frame's content, works from anywhere. When
 // no frame has the ref, the first run's result stands.
-func (c *Call) runInFrameOf(ctx context.Context, ps plannedStep, sr *StepResult, ref string, out any, err error) (any, error) {
+func (c *Call) runInFrameOf(ctx context.Context, ps plannedStep, sr *StepResult, ref string, out output, err error) (output, error) {
 	f, ok, ferr := dom.FrameOfRef(ctx, c.page(), ref)
 	if ferr != nil || !ok {
 		return out, err
@@ -423,32 +414,6 @@ func (c *Call) runInFrameOf(ctx context.Context, ps plannedStep, sr *StepResult,
 		}
 	}()
 	return c.runHooked(ctx, ps, sr)
-}
-
-// liftWarning moves an executor's "warning" field out of its output to
-// the step's warning, where the agent looks for it, keeping the other
-// fields in order.
-func liftWarning(raw json.RawMessage) (json.RawMessage, string) {
-	w := gjson.GetBytes(raw, "warning")
-	if w.Type != gjson.String || !gjson.ValidBytes(raw) || !gjson.ParseBytes(raw).IsObject() {
-		return raw, ""
-	}
-	var b bytes.Buffer
-	b.WriteByte('{')
-	gjson.ParseBytes(raw).ForEach(func(k, v gjson.Result) bool {
-		if k.String() == "warning" {
-			return true
-		}
-		if b.Len() > 1 {
-			b.WriteByte(',')
-		}
-		b.WriteString(k.Raw)
-		b.WriteByte(':')
-		b.WriteString(v.Raw)
-		return true
-	})
-	b.WriteByte('}')
-	return b.Bytes(), w.String()
 }
 
 // outputInlineLimit is the largest step output printed inline; as for
@@ -466,8 +431,26 @@ type spilledOutput struct {
 // spill writes a large output whole to $TMPDIR/cdp-skill and returns a
 // short preview with the file's path; if the file cannot be written the
 // output stays inline.
+// inline is a step's output as the result carries it: encoded once, and
+// spilled to a file when it is too long to read inline, unless the step
+// keeps its own output small.
+func (c *Call) inline(def *step, v any) any {
+	if def.has(sized) {
+		return v
+	}
+	raw, err := Encode(v)
+	if err != nil {
+		return v
+	}
+	raw = bytes.TrimSuffix(raw, []byte("\n"))
+	if len(raw) > outputInlineLimit {
+		return c.spill(def.name, raw)
+	}
+	return json.RawMessage(raw)
+}
+
 func (c *Call) spill(action string, raw json.RawMessage) any {
-	path := c.writeArtifact(c.files.NextPath(orStr(c.alias(), "call"), action, "json"), raw)
+	path := c.env().writeArtifact(c.files.NextPath(orStr(c.alias(), "call"), action, "json"), raw)
 	if path == "" {
 		return raw
 	}
@@ -563,8 +546,8 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 		if c.console() != nil {
 			// Every level: the report shows errors and warnings and counts the rest.
 			since := func(con *capture.Console) []capture.Message { return con.Since(c.start) }
-			msgs := c.withFrameConsole(cctx, since(c.console()), since)
-			res.Console = capture.NewReport(c.withWorkerConsoles(cctx, msgs, since, consoleBudget))
+			msgs := c.env().withFrameConsole(cctx, since(c.console()), since)
+			res.Console = capture.NewReport(c.env().withWorkerConsoles(cctx, msgs, since, consoleBudget))
 		}
 		rep, err := c.finishNetwork(cctx, held)
 		if err != nil {

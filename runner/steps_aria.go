@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/cdpskill/cdpskill/aria"
@@ -80,20 +79,20 @@ type unchangedSnapshot struct {
 	SnapshotID string `json:"snapshotId"`
 }
 
-func runSnapshot(ctx context.Context, c *Call, p aria.Options) (any, error) {
-	p.SnapshotFloor, p.ElementFloor = c.tab.RefFloors()
+func runSnapshot(ctx context.Context, e *env, p aria.Options) (output, error) {
+	p.SnapshotFloor, p.ElementFloor = e.tab.RefFloors()
 	p.RefMapAbove = refMapAbove
 	p.ViewportAbove = p.InlineLimit
 	if p.ViewportAbove == 0 {
 		p.ViewportAbove = defaultInlineLimit
 	}
-	res, err := aria.Snapshot(ctx, c.page(), p)
+	res, err := aria.Snapshot(ctx, e.page(), p)
 	if err != nil {
-		return nil, err
+		return output{}, err
 	}
-	c.tab.SaveRefCounters(res.LastSnapshot, res.LastElement)
+	e.tab.SaveRefCounters(res.LastSnapshot, res.LastElement)
 	if res.Unchanged {
-		return unchangedSnapshot{true, res.SnapshotID}, nil
+		return output{value: unchangedSnapshot{true, res.SnapshotID}}, nil
 	}
 	note := ""
 	switch {
@@ -102,11 +101,11 @@ func runSnapshot(ctx context.Context, c *Call, p aria.Options) (any, error) {
 		note = fmt.Sprintf("%s cannot be compared with (another document, other options, frames, or more than 3 snapshots back): here is the whole snapshot", p.Since)
 	default:
 		if out := sinceChanges(p.Since, res); out != nil {
-			return out, nil
+			return output{value: out}, nil
 		}
 		note = fmt.Sprintf("so much changed since %s that the whole snapshot is shorter", p.Since)
 	}
-	return c.limitSnapshot(ctx, p, res, note), nil
+	return output{value: e.limitSnapshot(ctx, p, res, note)}, nil
 }
 
 // changedSnapshot answers since on a page that changed: what changed
@@ -138,17 +137,17 @@ func sinceChanges(since string, res *aria.Result) any {
 // the refs map to a file; YAML over the inline limit goes to a file, with
 // the viewport's part inline. A file that cannot be written leaves the
 // output inline.
-func (c *Call) limitSnapshot(ctx context.Context, p aria.Options, res *aria.Result, note string) any {
+func (e *env) limitSnapshot(ctx context.Context, p aria.Options, res *aria.Result, note string) any {
 	var arts artifacts
 	if res.RefMap != nil {
-		arts.Refs = c.writeArtifact(c.snapshotFile(res.SnapshotID, "refs.json"), res.RefMap)
+		arts.Refs = e.writeArtifact(e.snapshotFile(res.SnapshotID, "refs.json"), res.RefMap)
 	}
 	limit := p.InlineLimit
 	if limit == 0 {
 		limit = defaultInlineLimit
 	}
 	if len(res.YAML) > limit {
-		arts.Snapshot = c.writeArtifact(c.snapshotFile(res.SnapshotID, "yaml"), []byte(res.YAML+"\n"))
+		arts.Snapshot = e.writeArtifact(e.snapshotFile(res.SnapshotID, "yaml"), []byte(res.YAML+"\n"))
 	}
 	if arts.Snapshot == "" {
 		out := inlineSnapshot{Result: res, Note: note}
@@ -162,18 +161,18 @@ func (c *Call) limitSnapshot(ctx context.Context, p aria.Options, res *aria.Resu
 		Message: fmt.Sprintf("the snapshot is %d bytes, over inlineLimit %d: read it in %s; viewportSnapshot is what is on screen",
 			len(res.YAML), limit, arts.Snapshot),
 		Artifacts:        &arts,
-		ViewportSnapshot: viewportSnapshot(ctx, c, p, res, limit),
+		ViewportSnapshot: viewportSnapshot(ctx, e, p, res, limit),
 	}
 }
 
 // viewportSnapshot is the part of an oversized snapshot that is on
 // screen, cut to limit; "" when it cannot be had. The snapshot's own walk
 // gives it, unless frames were spliced into that one.
-func viewportSnapshot(ctx context.Context, c *Call, p aria.Options, full *aria.Result, limit int) string {
+func viewportSnapshot(ctx context.Context, e *env, p aria.Options, full *aria.Result, limit int) string {
 	y := full.Viewport(ctx)
 	if y == "" {
 		p.ViewportOnly, p.Internal, p.Since, p.RefMapAbove, p.ViewportAbove = true, true, "", 0, 0
-		res, err := aria.Snapshot(ctx, c.page(), p)
+		res, err := aria.Snapshot(ctx, e.page(), p)
 		if err != nil {
 			return ""
 		}
@@ -186,22 +185,11 @@ func viewportSnapshot(ctx context.Context, c *Call, p aria.Options, full *aria.R
 }
 
 // snapshotFile is $TMPDIR/cdp-skill/{alias}.{snapshotId}.{ext}.
-func (c *Call) snapshotFile(id, ext string) string {
+func (e *env) snapshotFile(id, ext string) string {
 	if id == "" {
 		id = "plain"
 	}
-	return c.files.TabFile(c.alias(), "."+id+"."+ext)
-}
-
-// writeArtifact writes data to path, privately, and returns path; on
-// failure the call notes it (unsaved) and returns "", and the output
-// stays inline or its field is left out.
-func (c *Call) writeArtifact(path string, data []byte) string {
-	if err := c.files.Temp.WriteFile(path, data); err != nil {
-		c.unsaved(filepath.Base(path), err)
-		return ""
-	}
-	return path
+	return e.files.TabFile(e.alias(), "."+id+"."+ext)
 }
 
 func mustJSON(v any) []byte {
@@ -237,28 +225,28 @@ type searchOutput struct {
 	Scrolled *dom.Scrolled `json:"scrolled,omitempty"`
 }
 
-func runSnapshotSearch(ctx context.Context, c *Call, p aria.SearchOptions) (any, error) {
-	p.SnapshotFloor, p.ElementFloor = c.tab.RefFloors()
-	res, err := aria.Search(ctx, c.page(), p)
+func runSnapshotSearch(ctx context.Context, e *env, p aria.SearchOptions) (output, error) {
+	p.SnapshotFloor, p.ElementFloor = e.tab.RefFloors()
+	res, err := aria.Search(ctx, e.page(), p)
 	if err != nil {
-		return nil, err
+		return output{}, err
 	}
-	c.tab.SaveRefCounters(res.LastSnapshot, res.LastElement)
+	e.tab.SaveRefCounters(res.LastSnapshot, res.LastElement)
 	if res.MatchCount > 0 || p.Near != nil || (p.Text == "" && p.Pattern == "") {
-		return res, nil
+		return output{value: res}, nil
 	}
 	// Nothing yet: a virtualized list or grid renders only the rows in its
 	// view, so the text may be in one not rendered.
-	scrolled, err := dom.SearchScrollers(ctx, c.page(), dom.ScrollQuery{Text: p.Text, Pattern: p.Pattern, Role: p.Role, Exact: p.Exact}, 0)
+	scrolled, err := dom.SearchScrollers(ctx, e.page(), dom.ScrollQuery{Text: p.Text, Pattern: p.Pattern, Role: p.Role, Exact: p.Exact}, 0)
 	if err != nil || scrolled == nil {
-		return res, nil // the search without scrolling stands
+		return output{value: res}, nil // the search without scrolling stands
 	}
-	again, err := aria.Search(ctx, c.page(), p)
+	again, err := aria.Search(ctx, e.page(), p)
 	if err != nil {
-		return nil, err
+		return output{}, err
 	}
-	c.tab.SaveRefCounters(again.LastSnapshot, again.LastElement)
-	return searchOutput{again, scrolled}, nil
+	e.tab.SaveRefCounters(again.LastSnapshot, again.LastElement)
+	return output{value: searchOutput{again, scrolled}}, nil
 }
 
 // --- query
@@ -290,16 +278,16 @@ func decodeQuery(raw json.RawMessage) (queryParams, error) {
 	return queryParams{role: &q}, nil
 }
 
-func runQuery(ctx context.Context, c *Call, p queryParams) (any, error) {
+func runQuery(ctx context.Context, e *env, p queryParams) (output, error) {
 	if p.css != nil {
-		return runQueryCSS(ctx, c, *p.css)
+		return runQueryCSS(ctx, e, *p.css)
 	}
 	q := *p.role
-	q.SnapshotFloor, q.ElementFloor = c.tab.RefFloors()
-	res, err := aria.QueryRoles(ctx, c.page(), q)
+	q.SnapshotFloor, q.ElementFloor = e.tab.RefFloors()
+	res, err := aria.QueryRoles(ctx, e.page(), q)
 	if err != nil {
-		return nil, err
+		return output{}, err
 	}
-	c.tab.SaveRefCounters(res.LastSnapshot, res.LastElement)
-	return res, nil
+	e.tab.SaveRefCounters(res.LastSnapshot, res.LastElement)
+	return output{value: res}, nil
 }

@@ -145,20 +145,24 @@ func (p screenshotParams) options() capture.ShotOptions {
 	return o
 }
 
-func runScreenshot(ctx context.Context, c *Call, p screenshotParams) (any, error) {
+func runScreenshot(ctx context.Context, e *env, p screenshotParams) (output, error) {
 	opts := p.options()
 	if p.Selector != "" || p.Ref != "" {
-		clip, err := capture.ElementClip(ctx, c.page(), capture.ElementTarget{Selector: p.Selector, Ref: p.Ref, Padding: p.Padding})
+		clip, err := capture.ElementClip(ctx, e.page(), capture.ElementTarget{Selector: p.Selector, Ref: p.Ref, Padding: p.Padding})
 		if err != nil {
-			return nil, err
+			return output{}, err
 		}
 		opts.Clip = clip
 	}
 	path := p.Path
 	if path == "" {
-		path = c.files.NextPath(c.alias(), "shot", extension(p.Format))
+		path = e.files.NextPath(e.alias(), "shot", extension(p.Format))
 	}
-	return c.files.Capture(ctx, c.sess(), path, opts)
+	shot, err := e.files.Capture(ctx, e.tab.Session, path, opts)
+	if shot == nil {
+		return output{}, err
+	}
+	return output{value: shot, warning: shot.Warning}, err
 }
 
 // --- pdf
@@ -185,12 +189,12 @@ func decodePDF(raw json.RawMessage, files capture.Files) (pdfParams, error) {
 	return p, resolveOutputPath(files, &p.Path, ".pdf")
 }
 
-func runPDF(ctx context.Context, c *Call, p pdfParams) (any, error) {
+func runPDF(ctx context.Context, e *env, p pdfParams) (output, error) {
 	path := p.Path
 	if path == "" {
-		path = c.files.NextPath(c.alias(), "print", "pdf")
+		path = e.files.NextPath(e.alias(), "print", "pdf")
 	}
-	return c.files.PrintPDF(ctx, c.sess(), path, p.PDFOptions)
+	return value(e.files.PrintPDF(ctx, e.tab.Session, path, p.PDFOptions))
 }
 
 // --- console
@@ -227,35 +231,35 @@ func decodeConsole(raw json.RawMessage) (consoleParams, error) {
 	return p, nil
 }
 
-func runConsole(ctx context.Context, c *Call, p consoleParams) (any, error) {
-	if c.console() == nil {
-		return nil, newError(Execution, "console capture did not start for this tab")
+func runConsole(ctx context.Context, e *env, p consoleParams) (output, error) {
+	if e.console() == nil {
+		return output{}, newError(Execution, "console capture did not start for this tab")
 	}
-	if err := c.console().Flush(ctx); err != nil {
-		return nil, err
+	if err := e.console().Flush(ctx); err != nil {
+		return output{}, err
 	}
 	q := capture.ConsoleQuery{Limit: p.Limit, Levels: p.levels, Type: p.Type, StackTrace: p.StackTrace}
 	if p.Since > 0 {
 		q.Since = msTime(p.Since)
 	}
-	msgs := c.withFrameConsole(ctx, c.console().Messages(), (*capture.Console).Messages)
-	msgs = c.withWorkerConsoles(ctx, msgs, (*capture.Console).Messages, tab.WorkerWait)
-	view, err := c.files.NewConsoleView(msgs, q, c.files.TabFile(c.alias(), ".console.json"))
+	msgs := e.withFrameConsole(ctx, e.console().Messages(), (*capture.Console).Messages)
+	msgs = e.withWorkerConsoles(ctx, msgs, (*capture.Console).Messages, tab.WorkerWait)
+	view, err := e.files.NewConsoleView(msgs, q, e.files.TabFile(e.alias(), ".console.json"))
 	if err != nil {
-		return nil, err
+		return output{}, err
 	}
 	if p.Clear {
-		if err := c.console().Discard(ctx); err != nil {
-			return view, err
+		if err := e.console().Discard(ctx); err != nil {
+			return output{value: view}, err
 		}
-		if fc := c.tab.FrameConsole(ctx); fc != nil {
+		if fc := e.tab.FrameConsole(ctx); fc != nil {
 			if err := fc.Discard(ctx); err != nil {
-				return view, err
+				return output{value: view}, err
 			}
 		}
-		c.discardWorkerConsoles(ctx)
+		e.discardWorkerConsoles(ctx)
 	}
-	return view, nil
+	return output{value: view}, nil
 }
 
 // msTime reads a timestamp in milliseconds since the epoch.
@@ -373,33 +377,33 @@ func decodeThrottle(raw json.RawMessage) (page.NetworkConditions, error) {
 	return page.NetworkConditions{Latency: custom.Latency, Download: custom.Download, Upload: custom.Upload}, nil
 }
 
-func runNetwork(ctx context.Context, c *Call, p networkParams) (any, error) {
+func runNetwork(ctx context.Context, e *env, p networkParams) (output, error) {
 	if p.conditions != nil {
-		return c.changeNetworkConditions(ctx, *p.conditions)
+		return value(e.changeNetworkConditions(ctx, *p.conditions))
 	}
-	nc, err := c.tab.EnsureNetwork(ctx)
+	nc, err := e.tab.EnsureNetwork(ctx)
 	if err != nil {
-		return nil, err
+		return output{}, err
 	}
 	if err := nc.Flush(ctx); err != nil {
-		return nil, err
+		return output{}, err
 	}
-	if err := nc.Save(ctx, nc.Log, false, c.page().Top()); err != nil {
-		return nil, err
+	if err := nc.Save(ctx, nc.Log, false, e.page().Top()); err != nil {
+		return output{}, err
 	}
 	logged, err := nc.Log.Read()
 	if err != nil {
-		return nil, err
+		return output{}, err
 	}
 	all := append(logged, nc.Unsaved()...)
 	if p.Clear {
 		nc.Clear()
 		if err := nc.Log.Clear(); err != nil {
-			return nil, err
+			return output{}, err
 		}
-		return map[string]int{"cleared": len(all)}, nil
+		return output{value: map[string]int{"cleared": len(all)}}, nil
 	}
-	return c.files.NewNetworkView(all, p.query, c.files.TabFile(c.alias(), ".network.json"))
+	return value(e.files.NewNetworkView(all, p.query, e.files.TabFile(e.alias(), ".network.json")))
 }
 
 // finishNetwork collects the call's last requests, saves them to the

@@ -97,8 +97,6 @@ type viewportOutput struct {
 	Height            int     `json:"height"`
 	DeviceScaleFactor float64 `json:"deviceScaleFactor"`
 	Mobile            bool    `json:"mobile"`
-	// Warning says the page loaded as another device (reloadNote).
-	Warning string `json:"warning,omitempty"`
 }
 
 // reloadNote is said when the step changed the user agent or touch
@@ -106,40 +104,41 @@ type viewportOutput struct {
 // its scripts' feature detection saw those, until it loads again.
 const reloadNote = "the page loaded as another device (user agent, touch): reload it to load it as this one"
 
-func runViewport(ctx context.Context, c *Call, p viewportParams) (any, error) {
-	e := c.tab.LoadEmulation()
+func runViewport(ctx context.Context, e *env, p viewportParams) (output, error) {
+	em := e.tab.LoadEmulation()
 	var was page.DeviceMetrics
-	if e.Viewport != nil {
-		was = *e.Viewport
+	if em.Viewport != nil {
+		was = *em.Viewport
 	}
-	var out viewportOutput
+	var shown viewportOutput
 	if p.reset {
-		if err := page.ClearViewport(ctx, c.page()); err != nil {
-			return nil, err
+		if err := page.ClearViewport(ctx, e.page()); err != nil {
+			return output{}, err
 		}
-		e.Viewport = nil
+		em.Viewport = nil
 	} else {
-		m, err := page.SetViewport(ctx, c.page(), p.DeviceMetrics)
+		m, err := page.SetViewport(ctx, e.page(), p.DeviceMetrics)
 		if err != nil {
-			return nil, err
+			return output{}, err
 		}
-		e.Viewport = &m
-		out = viewportOutput{Width: m.Width, Height: m.Height, DeviceScaleFactor: m.DeviceScaleFactor, Mobile: m.Mobile}
+		em.Viewport = &m
+		shown = viewportOutput{Width: m.Width, Height: m.Height, DeviceScaleFactor: m.DeviceScaleFactor, Mobile: m.Mobile}
 	}
 	var now page.DeviceMetrics
-	if e.Viewport != nil {
-		now = *e.Viewport
+	if em.Viewport != nil {
+		now = *em.Viewport
+	}
+	out := output{value: shown}
+	if p.reset {
+		out.value = resetOutput{true}
 	}
 	if now.UserAgent != was.UserAgent || now.HasTouch != was.HasTouch {
 		var blank bool
-		if c.page().Top().CallJS(ctx, "() => location.href === 'about:blank'", &blank) == nil && !blank {
-			out.Warning = reloadNote
+		if e.page().Top().CallJS(ctx, "() => location.href === 'about:blank'", &blank) == nil && !blank {
+			out.warning = reloadNote
 		}
 	}
-	if p.reset {
-		return resetOutput{true, out.Warning}, c.tab.SaveEmulation(e)
-	}
-	return out, c.tab.SaveEmulation(e)
+	return out, e.tab.SaveEmulation(em)
 }
 
 // explainViewport notes why the page's viewport is wider than the phone
@@ -153,17 +152,16 @@ func (c *Call) explainViewport(pc *page.Context) {
 
 // resetOutput is the viewport step's report of a reset.
 type resetOutput struct {
-	Reset   bool   `json:"reset"`
-	Warning string `json:"warning,omitempty"`
+	Reset bool `json:"reset"`
 }
 
 // changeNetworkConditions applies a network step's offline or throttle
 // change on top of what the tab already emulates, and stores the result.
-func (c *Call) changeNetworkConditions(ctx context.Context, ch conditionsChange) (any, error) {
-	e := c.tab.LoadEmulation()
+func (e *env) changeNetworkConditions(ctx context.Context, ch conditionsChange) (any, error) {
+	em := e.tab.LoadEmulation()
 	var cur page.NetworkConditions
-	if e.Network != nil {
-		cur = *e.Network
+	if em.Network != nil {
+		cur = *em.Network
 	}
 	if ch.throttle != nil {
 		cur = page.NetworkConditions{Offline: cur.Offline, Throttle: ch.throttle.Throttle,
@@ -172,15 +170,15 @@ func (c *Call) changeNetworkConditions(ctx context.Context, ch conditionsChange)
 	if ch.offline != nil {
 		cur.Offline = *ch.offline
 	}
-	if err := page.SetNetworkConditions(ctx, c.page(), cur); err != nil {
+	if err := page.SetNetworkConditions(ctx, e.page(), cur); err != nil {
 		return nil, err
 	}
-	c.tab.EmulateWorkers(ctx, cur) // what the tab's service workers fetch goes offline too
-	e.Network = nil
+	e.tab.EmulateWorkers(ctx, cur) // what the tab's service workers fetch goes offline too
+	em.Network = nil
 	if !cur.IsZero() {
-		e.Network = &cur
+		em.Network = &cur
 	}
-	return conditionsOutput(cur), c.tab.SaveEmulation(e)
+	return conditionsOutput(cur), e.tab.SaveEmulation(em)
 }
 
 // conditionsOutput reports the emulated network: offline, and the
@@ -379,23 +377,23 @@ func decodeExpires(raw json.RawMessage) (int64, error) {
 	return int64(secs), nil
 }
 
-func runCookies(ctx context.Context, c *Call, p cookiesParams) (any, error) {
+func runCookies(ctx context.Context, e *env, p cookiesParams) (output, error) {
 	switch p.action {
 	case "set":
-		n, err := page.SetCookies(ctx, c.page(), p.cookies)
-		return map[string]int{"set": n}, err
+		n, err := page.SetCookies(ctx, e.page(), p.cookies)
+		return output{value: map[string]int{"set": n}}, err
 	case "delete":
-		n, err := page.DeleteCookies(ctx, c.page(), p.scope, p.Delete)
-		return map[string]int{"deleted": n}, err
+		n, err := page.DeleteCookies(ctx, e.page(), p.scope, p.Delete)
+		return output{value: map[string]int{"deleted": n}}, err
 	case "clear":
-		n, err := page.DeleteCookies(ctx, c.page(), p.scope, "")
-		return map[string]int{"cleared": n}, err
+		n, err := page.DeleteCookies(ctx, e.page(), p.scope, "")
+		return output{value: map[string]int{"cleared": n}}, err
 	}
-	cookies, err := page.GetCookies(ctx, c.page(), p.scope, p.Name)
+	cookies, err := page.GetCookies(ctx, e.page(), p.scope, p.Name)
 	if err != nil {
-		return nil, err
+		return output{}, err
 	}
-	return map[string]any{"cookies": cookies}, nil
+	return output{value: map[string]any{"cookies": cookies}}, nil
 }
 
 // --- storage
@@ -502,14 +500,14 @@ func stringOrList(raw json.RawMessage) []string {
 	return list
 }
 
-func runStorage(ctx context.Context, c *Call, p storageParams) (any, error) {
+func runStorage(ctx context.Context, e *env, p storageParams) (output, error) {
 	out := map[string]*page.StorageResult{}
 	for _, a := range p.areas {
-		res, err := page.Storage(ctx, c.page(), a.name, a.ops)
+		res, err := page.Storage(ctx, e.page(), a.name, a.ops)
 		if err != nil {
-			return out, err
+			return output{value: out}, err
 		}
 		out[a.name] = res
 	}
-	return out, nil
+	return output{value: out}, nil
 }

@@ -41,8 +41,8 @@ type scriptLogs struct {
 // evaluated under url in the current frame; the function it returns
 // collects them. An evaluation's console events arrive before its reply,
 // so nothing is waited for.
-func (c *Call) watchLogs(ctx context.Context, url string) func() scriptLogs {
-	con := c.tab.EvalConsole(ctx)
+func (e *env) watchLogs(ctx context.Context, url string) func() scriptLogs {
+	con := e.tab.EvalConsole(ctx)
 	if con == nil {
 		return func() scriptLogs { return scriptLogs{} }
 	}
@@ -178,15 +178,15 @@ type pageFunctionOutput struct {
 	scriptLogs
 }
 
-func runPageFunction(ctx context.Context, c *Call, p pageFunctionParams) (any, error) {
+func runPageFunction(ctx context.Context, e *env, p pageFunctionParams) (output, error) {
 	req := page.FuncRequest{
 		Source: p.Fn, File: p.File, Refs: p.Refs, Await: p.Await, Serialize: p.Serialize,
 		Timeout: time.Duration(p.Timeout) * time.Millisecond,
 	}
-	logs := c.watchLogs(ctx, req.ScriptURL())
-	v, err := page.PageFunction(ctx, c.page(), req)
+	logs := e.watchLogs(ctx, req.ScriptURL())
+	v, err := page.PageFunction(ctx, e.page(), req)
 	out := logs()
-	return withLogs(pageFunctionOutput{v, out}, out, err)
+	return value(withLogs(pageFunctionOutput{v, out}, out, err))
 }
 
 // --- poll
@@ -234,15 +234,15 @@ type pollOutput struct {
 	scriptLogs
 }
 
-func runPoll(ctx context.Context, c *Call, p pollParams) (any, error) {
+func runPoll(ctx context.Context, e *env, p pollParams) (output, error) {
 	req := page.PollRequest{
 		Source:   p.Fn,
 		File:     p.File,
 		Interval: time.Duration(p.Interval) * time.Millisecond,
 		Timeout:  time.Duration(p.Timeout) * time.Millisecond,
 	}
-	logs := c.watchLogs(ctx, req.ScriptURL())
-	res, err := page.Poll(ctx, c.page(), req)
+	logs := e.watchLogs(ctx, req.ScriptURL())
+	res, err := page.Poll(ctx, e.page(), req)
 	out := logs()
-	return withLogs(pollOutput{res, out}, out, err)
+	return value(withLogs(pollOutput{res, out}, out, err))
 }

@@ -71,30 +71,29 @@ type frameOutput struct {
 	URL         string `json:"url"`
 	Name        string `json:"name,omitempty"`
 	CrossOrigin bool   `json:"crossOrigin,omitempty"`
-	Warning     string `json:"warning,omitempty"`
 }
 
-func runFrame(ctx context.Context, c *Call, p frameParams) (any, error) {
-	pg := c.page()
+func runFrame(ctx context.Context, e *env, p frameParams) (output, error) {
+	pg := e.page()
 	if p.top {
 		pg.Enter(nil)
 		f, err := pg.FindFrame(ctx, pg.S.TargetID) // a tab's main frame id is its target id
 		if err != nil {
-			return nil, err
+			return output{}, err
 		}
-		return frameOutput{FrameID: f.ID, URL: f.URL}, nil
+		return output{value: frameOutput{FrameID: f.ID, URL: f.URL}}, nil
 	}
 	if p.List {
-		return pg.Frames(ctx)
+		return value(pg.Frames(ctx))
 	}
 	f, err := findFrame(ctx, pg, p)
 	if err != nil {
-		return nil, err
+		return output{}, err
 	}
 	pg.Enter(f)
-	out := frameOutput{FrameID: f.ID, URL: f.URL, Name: f.Name, CrossOrigin: f.CrossOrigin}
+	out := output{value: frameOutput{FrameID: f.ID, URL: f.URL, Name: f.Name, CrossOrigin: f.CrossOrigin}}
 	if f.CrossOrigin {
-		out.Warning = "this frame is cross-origin: steps now run in its own context, and its page cannot reach the top document; frame \"top\" goes back"
+		out.warning = "this frame is cross-origin: steps now run in its own context, and its page cannot reach the top document; frame \"top\" goes back"
 	}
 	return out, nil
 }

@@ -106,14 +106,14 @@ func decodeType(raw json.RawMessage) (typeParams, error) {
 	return p, checkNotNegative(map[string]int{"delay": p.Delay, "timeout": p.Timeout})
 }
 
-func runType(ctx context.Context, c *Call, p typeParams) (any, error) {
-	res, err := dom.Type(ctx, c.page(), dom.TypeRequest{
+func runType(ctx context.Context, e *env, p typeParams) (output, error) {
+	res, err := dom.Type(ctx, e.page(), dom.TypeRequest{
 		Target: p.target(), Text: *p.Text, Delay: ms(p.Delay), Force: p.Force, Timeout: ms(p.Timeout),
 	})
 	if err != nil || res.Secret || p.target() == "" { // the focused element is never seen
-		c.keepSecret(*p.Text)
+		e.secret(*p.Text)
 	}
-	return res, err
+	return value(res, err)
 }
 
 // --- press
@@ -148,8 +148,16 @@ func decodePress(raw json.RawMessage) (pressParams, error) {
 	return p, checkNotNegative(map[string]int{"timeout": p.Timeout})
 }
 
-func runPress(ctx context.Context, c *Call, p pressParams) (any, error) {
-	return dom.Press(ctx, c.page(), dom.PressRequest{Key: p.Key, Target: p.target(), Force: p.Force, Timeout: ms(p.Timeout)})
+func runPress(ctx context.Context, e *env, p pressParams) (output, error) {
+	res, err := dom.Press(ctx, e.page(), dom.PressRequest{Key: p.Key, Target: p.target(), Force: p.Force, Timeout: ms(p.Timeout)})
+	if res == nil {
+		return output{}, err
+	}
+	out := output{warning: res.Warning}
+	if res.Pressed != "" { // an unknown key: nothing was pressed, the warning says why
+		out.value = res
+	}
+	return out, err
 }
 
 // --- hover
@@ -175,10 +183,10 @@ func decodeHover(raw json.RawMessage) (hoverParams, error) {
 	return p, checkNotNegative(map[string]int{"duration": p.Duration, "timeout": p.Timeout})
 }
 
-func runHover(ctx context.Context, c *Call, p hoverParams) (any, error) {
-	return dom.Hover(ctx, c.page(), dom.HoverRequest{
+func runHover(ctx context.Context, e *env, p hoverParams) (output, error) {
+	return value(dom.Hover(ctx, e.page(), dom.HoverRequest{
 		Target: p.target(), Duration: ms(p.Duration), CaptureResult: p.CaptureResult, Force: p.Force, Timeout: ms(p.Timeout),
-	})
+	}))
 }
 
 // --- drag
@@ -251,10 +259,10 @@ func decodeEndpoint(name string, raw json.RawMessage) (dom.DragEndpoint, error) 
 	return dom.DragEndpoint{Target: e.target(), X: e.X, Y: e.Y, OffsetX: e.OffsetX, OffsetY: e.OffsetY}, nil
 }
 
-func runDrag(ctx context.Context, c *Call, p dragParams) (any, error) {
-	return dom.Drag(ctx, c.page(), dom.DragRequest{
+func runDrag(ctx context.Context, e *env, p dragParams) (output, error) {
+	return value(dom.Drag(ctx, e.page(), dom.DragRequest{
 		Source: p.from, Target: p.to, Method: p.Method, Steps: p.Steps, Delay: ms(p.Delay), Timeout: ms(p.Timeout),
-	})
+	}))
 }
 
 // --- scroll
@@ -305,7 +313,7 @@ func decodeScroll(raw json.RawMessage) (scrollParams, error) {
 	return p, checkNotNegative(map[string]int{"timeout": p.Timeout})
 }
 
-func runScroll(ctx context.Context, c *Call, p scrollParams) (any, error) {
+func runScroll(ctx context.Context, e *env, p scrollParams) (output, error) {
 	req := dom.ScrollRequest{To: p.To, Target: p.target(), X: p.X, Y: p.Y, Timeout: ms(p.Timeout)}
 	if p.DeltaX != nil {
 		req.DeltaX = *p.DeltaX
@@ -313,7 +321,7 @@ func runScroll(ctx context.Context, c *Call, p scrollParams) (any, error) {
 	if p.DeltaY != nil {
 		req.DeltaY = *p.DeltaY
 	}
-	return dom.Scroll(ctx, c.page(), req)
+	return value(dom.Scroll(ctx, e.page(), req))
 }
 
 // --- selectOption
@@ -352,10 +360,10 @@ func decodeSelectOption(raw json.RawMessage) (selectOptionParams, error) {
 	return p, checkNotNegative(map[string]int{"timeout": p.Timeout})
 }
 
-func runSelectOption(ctx context.Context, c *Call, p selectOptionParams) (any, error) {
-	return dom.SelectOption(ctx, c.page(), dom.SelectOptionRequest{
+func runSelectOption(ctx context.Context, e *env, p selectOptionParams) (output, error) {
+	return value(dom.SelectOption(ctx, e.page(), dom.SelectOptionRequest{
 		Target: p.target(), Value: p.Value, Label: p.Label, Index: p.Index, Values: p.Values, Timeout: ms(p.Timeout),
-	})
+	}))
 }
 
 // --- selectText
@@ -388,6 +396,6 @@ func decodeSelectText(raw json.RawMessage) (selectTextParams, error) {
 	return p, checkNotNegative(map[string]int{"timeout": p.Timeout})
 }
 
-func runSelectText(ctx context.Context, c *Call, p selectTextParams) (any, error) {
-	return dom.SelectText(ctx, c.page(), dom.SelectTextRequest{Target: p.target(), Start: p.Start, End: p.End, Timeout: ms(p.Timeout)})
+func runSelectText(ctx context.Context, e *env, p selectTextParams) (output, error) {
+	return value(dom.SelectText(ctx, e.page(), dom.SelectTextRequest{Target: p.target(), Start: p.Start, End: p.End, Timeout: ms(p.Timeout)}))
 }

@@ -20,7 +20,7 @@ import (
 // interactSteps act on elements.
 var interactSteps = []step{
 	define("click", `"selector" | "s1e4" | {selector|ref|text (+exact, withinSelector)|selectors: […]|x,y, force, button, clickCount, doubleClick, jsClick, nativeOnly, timeout, waitAfter: true|{timeout, stable}, scrollUntilVisible: true|{direction, distance, maxAttempts}, searchFrames, stable: true|frames}`,
-		"once actionable; reports navigation and new tabs", needsTab|visual|hooks|rendered|browserWide, decodeClick, runClick).out(`{clicked, method, targetReceived?, newTabs?, scrolled?}`).did("Clicked").
+		"once actionable; reports navigation and new tabs", needsTab|visual|hooks|rendered|browserWide|holdsTabs, decodeClick, runClick).out(`{clicked, method, targetReceived?, newTabs?, scrolled?}`).did("Clicked").
 		also(`{"click":{"selector":"…","doubleClick":true}}`, "dblclick", "doubleClick").
 		also(`{"click":{"selector":"…","button":"right"}}`, "rightClick", "contextClick").
 		also(`{"click":"…"}`, "tap", "clickElement", "clickOn", "mouseClick"),
@@ -237,28 +237,28 @@ type clickOutput struct {
 	NewTabs []tabOutput `json:"newTabs,omitempty"`
 }
 
-func runClick(ctx context.Context, c *Call, p clickParams) (any, error) {
-	res, err := dom.Click(ctx, c.page(), dom.ClickRequest{
+func runClick(ctx context.Context, e *env, p clickParams) (output, error) {
+	res, err := dom.Click(ctx, e.page(), dom.ClickRequest{
 		Target: orStr(p.Ref, p.Selector), Text: p.Text, Exact: p.Exact, Within: p.WithinSelector,
 		Selectors: p.Selectors, X: p.X, Y: p.Y, Force: p.Force,
 		Button: p.Button, ClickCount: p.clickCount(), Method: p.method(), Timeout: ms(p.Timeout),
 		ScrollUntilVisible: p.scroll, WaitAfter: p.settle, SearchFrames: p.SearchFrames, Stable: p.stable,
 		NoGrace: true, // the settle after the step watches for what follows
-		Acted:   c.acted,
+		Acted:   e.acted,
 	})
 	if err != nil {
-		return nil, err
+		return output{}, err
 	}
 	out := &clickOutput{ClickResult: res}
 	for _, t := range res.NewTabs {
-		alias, err := c.tabs.Register(t.TargetID, c.browser.Endpoint)
+		alias, err := e.tabs.registry().Register(t.TargetID, e.tabs.connection().Endpoint)
 		if err != nil {
-			c.warn("tab registry: the click opened tab %s but it could not be given an alias: %v", t.TargetID, err)
+			e.warn("tab registry: the click opened tab %s but it could not be given an alias: %v", t.TargetID, err)
 			continue
 		}
 		out.NewTabs = append(out.NewTabs, tabOutput{Tab: alias, URL: t.URL, Title: t.Title})
 	}
-	return out, nil
+	return output{value: out, warning: res.Warning}, nil
 }
 
 // --- fill
@@ -449,37 +449,26 @@ func (m *orderedStringMap) fields() []dom.Field {
 	return out
 }
 
-func runFill(ctx context.Context, c *Call, p fillParams) (any, error) {
+func runFill(ctx context.Context, e *env, p fillParams) (output, error) {
 	if p.Fields != nil {
-		res, err := dom.FillBatch(ctx, c.page(), dom.FillBatchRequest{
+		res, err := dom.FillBatch(ctx, e.page(), dom.FillBatchRequest{
 			Fields: p.Fields.fields(), Clear: p.Clear, React: p.React, Force: p.Force, Timeout: ms(p.Timeout),
 		})
 		for i, f := range p.Fields.fields() {
 			if res == nil || i >= len(res.Results) || res.Results[i].Secret || !res.Results[i].Filled {
-				c.keepSecret(f.Value)
+				e.secret(f.Value)
 			}
 		}
-		if res == nil {
-			return nil, err
-		}
-		return res, err // a partial batch says which fields took
+		return value(res, err) // a partial batch says which fields took
 	}
-	res, err := dom.Fill(ctx, c.page(), dom.FillRequest{
+	res, err := dom.Fill(ctx, e.page(), dom.FillRequest{
 		Target: orStr(p.Ref, p.Selector), Label: p.Label, Exact: p.Exact, Value: string(*p.Value),
 		Clear: p.Clear, React: p.React, Force: p.Force, Timeout: ms(p.Timeout),
 	})
 	if err != nil || res.Secret {
-		c.keepSecret(string(*p.Value))
+		e.secret(string(*p.Value))
 	}
-	return res, err
-}
-
-// keepSecret keeps value out of the debug log: it went into a password
-// field, or into a field the fill failed on before it could tell.
-func (c *Call) keepSecret(value string) {
-	if value != "" {
-		c.secrets = append(c.secrets, value)
-	}
+	return value(res, err)
 }
 
 func ms(n int) time.Duration { return time.Duration(n) * time.Millisecond }

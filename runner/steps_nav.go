@@ -99,12 +99,12 @@ func checkURL(u string) error {
 	return nil
 }
 
-func runGoto(ctx context.Context, c *Call, p gotoParams) (any, error) {
-	return gotoURL(ctx, c, p.URL, p.WaitUntil)
+func runGoto(ctx context.Context, e *env, p gotoParams) (output, error) {
+	return value(gotoURL(ctx, e, p.URL, p.WaitUntil))
 }
 
-func gotoURL(ctx context.Context, c *Call, url, waitUntil string) (*page.NavResult, error) {
-	return page.Goto(ctx, c.page(), url, waitUntil)
+func gotoURL(ctx context.Context, e *env, url, waitUntil string) (*page.NavResult, error) {
+	return page.Goto(ctx, e.page(), url, waitUntil)
 }
 
 // --- reload
@@ -121,8 +121,8 @@ func decodeReload(raw json.RawMessage) (reloadParams, error) {
 	return p, err
 }
 
-func runReload(ctx context.Context, c *Call, p reloadParams) (any, error) {
-	return page.Reload(ctx, c.page(), p.WaitUntil)
+func runReload(ctx context.Context, e *env, p reloadParams) (output, error) {
+	return value(page.Reload(ctx, e.page(), p.WaitUntil))
 }
 
 // --- back / forward
@@ -133,12 +133,12 @@ func decodeHistory(raw json.RawMessage) (historyParams, error) {
 	return decodeInto(raw, trueOnly[historyParams])
 }
 
-func runBack(ctx context.Context, c *Call, _ historyParams) (any, error) {
-	return page.Back(ctx, c.page())
+func runBack(ctx context.Context, e *env, _ historyParams) (output, error) {
+	return value(page.Back(ctx, e.page()))
 }
 
-func runForward(ctx context.Context, c *Call, _ historyParams) (any, error) {
-	return page.Forward(ctx, c.page())
+func runForward(ctx context.Context, e *env, _ historyParams) (output, error) {
+	return value(page.Forward(ctx, e.page()))
 }
 
 // --- wait
@@ -191,16 +191,20 @@ func decodeWait(raw json.RawMessage) (waitParams, error) {
 	return p, nil
 }
 
-func runWait(ctx context.Context, c *Call, p waitParams) (any, error) {
+func runWait(ctx context.Context, e *env, p waitParams) (output, error) {
 	if p.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(p.Timeout)*time.Millisecond)
 		defer cancel()
 	}
-	return page.Wait(ctx, c.page(), page.WaitCondition{
+	res, err := page.Wait(ctx, e.page(), page.WaitCondition{
 		Selector: p.Selector, Hidden: p.Hidden, MinCount: p.MinCount,
 		Text: p.Text, CaseSensitive: p.CaseSensitive, TextRegex: p.TextRegex, URLContains: p.URLContains,
 	})
+	if res == nil || *res == (page.WaitResult{}) {
+		return output{}, err // met, with nothing more to tell (a text, a hidden element)
+	}
+	return output{value: res}, err
 }
 
 // --- sleep
@@ -216,20 +220,20 @@ func decodeSleep(raw json.RawMessage) (time.Duration, error) {
 	return time.Duration(ms * float64(time.Millisecond)), nil
 }
 
-func runSleep(ctx context.Context, _ *Call, d time.Duration) (any, error) {
-	return nil, xcontext.Sleep(ctx, d) // the agent asked for this pause
+func runSleep(ctx context.Context, e *env, d time.Duration) (output, error) {
+	return output{}, xcontext.Sleep(ctx, d) // the agent asked for this pause
 }
 
 // --- getUrl / getTitle
 
-func runGetURL(ctx context.Context, c *Call, _ struct{}) (any, error) {
+func runGetURL(ctx context.Context, e *env, _ struct{}) (output, error) {
 	var url string
-	err := c.page().CallJS(ctx, "() => location.href", &url)
-	return map[string]string{"url": url}, err
+	err := e.page().CallJS(ctx, "() => location.href", &url)
+	return output{value: map[string]string{"url": url}}, err
 }
 
-func runGetTitle(ctx context.Context, c *Call, _ struct{}) (any, error) {
+func runGetTitle(ctx context.Context, e *env, _ struct{}) (output, error) {
 	var title string
-	err := c.page().CallJS(ctx, "() => document.title", &title)
-	return map[string]string{"title": title}, err
+	err := e.page().CallJS(ctx, "() => document.title", &title)
+	return output{value: map[string]string{"title": title}}, err
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cdpskill/cdpskill/chrome"
 	"github.com/cdpskill/cdpskill/profiles"
 	"github.com/cdpskill/cdpskill/tabs"
 )
@@ -17,7 +18,7 @@ var profileSteps = []step{
 	define("readSiteProfile", `"example.com" | {domain}`,
 		"", 0, decodeReadProfile, runReadProfile).out(`{found, domain, content?}`),
 	define("writeSiteProfile", `{domain, content: "# example.com\n## Quirks\n…"}`,
-		"create or replace one (markdown)", 0, decodeWriteProfile, runWriteProfile).out(`{written, path, domain}`),
+		"create or replace one (markdown)", holdsTabs, decodeWriteProfile, runWriteProfile).out(`{written, path, domain}`),
 }
 
 type profileParams struct {
@@ -77,16 +78,16 @@ type profileRead struct {
 	Content string `json:"content,omitempty"`
 }
 
-func runReadProfile(_ context.Context, c *Call, p profileParams) (any, error) {
-	store, err := c.profiles()
+func runReadProfile(_ context.Context, e *env, p profileParams) (output, error) {
+	store, err := profileStore(e.getenv)
 	if err != nil {
-		return nil, err
+		return output{}, err
 	}
 	content, found, err := store.Read(p.name)
 	if err != nil {
-		return nil, err
+		return output{}, err
 	}
-	return profileRead{Found: found, Domain: p.name, Content: content}, nil
+	return output{value: profileRead{Found: found, Domain: p.name, Content: content}}, nil
 }
 
 type profileWritten struct {
@@ -95,21 +96,20 @@ type profileWritten struct {
 	Domain  string `json:"domain"`
 }
 
-func runWriteProfile(_ context.Context, c *Call, p profileParams) (any, error) {
-	store, err := c.profiles()
+func runWriteProfile(_ context.Context, e *env, p profileParams) (output, error) {
+	store, err := profileStore(e.getenv)
 	if err != nil {
-		return nil, err
+		return output{}, err
 	}
 	path, err := store.Write(p.name, *p.Content)
 	if err != nil {
-		return nil, err
+		return output{}, err
 	}
-	c.toldSite(p.name) // the agent knows what it just wrote
-	return profileWritten{Written: true, Path: path, Domain: p.name}, nil
+	e.toldSite(p.name) // the agent knows what it just wrote
+	return output{value: profileWritten{Written: true, Path: path, Domain: p.name}}, nil
 }
 
-func (c *Call) profiles() (profiles.Store, error) {
-	getenv := c.getenv
+func profileStore(getenv chrome.Env) (profiles.Store, error) {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
@@ -139,7 +139,7 @@ func (c *Call) siteReport(res *Result) {
 	if err != nil || !found || slices.Contains(strings.Fields(entry.Sites), domain) {
 		return
 	}
-	store, err := c.profiles()
+	store, err := profileStore(c.getenv)
 	if err != nil {
 		return // no home: nowhere to keep profiles, nothing to ask for
 	}
@@ -155,21 +155,21 @@ func (c *Call) siteReport(res *Result) {
 			"No site profile for %s yet: before going on, take a snapshot, find how the site is built with pageFunction "+
 				"(context.framework may already say), and save what helps the next agent with writeSiteProfile.", domain)}
 	}
-	c.toldSite(domain)
+	c.env().toldSite(domain)
 }
 
 // toldSite records that the tab's agent has the domain's profile.
-func (c *Call) toldSite(domain string) {
-	if c.alias() == "" {
+func (e *env) toldSite(domain string) {
+	if e.alias() == "" {
 		return
 	}
-	err := c.tabs.Update(c.alias(), func(t *tabs.Entry) {
+	err := e.tabs.registry().Update(e.alias(), func(t *tabs.Entry) {
 		if sites := strings.Fields(t.Sites); !slices.Contains(sites, domain) {
 			t.Sites = strings.Join(append(sites, domain), " ")
 		}
 	})
 	var gone *tabs.UnknownAliasError
 	if err != nil && !errors.As(err, &gone) {
-		c.warn("tab registry: %v", err)
+		e.warn("tab registry: %v", err)
 	}
 }

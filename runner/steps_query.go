@@ -86,8 +86,8 @@ func decodeQueryCSS(raw json.RawMessage) (query.CSSQuery, error) {
 	return q, nil
 }
 
-func runQueryCSS(ctx context.Context, c *Call, q query.CSSQuery) (any, error) {
-	return query.Query(ctx, c.page(), q)
+func runQueryCSS(ctx context.Context, e *env, q query.CSSQuery) (output, error) {
+	return value(query.Query(ctx, e.page(), q))
 }
 
 // --- queryAll
@@ -179,16 +179,16 @@ func (l labeled) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func runQueryAll(ctx context.Context, c *Call, entries []queryAllEntry) (any, error) {
+func runQueryAll(ctx context.Context, e *env, entries []queryAllEntry) (output, error) {
 	out := labeled{}
-	for _, e := range entries {
-		v, err := runQuery(ctx, c, e.query)
+	for _, entry := range entries {
+		v, err := runQuery(ctx, e, entry.query)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", e.label, err)
+			return output{}, fmt.Errorf("%s: %w", entry.label, err)
 		}
-		out.keys, out.values = append(out.keys, e.label), append(out.values, v)
+		out.keys, out.values = append(out.keys, entry.label), append(out.values, v.value)
 	}
-	return out, nil
+	return output{value: out}, nil
 }
 
 // --- inspect
@@ -203,8 +203,8 @@ func decodeInspect(raw json.RawMessage) (query.InspectRequest, error) {
 	return r, err
 }
 
-func runInspect(ctx context.Context, c *Call, r query.InspectRequest) (any, error) {
-	return query.Inspect(ctx, c.page(), r)
+func runInspect(ctx context.Context, e *env, r query.InspectRequest) (output, error) {
+	return value(query.Inspect(ctx, e.page(), r))
 }
 
 // --- extract
@@ -225,8 +225,8 @@ func decodeExtract(raw json.RawMessage) (query.ExtractRequest, error) {
 	return r, err
 }
 
-func runExtract(ctx context.Context, c *Call, r query.ExtractRequest) (any, error) {
-	return query.Extract(ctx, c.page(), r)
+func runExtract(ctx context.Context, e *env, r query.ExtractRequest) (output, error) {
+	return value(query.Extract(ctx, e.page(), r))
 }
 
 // --- getDom
@@ -250,8 +250,8 @@ func decodeGetDom(raw json.RawMessage) (query.DOMRequest, error) {
 	return r, err
 }
 
-func runGetDom(ctx context.Context, c *Call, r query.DOMRequest) (any, error) {
-	return query.GetDOM(ctx, c.page(), r)
+func runGetDom(ctx context.Context, e *env, r query.DOMRequest) (output, error) {
+	return value(query.GetDOM(ctx, e.page(), r))
 }
 
 // --- getBox
@@ -291,15 +291,15 @@ func decodeGetBox(raw json.RawMessage) (getBoxParams, error) {
 	return p, nil
 }
 
-func runGetBox(ctx context.Context, c *Call, p getBoxParams) (any, error) {
-	boxes, err := query.GetBox(ctx, c.page(), p.Refs)
+func runGetBox(ctx context.Context, e *env, p getBoxParams) (output, error) {
+	boxes, err := query.GetBox(ctx, e.page(), p.Refs)
 	if err != nil {
-		return nil, err
+		return output{}, err
 	}
 	if p.single {
-		return boxes[p.Ref], nil
+		return output{value: boxes[p.Ref]}, nil
 	}
-	return boxes, nil
+	return output{value: boxes}, nil
 }
 
 // --- elementsAt
@@ -362,16 +362,16 @@ func decodePointBatch(raw json.RawMessage, p *elementsAtParams) error {
 	return nil
 }
 
-func runElementsAt(ctx context.Context, c *Call, p elementsAtParams) (any, error) {
-	s, e := c.tab.RefFloors()
-	floors := query.Counters{Snapshot: s, Element: e}
+func runElementsAt(ctx context.Context, e *env, p elementsAtParams) (output, error) {
+	snap, elem := e.tab.RefFloors()
+	floors := query.Counters{Snapshot: snap, Element: elem}
 	var out any
 	var counters query.Counters
 	switch {
 	case p.batch != nil:
-		b, err := query.ElementsAt(ctx, c.page(), query.PointRequest{Points: p.batch, Floors: floors})
+		b, err := query.ElementsAt(ctx, e.page(), query.PointRequest{Points: p.batch, Floors: floors})
 		if err != nil {
-			return nil, err
+			return output{}, err
 		}
 		out, counters = b, b.Counters
 	case p.Radius != nil || p.Limit != nil:
@@ -382,22 +382,22 @@ func runElementsAt(ctx context.Context, c *Call, p elementsAtParams) (any, error
 		if p.Limit != nil {
 			req.Limit = *p.Limit
 		}
-		n, err := query.ElementsNear(ctx, c.page(), req)
+		n, err := query.ElementsNear(ctx, e.page(), req)
 		if err != nil {
-			return nil, err
+			return output{}, err
 		}
 		out, counters = n, n.Counters
 	default:
-		el, cs, err := query.ElementAt(ctx, c.page(), query.FloatPoint{X: *p.X, Y: *p.Y}, floors)
+		el, cs, err := query.ElementAt(ctx, e.page(), query.FloatPoint{X: *p.X, Y: *p.Y}, floors)
 		if err != nil {
-			return nil, err
+			return output{}, err
 		}
 		out, counters = el, cs
 	}
 	if counters.Minted {
-		c.tab.SaveRefCounters(counters.Snapshot, counters.Element)
+		e.tab.SaveRefCounters(counters.Snapshot, counters.Element)
 	}
-	return out, nil
+	return output{value: out}, nil
 }
 
 // --- formState, validate, submit
@@ -433,16 +433,16 @@ func decodeTargetStep(name, what string) func(json.RawMessage) (formTarget, erro
 	}
 }
 
-func runFormState(ctx context.Context, c *Call, p formTarget) (any, error) {
-	return query.ReadForm(ctx, c.page(), p.Selector)
+func runFormState(ctx context.Context, e *env, p formTarget) (output, error) {
+	return value(query.ReadForm(ctx, e.page(), p.Selector))
 }
 
-func runValidate(ctx context.Context, c *Call, p formTarget) (any, error) {
-	return query.Validate(ctx, c.page(), p.Selector)
+func runValidate(ctx context.Context, e *env, p formTarget) (output, error) {
+	return value(query.Validate(ctx, e.page(), p.Selector))
 }
 
-func runSubmit(ctx context.Context, c *Call, p formTarget) (any, error) {
-	return query.Submit(ctx, c.page(), p.Selector)
+func runSubmit(ctx context.Context, e *env, p formTarget) (output, error) {
+	return value(query.Submit(ctx, e.page(), p.Selector))
 }
 
 // --- assert
@@ -457,8 +457,8 @@ func decodeAssert(raw json.RawMessage) (query.AssertRequest, error) {
 	return r, err
 }
 
-func runAssert(ctx context.Context, c *Call, r query.AssertRequest) (any, error) {
-	return query.Assert(ctx, c.page(), r)
+func runAssert(ctx context.Context, e *env, r query.AssertRequest) (output, error) {
+	return value(query.Assert(ctx, e.page(), r))
 }
 
 // --- pipeline
@@ -493,6 +493,6 @@ func decodePipeline(raw json.RawMessage) (page.PipelineRequest, error) {
 	return req, nil
 }
 
-func runPipeline(ctx context.Context, c *Call, req page.PipelineRequest) (any, error) {
-	return page.Pipeline(ctx, c.page(), req)
+func runPipeline(ctx context.Context, e *env, req page.PipelineRequest) (output, error) {
+	return value(page.Pipeline(ctx, e.page(), req))
 }

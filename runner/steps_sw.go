@@ -57,32 +57,32 @@ func decodeScope(key string, raw json.RawMessage) (string, error) {
 	return "", paramErrorf(`%q takes true (all of the origin's service workers) or a scope such as "/app/", got %s`, key, jsonKind(raw))
 }
 
-func runServiceWorker(ctx context.Context, c *Call, p serviceWorkerParams) (any, error) {
+func runServiceWorker(ctx context.Context, e *env, p serviceWorkerParams) (output, error) {
 	switch p.action {
 	case "unregister":
-		removed, controlled, err := page.UnregisterServiceWorkers(ctx, c.page(), p.scope)
-		out := map[string]any{"unregistered": removed}
+		removed, controlled, err := page.UnregisterServiceWorkers(ctx, e.page(), p.scope)
+		out := output{value: map[string]any{"unregistered": removed}}
 		if controlled {
-			out["warning"] = "the page stays under the removed worker until it is reloaded or left"
+			out.warning = "the page stays under the removed worker until it is reloaded or left"
 		}
 		return out, err
 	case "update":
-		updated, err := page.UpdateServiceWorkers(ctx, c.page(), p.scope)
+		updated, err := page.UpdateServiceWorkers(ctx, e.page(), p.scope)
 		if err != nil {
-			return nil, err
+			return output{}, err
 		}
-		regs, err := page.ServiceWorkers(ctx, c.page())
-		out := map[string]any{"updated": updated, "registrations": orEmpty(regs)}
-		if e := c.tab.LoadEmulation(); e.Network != nil && e.Network.Offline && len(updated) > 0 {
-			out["warning"] = "the tab is offline, yet the update check reached the network: Chrome fetches a service worker's script itself, outside the emulated network of any tab or worker"
+		regs, err := page.ServiceWorkers(ctx, e.page())
+		out := output{value: map[string]any{"updated": updated, "registrations": orEmpty(regs)}}
+		if em := e.tab.LoadEmulation(); em.Network != nil && em.Network.Offline && len(updated) > 0 {
+			out.warning = "the tab is offline, yet the update check reached the network: Chrome fetches a service worker's script itself, outside the emulated network of any tab or worker"
 		}
 		return out, err
 	}
-	regs, err := page.ServiceWorkers(ctx, c.page())
+	regs, err := page.ServiceWorkers(ctx, e.page())
 	if err != nil {
-		return nil, err
+		return output{}, err
 	}
-	return map[string]any{"registrations": orEmpty(regs)}, nil
+	return output{value: map[string]any{"registrations": orEmpty(regs)}}, nil
 }
 
 // orEmpty makes a nil list print as [], not null.

@@ -22,16 +22,16 @@ var tabSteps = []step{
 	define("chromeStatus", `true | {host, port | wsUrl, headless, autoLaunch}`,
 		"is Chrome up? (launches it)", 0, decodeChromeStatus, runChromeStatus).out(`{running, launched, version, port, endpoint?, tabs, createdTab}`),
 	define("openTab", `true | "url" | {url, host, port | wsUrl, headless}`,
-		"open a tab (own window) as this call's tab", visual, decodeOpenTab, runOpenTab).out(`{tab, url, status, title}`).did("Opened a tab").
+		"open a tab (own window) as this call's tab", visual|holdsTabs, decodeOpenTab, runOpenTab).out(`{tab, url, status, title}`).did("Opened a tab").
 		also(`{"openTab":"…"}`, "newTab", "newPage", "createTab", "openNewTab"),
 	define("connectTab", `"t1" | {targetId} | {url: "regex"} (+ host, port | wsUrl)`,
-		"make an existing tab this call's tab", visual, decodeConnectTab, runConnectTab).out(`{tab, url, title, otherMatches?}`).did("Connected").
+		"make an existing tab this call's tab", visual|holdsTabs, decodeConnectTab, runConnectTab).out(`{tab, url, title, otherMatches?}`).did("Connected").
 		also(`{"connectTab":"…"}`, "switchTab", "switchToTab", "selectTab", "focusTab", "useTab", "attachTab"),
 	define("closeTab", `"t1" | {tab}`,
-		"close a tab, forget its alias", 0, decodeCloseTab, runCloseTab).out(`{closed}`).
+		"close a tab, forget its alias", holdsTabs, decodeCloseTab, runCloseTab).out(`{closed}`).
 		also(`{"closeTab":"…"}`, "close", "closePage"),
 	define("listTabs", `true | {host, port | wsUrl}`,
-		"", 0, decodeListTabs, runListTabs).out(`{count, tabs: [{tab, targetId, url, title}]}`).
+		"", holdsTabs, decodeListTabs, runListTabs).out(`{count, tabs: [{tab, targetId, url, title}]}`).
 		also(`{"listTabs":true}`, "tabs", "listPages", "pages", "getTabs"),
 }
 
@@ -90,17 +90,17 @@ func decodeChromeStatus(raw json.RawMessage) (chromeStatusParams, error) {
 	return p, err
 }
 
-func runChromeStatus(ctx context.Context, c *Call, p chromeStatusParams) (any, error) {
+func runChromeStatus(ctx context.Context, e *env, p chromeStatusParams) (output, error) {
 	auto := p.AutoLaunch == nil || *p.AutoLaunch
-	ep, err := p.endpoint(c.getenv)
+	ep, err := p.endpoint(e.getenv)
 	if err != nil {
-		return nil, err
+		return output{}, err
 	}
-	st := chrome.CheckStatus(ctx, c.getenv, chrome.StatusOptions{Endpoint: ep, Headless: p.Headless, AutoLaunch: auto})
+	st := chrome.CheckStatus(ctx, e.getenv, chrome.StatusOptions{Endpoint: ep, Headless: p.Headless, AutoLaunch: auto})
 	if !st.Running {
-		return st, &Error{Type: Connection, Message: "Chrome is not reachable: " + st.Error}
+		return output{value: st}, &Error{Type: Connection, Message: "Chrome is not reachable: " + st.Error}
 	}
-	return st, nil
+	return output{value: st}, nil
 }
 
 // --- openTab
@@ -138,44 +138,44 @@ type tabOutput struct {
 	Title  string `json:"title,omitempty"`
 }
 
-func runOpenTab(ctx context.Context, c *Call, p openTabParams) (any, error) {
-	ep, err := p.endpoint(c.getenv)
+func runOpenTab(ctx context.Context, e *env, p openTabParams) (output, error) {
+	ep, err := p.endpoint(e.getenv)
 	if err != nil {
-		return nil, err
+		return output{}, err
 	}
-	b, err := c.connect(ctx, ep, p.Headless, !ep.Remote())
+	b, err := e.tabs.connect(ctx, ep, p.Headless, !ep.Remote())
 	if err != nil {
-		return nil, err
+		return output{}, err
 	}
 	// A window of its own: in headless Chrome only a window's active tab
 	// renders, and a hidden tab stalls input and screenshots.
 	created, err := proto.TargetCreateTarget{URL: "about:blank", NewWindow: true}.Do(ctx, b.Conn.Browser())
 	if err != nil {
-		return nil, err
+		return output{}, err
 	}
-	c.pruneTabs(ctx, b.Browser)
-	alias, err := c.tabs.Register(created.TargetID, b.Endpoint)
+	e.pruneTabs(ctx, b.Browser)
+	alias, err := e.tabs.registry().Register(created.TargetID, b.Endpoint)
 	if err != nil {
 		// A tab no alias names would be left open for good.
 		_ = proto.TargetCloseTarget{TargetID: created.TargetID}.Do(ctx, b.Conn.Browser())
-		return nil, &Error{Type: Connection, Message: "tab registry: " + err.Error(), Err: err}
+		return output{}, &Error{Type: Connection, Message: "tab registry: " + err.Error(), Err: err}
 	}
-	if err := c.attach(ctx, tab.Target{Alias: alias, Entry: tabs.Entry{TargetID: created.TargetID}, Registered: true}); err != nil {
-		return nil, err
+	if err := e.attach(ctx, tab.Target{Alias: alias, Entry: tabs.Entry{TargetID: created.TargetID}, Registered: true}); err != nil {
+		return output{}, err
 	}
 	out := &tabOutput{Tab: alias, URL: "about:blank"}
 	if p.URL == "" {
-		return out, nil
+		return output{value: out}, nil
 	}
-	nav, err := gotoURL(ctx, c, p.URL, "")
+	nav, err := gotoURL(ctx, e, p.URL, "")
 	if nav != nil {
 		out.URL, out.Status, out.Title = nav.URL, nav.Status, nav.Title
 	}
-	return out, err
+	return output{value: out}, err
 }
 
 // pruneTabs drops registry entries of this browser whose tab is gone.
-func (c *Call) pruneTabs(ctx context.Context, b *chrome.Browser) map[string]chrome.TargetInfo {
+func (e *env) pruneTabs(ctx context.Context, b *chrome.Browser) map[string]chrome.TargetInfo {
 	var pages map[string]chrome.TargetInfo
 	var listErr error
 	list := func() (map[string]bool, error) {
@@ -188,8 +188,8 @@ func (c *Call) pruneTabs(ctx context.Context, b *chrome.Browser) map[string]chro
 		}
 		return live, nil
 	}
-	if _, err := c.tabs.Prune(b.Endpoint, list); err != nil && listErr == nil {
-		c.warn("tab registry: %v", err)
+	if _, err := e.tabs.registry().Prune(b.Endpoint, list); err != nil && listErr == nil {
+		e.warn("tab registry: %v", err)
 		if pages == nil {
 			list() // the registry failed before the listing
 		}
@@ -248,32 +248,32 @@ func decodeConnectTab(raw json.RawMessage) (connectTabParams, error) {
 	return p, p.check()
 }
 
-func runConnectTab(ctx context.Context, c *Call, p connectTabParams) (any, error) {
-	ep, err := p.endpoint(c.getenv)
+func runConnectTab(ctx context.Context, e *env, p connectTabParams) (output, error) {
+	ep, err := p.endpoint(e.getenv)
 	if err != nil {
-		return nil, err
+		return output{}, err
 	}
 	targetID := p.TargetID
 	if p.Alias != "" {
-		alias, entry, found, err := c.tabs.Resolve(p.Alias)
+		alias, entry, found, err := e.tabs.registry().Resolve(p.Alias)
 		if err != nil {
-			return nil, err
+			return output{}, err
 		}
 		if !found {
-			return nil, &Error{Type: Connection, Message: fmt.Sprintf("unknown tab %q: listTabs shows the open tabs", p.Alias)}
+			return output{}, &Error{Type: Connection, Message: fmt.Sprintf("unknown tab %q: listTabs shows the open tabs", p.Alias)}
 		}
 		_ = alias
 		targetID, ep = entry.TargetID, entry.Endpoint()
 	}
-	b, err := c.connect(ctx, ep, nil, false)
+	b, err := e.tabs.connect(ctx, ep, nil, false)
 	if err != nil {
-		return nil, err
+		return output{}, err
 	}
 	// In Chrome's order, so that a pattern two tabs match picks the same
 	// one every time: the first.
 	pages, err := chrome.ListPagesWS(ctx, b.Conn)
 	if err != nil {
-		return nil, err
+		return output{}, err
 	}
 	var matches []chrome.TargetInfo
 	if p.urlRe != nil {
@@ -283,36 +283,36 @@ func runConnectTab(ctx context.Context, c *Call, p connectTabParams) (any, error
 			}
 		}
 		if len(matches) == 0 {
-			return nil, &Error{Type: Connection, Message: fmt.Sprintf("no open tab's URL matches %q", p.URL)}
+			return output{}, &Error{Type: Connection, Message: fmt.Sprintf("no open tab's URL matches %q", p.URL)}
 		}
 		targetID = matches[0].ID
 	}
 	i := slices.IndexFunc(pages, func(t chrome.TargetInfo) bool { return t.ID == targetID })
 	if i < 0 {
-		return nil, &Error{Type: Connection, Message: fmt.Sprintf("tab %s no longer exists; listTabs shows the open tabs", orStr(p.Alias, targetID))}
+		return output{}, &Error{Type: Connection, Message: fmt.Sprintf("tab %s no longer exists; listTabs shows the open tabs", orStr(p.Alias, targetID))}
 	}
 	t := pages[i]
-	alias, err := c.tabs.Register(targetID, b.Endpoint)
+	alias, err := e.tabs.registry().Register(targetID, b.Endpoint)
 	if err != nil {
-		return nil, err
+		return output{}, err
 	}
-	e, known := entryOf(c.tabs, alias)
-	e.TargetID = targetID
-	if err := c.attach(ctx, tab.Target{Alias: alias, Entry: e, Registered: known}); err != nil {
-		return nil, err
+	entry, known := entryOf(e.tabs.registry(), alias)
+	entry.TargetID = targetID
+	if err := e.attach(ctx, tab.Target{Alias: alias, Entry: entry, Registered: known}); err != nil {
+		return output{}, err
 	}
-	c.startURL, c.startDoc = t.URL, c.tab.Doc
+	e.tabs.arrivedAt(t.URL, e.tab.Doc)
 	out := &connectOutput{tabOutput: tabOutput{Tab: alias, URL: t.URL, Title: t.Title}}
 	if len(matches) > 1 {
 		if len(matches) > 1+maxOtherMatches {
 			out.Matches = len(matches)
 		}
-		aliases := c.aliasesAt(b.Endpoint)
+		aliases := e.aliasesAt(b.Endpoint)
 		for _, m := range matches[1:min(len(matches), 1+maxOtherMatches)] {
 			out.OtherMatches = append(out.OtherMatches, listTab(m, aliases))
 		}
 	}
-	return out, nil
+	return output{value: out}, nil
 }
 
 // maxOtherMatches is how many of the other tabs a connectTab pattern
@@ -355,58 +355,56 @@ func decodeCloseTab(raw json.RawMessage) (closeTabParams, error) {
 	return p, err
 }
 
-func runCloseTab(ctx context.Context, c *Call, p closeTabParams) (any, error) {
-	alias, entry, found, err := c.tabs.Resolve(p.Tab)
+func runCloseTab(ctx context.Context, e *env, p closeTabParams) (output, error) {
+	alias, entry, found, err := e.tabs.registry().Resolve(p.Tab)
 	if err != nil {
-		return nil, err
+		return output{}, err
 	}
 	if !found {
 		if !tab.IsTargetID(p.Tab) {
-			return nil, &Error{Type: Connection, Message: fmt.Sprintf("unknown tab %q: listTabs shows the open tabs", p.Tab)}
+			return output{}, &Error{Type: Connection, Message: fmt.Sprintf("unknown tab %q: listTabs shows the open tabs", p.Tab)}
 		}
 		entry = tabs.Entry{TargetID: p.Tab}
 	}
 	ep := entry.Endpoint()
 	if !found {
-		if ep, err = tab.DefaultEndpoint(c.getenv); err != nil {
-			return nil, err
+		if ep, err = tab.DefaultEndpoint(e.getenv); err != nil {
+			return output{}, err
 		}
 	}
-	if s := c.sess(); s != nil && s.TargetID == entry.TargetID {
-		c.detach()
-	}
+	e.tabs.letGo(entry.TargetID)
 	// Over the websocket, which every endpoint has (remote ones may offer
 	// no /json/close).
-	closeErr := c.withBrowser(ctx, ep, func(b *chrome.Browser) error {
+	closeErr := e.withBrowser(ctx, ep, func(b *chrome.Browser) error {
 		return chrome.CloseTargetWS(ctx, b.Conn, entry.TargetID)
 	})
 	if closeErr == nil || cdp.IsTargetGone(closeErr) {
-		tabs.ForgetTarget(c.files.Temp, entry.TargetID)
+		tabs.ForgetTarget(e.files.Temp, entry.TargetID)
 	}
 	if found && (closeErr == nil || cdp.IsTargetGone(closeErr)) {
-		if err := c.tabs.Remove(alias); err != nil {
-			c.warn("tab registry: %v", err)
+		if err := e.tabs.registry().Remove(alias); err != nil {
+			e.warn("tab registry: %v", err)
 		}
 	}
 	if closeErr != nil && !cdp.IsTargetGone(closeErr) {
 		var e *Error
 		if errors.As(closeErr, &e) {
-			return nil, e
+			return output{}, e
 		}
-		return nil, &Error{Type: Connection, Message: fmt.Sprintf("close tab %s: %v", p.Tab, closeErr), Err: closeErr}
+		return output{}, &Error{Type: Connection, Message: fmt.Sprintf("close tab %s: %v", p.Tab, closeErr), Err: closeErr}
 	}
-	return map[string]any{"closed": p.Tab}, nil
+	return output{value: map[string]any{"closed": p.Tab}}, nil
 }
 
 // withBrowser runs fn on the browser at ep: the call's own connection when
 // it is that browser's websocket, else a connection of its own for fn's
 // length, so a step about another browser (or tab) leaves the call's tab
 // attached. Nothing is launched.
-func (c *Call) withBrowser(ctx context.Context, ep chrome.Endpoint, fn func(*chrome.Browser) error) error {
-	if c.browser != nil && chrome.SameEndpoint(c.browser.Endpoint, ep) && c.browser.Tab == "" {
-		return fn(c.browser.Browser)
+func (e *env) withBrowser(ctx context.Context, ep chrome.Endpoint, fn func(*chrome.Browser) error) error {
+	if e.tabs.connection() != nil && chrome.SameEndpoint(e.tabs.connection().Endpoint, ep) && e.tabs.connection().Tab == "" {
+		return fn(e.tabs.connection().Browser)
 	}
-	b, err := chrome.Connect(ctx, c.getenv, chrome.LaunchOptions{Endpoint: ep, Temp: c.files.Temp}, false)
+	b, err := chrome.Connect(ctx, e.getenv, chrome.LaunchOptions{Endpoint: ep, Temp: e.files.Temp}, false)
 	if err != nil {
 		return classify(&tab.ConnectError{Endpoint: ep, Err: err})
 	}
@@ -431,20 +429,20 @@ type listedTab struct {
 	Title    string `json:"title,omitempty"`
 }
 
-func runListTabs(ctx context.Context, c *Call, p endpointParams) (any, error) {
-	ep, err := p.endpoint(c.getenv)
+func runListTabs(ctx context.Context, e *env, p endpointParams) (output, error) {
+	ep, err := p.endpoint(e.getenv)
 	if err != nil {
-		return nil, err
+		return output{}, err
 	}
-	if c.browser != nil && !p.given() {
-		ep = c.browser.Endpoint
+	if e.tabs.connection() != nil && !p.given() {
+		ep = e.tabs.connection().Endpoint
 	}
 	var pages []chrome.TargetInfo
 	var listErr error
 	listed := false
 	list := func() (map[string]bool, error) {
 		listed = true
-		listErr = c.withBrowser(ctx, ep, func(b *chrome.Browser) (err error) {
+		listErr = e.withBrowser(ctx, ep, func(b *chrome.Browser) (err error) {
 			pages, err = chrome.ListPagesWS(ctx, b.Conn)
 			return err
 		})
@@ -457,33 +455,33 @@ func runListTabs(ctx context.Context, c *Call, p endpointParams) (any, error) {
 		}
 		return live, nil
 	}
-	_, err = c.tabs.Prune(ep, list)
+	_, err = e.tabs.registry().Prune(ep, list)
 	if err != nil && !listed {
 		list() // the registry failed before the listing
 	}
 	if listErr != nil {
-		var e *Error
-		if errors.As(listErr, &e) {
-			return nil, e
+		var ce *Error
+		if errors.As(listErr, &ce) {
+			return output{}, ce
 		}
-		return nil, &Error{Type: Connection, Message: fmt.Sprintf("cannot list tabs of Chrome at %s: %v", ep, listErr), Err: listErr}
+		return output{}, &Error{Type: Connection, Message: fmt.Sprintf("cannot list tabs of Chrome at %s: %v", ep, listErr), Err: listErr}
 	}
 	if err != nil {
-		c.warn("tab registry: %v", err)
+		e.warn("tab registry: %v", err)
 	}
-	aliases := c.aliasesAt(ep)
+	aliases := e.aliasesAt(ep)
 	tabs := make([]listedTab, 0, len(pages))
 	for _, t := range pages {
 		tabs = append(tabs, listTab(t, aliases))
 	}
-	return map[string]any{"count": len(tabs), "tabs": tabs}, nil
+	return output{value: map[string]any{"count": len(tabs), "tabs": tabs}}, nil
 }
 
 // aliasesAt maps the registered tabs of the browser at ep to their
 // aliases.
-func (c *Call) aliasesAt(ep chrome.Endpoint) map[string]string {
+func (e *env) aliasesAt(ep chrome.Endpoint) map[string]string {
 	aliases := map[string]string{}
-	if entries, err := c.tabs.List(); err == nil {
+	if entries, err := e.tabs.registry().List(); err == nil {
 		for a, e := range entries {
 			if chrome.SameEndpoint(e.Endpoint(), ep) {
 				aliases[e.TargetID] = a

@@ -89,8 +89,8 @@ func relativeNote(f, abs string) string {
 	return fmt.Sprintf(" (looked for %s, relative to the working directory)", abs)
 }
 
-func runUpload(ctx context.Context, c *Call, p uploadParams) (any, error) {
-	return dom.Upload(ctx, c.page(), dom.UploadRequest{
+func runUpload(ctx context.Context, e *env, p uploadParams) (output, error) {
+	return value(dom.Upload(ctx, e.page(), dom.UploadRequest{
 		Target: orStr(p.Ref, p.Selector), Files: p.Files, Timeout: ms(p.Timeout),
-	})
+	}))
 }

@@ -350,21 +350,6 @@ func TestHookSteps(t *testing.T) {
 	}
 }
 
-func TestLiftWarning(t *testing.T) {
-	for in, want := range map[string][2]string{
-		`{"pressed":"x","warning":"unknown key","n":1}`: {`{"pressed":"x","n":1}`, "unknown key"},
-		`{"warning":"only"}`:                            {`{}`, "only"},
-		`{"pressed":"x"}`:                               {`{"pressed":"x"}`, ""},
-		`{"warning":7}`:                                 {`{"warning":7}`, ""},
-		`"text"`:                                        {`"text"`, ""},
-	} {
-		out, w := liftWarning([]byte(in))
-		if string(out) != want[0] || w != want[1] {
-			t.Errorf("%s: got %s, %q", in, out, w)
-		}
-	}
-}
-
 // pageFunction and poll read {file} while the batch is validated: the
 // script becomes the source, its path absolute; a file that cannot be
 // the script stops the batch before anything runs.
