@@ -205,6 +205,8 @@ func (e *DetachedError) ErrorName() string { return "StaleElementError" }
 // TimeoutError means ctx ended while waiting for the target; Last is the
 // last reason it was not actionable, if any attempt got that far.
 // errors.Is(err, context.DeadlineExceeded) holds when the step timed out.
+// With Last, the message is that reason alone: the step that failed names
+// the action.
 type TimeoutError struct {
 	Target Target
 	Action Action
@@ -214,7 +216,7 @@ type TimeoutError struct {
 
 func (e *TimeoutError) Error() string {
 	if e.Last != nil {
-		return fmt.Sprintf("%s: %v (still so when the step timed out)", e.Action, e.Last)
+		return fmt.Sprintf("%v (still so when the step timed out)", e.Last)
 	}
 	return fmt.Sprintf("%s %s: timed out: %v", e.Action, e.Target, e.Err)
 }
