@@ -92,7 +92,7 @@ func Upload(ctx context.Context, p *page.Page, req UploadRequest) (*UploadResult
 		return nil, &invalid.Option{Field: "files", Reason: fmt.Sprintf("the file input takes one file (it has no multiple attribute), got %d", len(req.Files))}
 	}
 	if err := (proto.DOMSetFileInputFiles{Files: req.Files, ObjectID: objectID}).Do(ctx, p.EvalSession()); err != nil {
-		return nil, fmt.Errorf("upload: %w", err)
+		return nil, err
 	}
 	after, err := describeFileInput(ctx, p, objectID)
 	if err != nil {

@@ -382,7 +382,7 @@ func Reload(ctx context.Context, p *Page, waitUntil string) (*NavResult, error) 
 	}
 	f, err := followCommand(ctx, p, waitUntil, "", proto.PageReload{IgnoreCache: false}.Do)
 	if err != nil {
-		return nil, fmt.Errorf("reload: %w", err)
+		return nil, err
 	}
 	p.TopNavigated()
 	return pageInfo(ctx, p, f.unreachable)

@@ -247,7 +247,7 @@ func Pipeline(ctx context.Context, p *Page, req PipelineRequest) (*PipelineResul
 		budget = min(budget, time.Until(dl)-pipelineMargin)
 	}
 	if budget <= 0 {
-		return nil, fmt.Errorf("pipeline: no time left to run: %w", context.DeadlineExceeded)
+		return nil, fmt.Errorf("no time left to run: %w", context.DeadlineExceeded)
 	}
 	pctx, cancel := context.WithTimeout(ctx, budget+pipelineSlack)
 	defer cancel()
@@ -270,7 +270,7 @@ func Pipeline(ctx context.Context, p *Page, req PipelineRequest) (*PipelineResul
 		Kind string `json:"kind"`
 	}
 	if err := json.Unmarshal(ro.Value, &out); err != nil {
-		return nil, fmt.Errorf("pipeline: decode result %s: %w", ro.Value, err)
+		return nil, fmt.Errorf("decode result %s: %w", ro.Value, err)
 	}
 	res := &out.PipelineResult
 	if res.Results == nil {
@@ -334,7 +334,7 @@ func pipelineFailure(ctx context.Context, p *Page, req PipelineRequest, prog pro
 		return nil, fmt.Errorf("pipeline timed out after %v with an operation still running (a loop that never yields?): %w",
 			time.Since(start).Round(time.Millisecond), err)
 	}
-	return nil, fmt.Errorf("pipeline: %w", err)
+	return nil, err
 }
 
 // findsRef reports an operation aimed at a ref: the pipeline runs in the

@@ -36,7 +36,7 @@ func (f *jsFailure) err(target string) error {
 	case "invalidRegex":
 		return &invalid.Pattern{Pattern: f.Pattern, Reason: f.Message}
 	}
-	return fmt.Errorf("query: %s: %s", f.Status, f.Message)
+	return fmt.Errorf("%s: %s", f.Status, f.Message)
 }
 
 func orStr(a, b string) string {

@@ -69,7 +69,7 @@ func bind(op string) func() string {
 func call(ctx context.Context, p *page.Page, fn, target string, arg, out any) error {
 	var raw json.RawMessage
 	if err := p.CallJS(ctx, fn, &raw, arg); err != nil {
-		return fmt.Errorf("query: %w", err)
+		return err
 	}
 	var f struct {
 		Error *jsFailure `json:"error"`
@@ -78,7 +78,7 @@ func call(ctx context.Context, p *page.Page, fn, target string, arg, out any) er
 		return f.Error.err(target)
 	}
 	if err := json.Unmarshal(raw, out); err != nil {
-		return fmt.Errorf("query: decode %s: %w", raw, err)
+		return fmt.Errorf("decode %s: %w", raw, err)
 	}
 	return nil
 }
