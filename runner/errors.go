@@ -103,36 +103,41 @@ func (e *Error) json() *errorJSON {
 	return &errorJSON{Type: e.Type, Name: e.Name, Message: e.Message, Hint: e.Hint}
 }
 
-// tidyMessage makes an error message speak the agent's language: Go's
-// context phrases become what happened (the step's timeout of so many
-// ms ran out, or the call was interrupted), the step's own name is not
-// repeated in front of it (the result names the action), and a wrapped
-// error that repeats the words around it is said once.
-func tidyMessage(msg, action string, timeout time.Duration) string {
-	ms := timeout.Milliseconds()
-	parts := strings.Split(msg, ": ")
-	var kept []string
-	lostDeadline := false
-	for i, p := range parts {
+// classifyUnder is classify for what ran under timeout (a step, or the
+// call's setup): an error its context's end caused says so in the agent's
+// words, not Go's. Go's wrapping leaves the context error's words at the
+// end of the message, where they become what happened: the timeout of so
+// many ms ran out, or the call was interrupted.
+func classifyUnder(err error, timeout time.Duration) *Error {
+	e := classify(err)
+	if msg, ok := cutWords(e, context.DeadlineExceeded); ok {
+		ms := timeout.Milliseconds()
 		switch {
-		case p == context.DeadlineExceeded.Error():
-			lostDeadline = true
-			continue
-		case p == context.Canceled.Error():
-			p = "the call was interrupted"
-		case len(kept) == 0 && p == action && i < len(parts)-1:
-			continue
-		case len(kept) > 0 && kept[len(kept)-1] == p:
-			continue
+		case msg == "":
+			e.Message = fmt.Sprintf("timed out after %d ms (the step's timeout)", ms)
+		case strings.Contains(msg, "timed out"):
+			e.Message = msg // it says so already
+		default:
+			e.Message = fmt.Sprintf("%s (timed out after %d ms, the step's timeout)", msg, ms)
 		}
-		kept = append(kept, p)
-	}
-	out := strings.Join(kept, ": ")
-	if lostDeadline && !strings.Contains(out, "timed out") {
-		if out == "" {
-			return fmt.Sprintf("timed out after %d ms (the step's timeout)", ms)
+	} else if msg, ok := cutWords(e, context.Canceled); ok {
+		e.Message = "the call was interrupted"
+		if msg != "" {
+			e.Message = msg + ": " + e.Message
 		}
-		out += fmt.Sprintf(" (timed out after %d ms, the step's timeout)", ms)
 	}
-	return out
+	return e
+}
+
+// cutWords cuts the words of ctxErr, which caused e, off the end of e's
+// message: the message is them alone, or an error that wrapped ctxErr
+// last.
+func cutWords(e *Error, ctxErr error) (string, bool) {
+	if !errors.Is(e.Err, ctxErr) {
+		return "", false
+	}
+	if e.Message == ctxErr.Error() {
+		return "", true
+	}
+	return strings.CutSuffix(e.Message, ": "+ctxErr.Error())
 }

@@ -2,6 +2,8 @@ package runner
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -11,18 +13,27 @@ import (
 	"github.com/cdpskill/cdpskill/tab"
 )
 
-func TestTidyMessage(t *testing.T) {
-	cases := []struct{ msg, action, want string }{
-		{"context deadline exceeded", "sleep", "timed out after 2000 ms (the step's timeout)"},
-		{`timed out waiting for selector "#x" (found 0): context deadline exceeded`, "wait", `timed out waiting for selector "#x" (found 0)`},
-		{"cannot attach: context deadline exceeded", "", "cannot attach (timed out after 2000 ms, the step's timeout)"},
-		{`click: element not found: nothing matches selector "#a"`, "click", `element not found: nothing matches selector "#a"`},
-		{"fill: fill: value rejected", "fill", "value rejected"},
-		{"reading: context canceled", "", "reading: the call was interrupted"},
+// An error the step's context's end caused says so in the agent's words:
+// the step's timeout ran out, or the call was interrupted. Only Go's words
+// for that cause, at the end of the message, are replaced.
+func TestClassifyUnder(t *testing.T) {
+	missing := &dom.NotFoundError{Target: dom.Target{Selector: "#a"}}
+	cases := []struct {
+		err  error
+		want string
+	}{
+		{context.DeadlineExceeded, "timed out after 2000 ms (the step's timeout)"},
+		{&page.WaitTimeoutError{Condition: `selector "#x"`, Seen: "found 0", Err: context.DeadlineExceeded}, `timed out waiting for selector "#x" (found 0)`},
+		{fmt.Errorf("cannot attach: %w", context.DeadlineExceeded), "cannot attach (timed out after 2000 ms, the step's timeout)"},
+		{&dom.TimeoutError{Action: dom.ActionClick, Last: missing, Err: context.DeadlineExceeded}, `element not found: nothing matches selector "#a" (still so when the step timed out)`},
+		{&Error{Type: Execution, Message: "held: context deadline exceeded", Err: context.DeadlineExceeded}, "held (timed out after 2000 ms, the step's timeout)"},
+		{fmt.Errorf("reading: %w", context.Canceled), "reading: the call was interrupted"},
+		{context.Canceled, "the call was interrupted"},
+		{errors.New("the page said: context deadline exceeded"), "the page said: context deadline exceeded"},
 	}
 	for _, c := range cases {
-		if got := tidyMessage(c.msg, c.action, 2*time.Second); got != c.want {
-			t.Errorf("tidyMessage(%q) = %q, want %q", c.msg, got, c.want)
+		if got := classifyUnder(c.err, 2*time.Second).Message; got != c.want {
+			t.Errorf("classifyUnder(%q) = %q, want %q", c.err, got, c.want)
 		}
 	}
 }

@@ -178,6 +178,17 @@ func (c *cli) exec(ctx context.Context, opts runner.Options, input string) (*run
 	if err != nil {
 		c.t.Fatalf("encode: %v", err)
 	}
+	// Every error is said once, as built at its source.
+	for _, s := range res.Steps {
+		if msg := stutter(s.Action, s.Error); msg != "" {
+			c.t.Errorf("%s\n%s", msg, input)
+		}
+	}
+	if res.Error != nil {
+		if msg := stutter("", res.Error.Message); msg != "" {
+			c.t.Errorf("%s\n%s", msg, input)
+		}
+	}
 	return res, out
 }
 

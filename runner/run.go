@@ -119,8 +119,7 @@ func run(ctx context.Context, input []byte, opts Options, trace *cdp.Trace) *Res
 			if died := tab.Died(ctx); died != nil {
 				err = died // the tab died while the call set up: that is the news
 			}
-			e := classify(err)
-			e.Message = tidyMessage(e.Message, "", req.timeout)
+			e := classifyUnder(err, req.timeout)
 			return errorResult(e)
 		}
 	}
@@ -214,8 +213,7 @@ func (c *Call) runSteps(ctx context.Context, req *request, res *Result, dialogs 
 // recordFailure fills in a failed step's result and, unless the step was
 // optional, the call's errors.
 func (c *Call) recordFailure(ctx context.Context, ps plannedStep, sr *StepResult, res *Result, err error, timeout time.Duration) {
-	e := classify(err)
-	e.Message = tidyMessage(e.Message, ps.def.name, timeout)
+	e := classifyUnder(err, timeout)
 	sr.Error = e.Error()
 	var js *page.JSError
 	if errors.As(err, &js) {

@@ -98,7 +98,7 @@ func runChromeStatus(ctx context.Context, e *env, p chromeStatusParams) (output,
 	}
 	st := chrome.CheckStatus(ctx, e.getenv, chrome.StatusOptions{Endpoint: ep, Headless: p.Headless, AutoLaunch: auto})
 	if !st.Running {
-		return output{value: st}, &Error{Type: Connection, Message: "Chrome is not reachable: " + st.Error}
+		return output{value: st}, &Error{Type: Connection, Message: "Chrome is not reachable: " + st.Error, Err: ctx.Err()}
 	}
 	return output{value: st}, nil
 }
