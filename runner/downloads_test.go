@@ -285,6 +285,28 @@ func TestDownloadInNewTab(t *testing.T) {
 	}
 }
 
+// A button whose script opens a window on an attachment: the popup, not
+// the tab, downloads, and Chrome tells only the popup's sessions and the
+// browser's. The tab's own websocket hears the popup only once it exists,
+// too late to follow a download its first response begins.
+func TestDownloadInScriptOpenedTab(t *testing.T) {
+	srv := newDownloadServer(t)
+	c := newCLI(t)
+	tab := c.openTab(srv.URL + "/downloads.html")
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":"#popup"}]}`, tab))
+	if code != 0 {
+		t.Fatalf("%v", res)
+	}
+	dls := downloadsOf(t, res, 0)
+	if len(dls) != 1 {
+		t.Fatalf("want one download, got %v", res["steps"])
+	}
+	checkSaved(t, c, dls[0], "popup.txt", "popup")
+	if out, _ := stepOutputs(t, res)[0]["output"].(map[string]any); out["newTabs"] != nil {
+		t.Errorf("a popup that only downloaded and closed was reported: %v", out)
+	}
+}
+
 // A script's click on a link in a frame of the tab downloads after the
 // pageFunction returned: the download is still the step's.
 func TestDownloadFromFrameByScript(t *testing.T) {
