@@ -38,8 +38,10 @@ const (
 	rendered
 	// browserWide: the step needs the browser's websocket, not only its
 	// tab's: Chrome tells a download in a tab the step opened to the
-	// browser's sessions and that tab's only. A batch without one talks
-	// to its tab alone (chrome.DialTab), which costs Chrome far less.
+	// browser's sessions and that tab's only, and the tab's websocket can
+	// attach to the new tab only once it is announced, when its first
+	// response may already have begun the download. A batch without one
+	// talks to its tab alone (chrome.DialTab), which costs Chrome far less.
 	browserWide
 	// script: the step runs the agent's code in the page, which may
 	// change it: the changes summary names the step when it did.
