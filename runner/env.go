@@ -75,7 +75,7 @@ func present(v any) bool {
 		return false
 	}
 	switch rv := reflect.ValueOf(v); rv.Kind() {
-	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Interface:
+	case reflect.Pointer, reflect.Map, reflect.Slice:
 		return !rv.IsNil()
 	}
 	return true
