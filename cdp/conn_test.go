@@ -480,6 +480,24 @@ func TestErrorPatterns(t *testing.T) {
 	}
 }
 
+func TestIsBrowserContextGone(t *testing.T) {
+	pe := func(method, msg string) error { return &cdp.ProtocolError{Method: method, Code: -32602, Message: msg} }
+	for _, tc := range []struct {
+		err  error
+		want bool
+	}{
+		{pe("Target.createTarget", "Failed to find browser context with id 1BF7BC66654D09C87F95B6345A3617AE"), true},
+		{pe("Target.disposeBrowserContext", "Failed to find context with id 1BF7BC66654D09C87F95B6345A3617AE"), true},
+		{pe("Runtime.evaluate", "Cannot find context with specified id"), false},
+		{pe("Target.createTarget", "No target with given id found"), false},
+		{errors.New("Failed to find browser context with id 1"), false},
+	} {
+		if got := cdp.IsBrowserContextGone(tc.err); got != tc.want {
+			t.Errorf("IsBrowserContextGone(%v) = %v", tc.err, got)
+		}
+	}
+}
+
 func TestIsConnection(t *testing.T) {
 	for name, tc := range map[string]struct {
 		err  error

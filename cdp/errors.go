@@ -71,6 +71,12 @@ var (
 		"Session with given id not found",
 		"Target closed",
 	}
+	// A browser context that is gone: Target.createTarget's and
+	// Target.disposeBrowserContext's words for it.
+	browserContextGonePatterns = []string{
+		"Failed to find browser context with id",
+		"Failed to find context with id",
+	}
 )
 
 func matches(err error, patterns []string) bool {
@@ -96,6 +102,10 @@ func IsStaleObject(err error) bool { return matches(err, staleObjectPatterns) }
 
 // IsTargetGone reports whether err means the target or its session is gone.
 func IsTargetGone(err error) bool { return matches(err, targetGonePatterns) }
+
+// IsBrowserContextGone reports whether err means the browser context a
+// command named is gone (disposed, or its browser restarted).
+func IsBrowserContextGone(err error) bool { return matches(err, browserContextGonePatterns) }
 
 // IsTargetCrashed reports whether err is Chrome refusing a command because
 // the target's renderer crashed.

@@ -22,14 +22,18 @@ func (p BrowserGetVersion) Do(ctx context.Context, c Caller) (BrowserGetVersionR
 }
 
 // BrowserSetDownloadBehavior says what the browser does with downloads.
-// The setting is browser-wide and lasts only as long as the connection
-// that made it: when it closes Chrome goes back to its default, saving
-// into ~/Downloads.
+// The setting is a browser context's and lasts only as long as the
+// connection that made it: when it closes Chrome goes back to its
+// default, saving into ~/Downloads (a context made over the protocol
+// cancels them).
 type BrowserSetDownloadBehavior struct {
 	// Behavior is deny, allow, allowAndName (saved into DownloadPath
 	// named by the download's guid) or default.
 	Behavior     string `json:"behavior"`
 	DownloadPath string `json:"downloadPath,omitempty"`
+	// BrowserContextID is the context it is for; empty is the default
+	// one only, not the others.
+	BrowserContextID string `json:"browserContextId,omitempty"`
 	// EventsEnabled sends Browser.downloadWillBegin and
 	// Browser.downloadProgress to this connection.
 	EventsEnabled bool `json:"eventsEnabled,omitempty"`
