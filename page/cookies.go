@@ -92,9 +92,9 @@ func GetCookies(ctx context.Context, p *Page, scope CookieScope, name string) ([
 
 func cookiesIn(ctx context.Context, p *Page, scope CookieScope) ([]proto.Cookie, error) {
 	if scope.All || scope.Domain != "" {
-		// Storage.getCookies on a page session reads the page's browser
-		// context.
-		res, err := proto.StorageGetCookies{}.Do(ctx, p.S)
+		// Read on the page, they are the page's browser context's (a
+		// session's, or the default one).
+		res, err := proto.NetworkGetAllCookies{}.Do(ctx, p.S)
 		if err != nil {
 			return nil, fmt.Errorf("page: cookies: %w", err)
 		}

@@ -110,6 +110,17 @@ func (p NetworkGetCookies) Do(ctx context.Context, c Caller) (NetworkGetCookiesR
 	return call[NetworkGetCookiesResult](ctx, c, "Network.getCookies", p)
 }
 
+// NetworkGetAllCookies reads every cookie of the session's browser
+// context. The protocol calls it deprecated for Storage.getCookies, but
+// that, sent to a page, reads Chrome's default context whatever context
+// the page is in (Chrome 156), and names another only when sent to the
+// browser, which a tab's own websocket may not.
+type NetworkGetAllCookies struct{}
+
+func (p NetworkGetAllCookies) Do(ctx context.Context, c Caller) (NetworkGetCookiesResult, error) {
+	return call[NetworkGetCookiesResult](ctx, c, "Network.getAllCookies", p)
+}
+
 // NetworkDeleteCookies deletes the cookies called Name that match the
 // domain and path. Domain and Path are sent even when empty: they are
 // those of a cookie read, and an omitted one would match every cookie of
