@@ -80,6 +80,8 @@ func (e Entry) Endpoint() chrome.Endpoint {
 // processes coordinate through the file's lock.
 type Registry struct {
 	path string
+	// session is the session whose registry this is; "" is the default.
+	session string
 	// temp is the temp directory the file and its lock are checked
 	// against (internal/private).
 	temp private.Temp

@@ -32,10 +32,12 @@ func aliasNumber(s string) int64 {
 }
 
 // registryState is the registry in memory. nextID is always above every
-// alias number in tabs.
+// alias number in tabs. contexts are a session's browser contexts, one
+// per browser (session.go).
 type registryState struct {
-	nextID int64
-	tabs   map[string]Entry
+	nextID   int64
+	contexts []Context
+	tabs     map[string]Entry
 }
 
 func newRegistryState() *registryState {
@@ -75,19 +77,22 @@ func (st *registryState) aliasOf(targetID string, ep *chrome.Endpoint) (string, 
 }
 
 // encode writes nextId before tabs so a truncated file still tells the
-// rebuild where numbering stood.
+// rebuild where numbering stood, and a session's contexts before its
+// tabs, which are lost with them.
 func (st *registryState) encode() ([]byte, error) {
 	return json.MarshalIndent(struct {
-		NextID int64            `json:"nextId"`
-		Tabs   map[string]Entry `json:"tabs"`
-	}{st.nextID, st.tabs}, "", "  ")
+		NextID   int64            `json:"nextId"`
+		Contexts []Context        `json:"contexts,omitempty"`
+		Tabs     map[string]Entry `json:"tabs"`
+	}{st.nextID, st.contexts, st.tabs}, "", "  ")
 }
 
 // registryFile is the file's top level, entries still undecoded so one bad
 // entry costs only itself.
 type registryFile struct {
-	NextID json.RawMessage            `json:"nextId"`
-	Tabs   map[string]json.RawMessage `json:"tabs"`
+	NextID   json.RawMessage            `json:"nextId"`
+	Contexts json.RawMessage            `json:"contexts"`
+	Tabs     map[string]json.RawMessage `json:"tabs"`
 }
 
 // parseRegistry decodes data as leniently as it can. problems is empty for
@@ -117,6 +122,11 @@ func parseRegistry(data []byte) (*registryState, []string) {
 		} else {
 			problems = append(problems, "nextId "+clip(string(f.NextID))+" is not a positive integer")
 		}
+	}
+	if len(f.Contexts) > 0 && string(f.Contexts) != "null" {
+		var bad []string
+		st.contexts, bad = parseContexts(f.Contexts)
+		problems = append(problems, bad...)
 	}
 	problems = append(problems, st.addEntries(f.Tabs)...)
 	for a := range st.tabs {
@@ -208,6 +218,10 @@ func salvageRegistry(data []byte) registryFile {
 			f.Tabs = salvageTabs(dec)
 		case "nextId":
 			if dec.Decode(&f.NextID) != nil {
+				return f
+			}
+		case "contexts":
+			if dec.Decode(&f.Contexts) != nil {
 				return f
 			}
 		default:

@@ -44,6 +44,10 @@ func (t Temp) Path() string {
 // Root is Path()/cdp-skill, where every per-tab file goes.
 func (t Temp) Root() string { return filepath.Join(t.Path(), "cdp-skill") }
 
+// SessionDir is Root()/sessions/<name>, where a session's registry and
+// files go; name is a session name (tabs.CheckSession), never a path.
+func (t Temp) SessionDir(name string) string { return filepath.Join(t.Root(), "sessions", name) }
+
 // Root is the process's $TMPDIR/cdp-skill (Temp("").Root()).
 func Root() string { return Temp("").Root() }
 
