@@ -21,10 +21,11 @@ import (
 )
 
 // Downloads are saved in DownloadsDir under their suggested names, made
-// unique. Chrome's download settings are browser-wide and last only as
-// long as the connection that made them: when any cdpskill process ends,
-// Chrome goes back to its default, saving into ~/Downloads, and another
-// agent may point them at its own directory meanwhile. So nothing here
+// unique. Chrome's download settings are a browser context's (a session's,
+// or the default one's) and last only as long as the connection that made
+// them: when any cdpskill process ends, Chrome goes back to its default,
+// saving into ~/Downloads (cancelling them in a session's context), and
+// another agent may point them at its own directory meanwhile. So nothing here
 // relies on where a file was meant to land. Chrome writes each download
 // named by its id (allowAndName) and says where it put it once it is done
 // (Browser.downloadProgress's filePath); the file is then moved from there
@@ -82,9 +83,12 @@ const (
 // goroutine runs beside the call.
 type Downloads struct {
 	conn *cdp.Conn
-	dir  string
-	temp private.Temp
-	l    *cdp.Listener
+	// context is the browser context whose downloads are followed; empty
+	// is the default one.
+	context string
+	dir     string
+	temp    private.Temp
+	l       *cdp.Listener
 	// seen holds every download begun since the watch started, by guid.
 	seen map[string]*download
 	// openers maps each tab created since to the tab that opened it
@@ -133,9 +137,10 @@ var downloadEvents = append([]string{
 	proto.EventBrowserDownloadWillBegin, proto.EventBrowserDownloadProgress, proto.EventTargetCreated,
 }, navEvents...)
 
-// WatchDownloads tells Chrome to save downloads into DownloadsDir, named
-// by their download ids, and to report them on conn.
-func (f Files) WatchDownloads(ctx context.Context, conn *cdp.Conn) (*Downloads, error) {
+// WatchDownloads tells Chrome to save the downloads of browserContext
+// (empty: the default context) into DownloadsDir, named by their download
+// ids, and to report them on conn.
+func (f Files) WatchDownloads(ctx context.Context, conn *cdp.Conn, browserContext string) (*Downloads, error) {
 	dir, err := f.Abs(f.DownloadsDir())
 	if err == nil {
 		err = f.Temp.Dir(dir)
@@ -144,7 +149,7 @@ func (f Files) WatchDownloads(ctx context.Context, conn *cdp.Conn) (*Downloads, 
 		return nil, err
 	}
 	d := &Downloads{
-		conn: conn, dir: dir, temp: f.Temp,
+		conn: conn, context: browserContext, dir: dir, temp: f.Temp,
 		l:    conn.ListenAll(downloadEvents...),
 		seen: map[string]*download{}, openers: map[string]string{}, owned: map[string]bool{},
 		navs: map[string]time.Time{},
@@ -173,7 +178,7 @@ func (d *Downloads) Renew(ctx context.Context) error {
 
 func (d *Downloads) tell(ctx context.Context) error {
 	return proto.BrowserSetDownloadBehavior{
-		Behavior: "allowAndName", DownloadPath: d.dir, EventsEnabled: true,
+		Behavior: "allowAndName", DownloadPath: d.dir, EventsEnabled: true, BrowserContextID: d.context,
 	}.Do(ctx, d.conn.Browser())
 }
 

@@ -22,10 +22,19 @@ type Files struct {
 	// WorkDir is where relative paths start; empty is the process's
 	// working directory.
 	WorkDir string
+	// Session is the call's session, whose files are its own: t1 of one
+	// session is not t1 of another. Empty is the default session.
+	Session string
 }
 
-// Dir is $TMPDIR/cdp-skill, where every per-tab file goes.
-func (f Files) Dir() string { return f.Temp.Root() }
+// Dir is where every per-tab file goes: $TMPDIR/cdp-skill, or a
+// session's $TMPDIR/cdp-skill/sessions/<name>.
+func (f Files) Dir() string {
+	if f.Session != "" {
+		return f.Temp.SessionDir(f.Session)
+	}
+	return f.Temp.Root()
+}
 
 // Abs is p made absolute: a relative path is taken from WorkDir.
 func (f Files) Abs(p string) (string, error) {

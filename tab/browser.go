@@ -100,7 +100,7 @@ func (b *Browser) followDownloads(ctx context.Context, t *Tab) {
 	if b.Downloads != nil {
 		return
 	}
-	d, err := t.opts.Files.WatchDownloads(ctx, b.Conn)
+	d, err := t.opts.Files.WatchDownloads(ctx, b.Conn, "")
 	if _, ok := private.File(err); ok {
 		t.unsaved("the downloads directory (downloads are neither saved nor reported)", err)
 		return
