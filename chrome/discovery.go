@@ -86,6 +86,9 @@ type TargetInfo struct {
 	Type  string `json:"type"`
 	Title string `json:"title"`
 	URL   string `json:"url"`
+	// BrowserContextID is the browser context the tab is in; only a
+	// listing over the websocket (ListPagesWS) says.
+	BrowserContextID string `json:"-"`
 }
 
 // httpClient has no overall timeout: every request carries the caller's ctx.

@@ -168,7 +168,7 @@ func ListPagesWS(ctx context.Context, c *cdp.Conn) ([]TargetInfo, error) {
 	var out []TargetInfo
 	for _, t := range res.TargetInfos {
 		if t.Type == "page" {
-			out = append(out, TargetInfo{ID: t.TargetID, Type: t.Type, Title: t.Title, URL: t.URL})
+			out = append(out, TargetInfo{ID: t.TargetID, Type: t.Type, Title: t.Title, URL: t.URL, BrowserContextID: t.BrowserContextID})
 		}
 	}
 	return out, nil

@@ -18,6 +18,9 @@ type Browser struct {
 	// Downloads saves and reports the downloads of the call's tabs; nil
 	// until a tab is attached, or when the watch could not start.
 	Downloads *capture.Downloads
+	// Context is the browser context of the call's session here, once
+	// known; empty for the default session (session.go).
+	Context string
 }
 
 // Connect reaches the browser at ep, launching a local one when
@@ -92,15 +95,21 @@ func (b *Browser) Release(exiting bool) {
 // Close closes the connection, as a call does with one it replaces.
 func (b *Browser) Close() { b.Release(false) }
 
-// followDownloads makes Chrome save the downloads of the browser under
-// capture.DownloadsDir and report them to the call, once per connection.
-// Without it, downloads go where Chrome's defaults say and no step
-// reports them, so a failure is a warning, never the call's end.
+// followDownloads makes Chrome save the downloads of the call's browser
+// context under capture.DownloadsDir and report them to the call, once
+// per connection. Without it, downloads go where Chrome's defaults say
+// (a session's are cancelled) and no step reports them, so a failure is
+// a warning, never the call's end.
 func (b *Browser) followDownloads(ctx context.Context, t *Tab) {
 	if b.Downloads != nil {
 		return
 	}
-	d, err := t.opts.Files.WatchDownloads(ctx, b.Conn, "")
+	bctx, err := b.sessionContext(ctx, t.opts.Registry, false)
+	if err != nil {
+		t.warn("downloads will not be saved or reported: %v", err)
+		return
+	}
+	d, err := t.opts.Files.WatchDownloads(ctx, b.Conn, bctx)
 	if _, ok := private.File(err); ok {
 		t.unsaved("the downloads directory (downloads are neither saved nor reported)", err)
 		return

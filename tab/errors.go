@@ -26,15 +26,20 @@ func (e *RegistryError) Error() string     { return "tab registry: " + e.Err.Err
 func (e *RegistryError) Unwrap() error     { return e.Err }
 func (e *RegistryError) ErrorType() string { return Connection }
 
-// UnknownError is a tab name that is neither an alias nor a target id.
-// Damage is the registry's damage the call found, which may have lost it.
+// UnknownError is a tab name that is neither an alias (of the call's
+// session, when it names one) nor a target id. Damage is the registry's
+// damage the call found, which may have lost it.
 type UnknownError struct {
-	Tab    string
-	Damage error
+	Tab     string
+	Session string
+	Damage  error
 }
 
 func (e *UnknownError) Error() string {
 	msg := fmt.Sprintf("unknown tab %q: no such alias; listTabs shows the open tabs, openTab opens a new one", e.Tab)
+	if e.Session != "" {
+		msg = fmt.Sprintf("unknown tab %q in session %q: no such alias among its tabs; listTabs shows them, openTab opens a new one", e.Tab, e.Session)
+	}
 	if e.Damage != nil {
 		msg += fmt.Sprintf(" (the alias may have been lost: %v)", e.Damage)
 	}

@@ -107,17 +107,19 @@ var rawTargetID = regexp.MustCompile(`^[0-9A-Fa-f]{32}$`)
 func IsTargetID(s string) bool { return rawTargetID.MatchString(s) }
 
 // Open holds the tab the call's top-level "tab" names (an alias, a
-// registered target id, else a raw target id on the default endpoint):
-// it reaches the tab's browser and attaches. The Tab's Browser is the
+// registered target id, else a raw target id on the default endpoint,
+// which in a session must be the session's): it reaches the tab's
+// browser and attaches. The Tab's Browser is the
 // caller's to release, after the Tab is closed.
 func Open(ctx context.Context, name string, opts Options) (*Tab, error) {
 	alias, entry, found, err := opts.Registry.Resolve(name)
 	if err != nil {
 		return nil, &RegistryError{Err: err}
 	}
+	reg := opts.Registry
 	if !found {
 		if !IsTargetID(name) {
-			e := &UnknownError{Tab: name}
+			e := &UnknownError{Tab: name, Session: reg.Session()}
 			if opts.Damage != nil {
 				e.Damage = opts.Damage()
 			}
@@ -137,14 +139,26 @@ func Open(ctx context.Context, name string, opts Options) (*Tab, error) {
 	defer cancel()
 	b, err := reach(cctx, ep, entry, opts)
 	if err != nil {
+		if gone := sessionGone(ctx, nil, ep, reg, err); gone != nil {
+			return nil, gone
+		}
 		var ce *ConnectError
 		if errors.As(err, &ce) {
 			ce.Alias = alias
 		}
 		return nil, err
 	}
-	t, err := Attach(ctx, b, Target{Alias: alias, Entry: entry, Registered: found}, opts)
+	if !found {
+		err = CheckTarget(cctx, b.Browser, entry.TargetID, reg)
+	}
+	var t *Tab
+	if err == nil {
+		t, err = Attach(ctx, b, Target{Alias: alias, Entry: entry, Registered: found}, opts)
+	}
 	if err != nil {
+		if gone := sessionGone(ctx, b, ep, reg, err); gone != nil {
+			err = gone
+		}
 		b.Release(opts.Exiting)
 		return nil, err
 	}

@@ -38,7 +38,7 @@ func CheckSession(name string) error {
 type SessionNameError struct{ Name string }
 
 func (e *SessionNameError) Error() string {
-	return fmt.Sprintf("session %q: a session name is 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit (\"review-42\")", clip(e.Name))
+	return fmt.Sprintf("%q is not a session name: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit (\"review-42\")", clip(e.Name))
 }
 
 // OpenSession returns a handle on session's registry in temp: its
