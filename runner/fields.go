@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/cdpskill/cdpskill/tabs"
 )
 
 // place is where in the input document a field may stand.
@@ -41,6 +43,19 @@ var fieldDefs = []fieldDef{
 				return fmt.Errorf(`must be a tab alias such as "t1", got %s`, jsonKind(raw))
 			}
 			req.tab = s
+			return nil
+		}},
+	{name: "session", where: topLevel, usage: `"name"`,
+		summary: "a browser context of your own (cookies, storage, downloads, tabs and aliases); default $CDPSKILL_SESSION",
+		set: func(raw json.RawMessage, _ place, req *request, _ *plannedStep) error {
+			s, ok := asString(raw)
+			if !ok {
+				return fmt.Errorf(`must be a session name such as "review-42", got %s`, jsonKind(raw))
+			}
+			if err := tabs.CheckSession(s); err != nil {
+				return err
+			}
+			req.session = s
 			return nil
 		}},
 	{name: "steps", where: topLevel, usage: `[{…}, …]`,

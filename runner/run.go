@@ -47,8 +47,9 @@ type Options struct {
 	// pageFunction's file, upload's files, a screenshot's or pdf's path).
 	// Empty is the process's.
 	Dir string
-	// RegistryPath overrides the tab registry file (tests); empty is
-	// TempDir/cdp-skill-tabs.json.
+	// RegistryPath overrides the default session's tab registry file
+	// (tests); empty is TempDir/cdp-skill-tabs.json. A session's is its
+	// own (tabs.OpenSession).
 	RegistryPath string
 	// Trace records every CDP call's timing for WriteDebugLog.
 	Trace bool
@@ -90,16 +91,24 @@ func (opts Options) files() capture.Files {
 
 func run(ctx context.Context, input []byte, opts Options, trace *cdp.Trace) *Result {
 	files := opts.files()
+	if opts.Getenv != nil {
+		files.Session = opts.Getenv("CDPSKILL_SESSION")
+	}
 	req, perr := parseRequest(input, files)
 	if perr != nil {
 		return errorResult(perr)
+	}
+	files.Session = req.session
+	reg := tabs.OpenSession(files.Temp, req.session)
+	if req.session == "" && opts.RegistryPath != "" {
+		reg = tabs.OpenRegistryIn(files.Temp, opts.RegistryPath)
 	}
 	if e := checkTabPlan(req); e != nil {
 		return errorResult(e)
 	}
 	ctx, abort := context.WithCancelCause(ctx)
 	defer abort(nil)
-	c := &Call{getenv: opts.Getenv, tabs: tabs.OpenRegistryIn(files.Temp, opts.RegistryPath), files: files, trace: trace,
+	c := &Call{getenv: opts.Getenv, tabs: reg, files: files, trace: trace,
 		start: time.Now(), abort: abort, timeout: req.timeout, exiting: opts.Exiting}
 	defer c.close()
 	// The registry is transient state: a damaged one is rebuilt from what

@@ -147,20 +147,19 @@ func runOpenTab(ctx context.Context, e *env, p openTabParams) (output, error) {
 	if err != nil {
 		return output{}, err
 	}
-	// A window of its own: in headless Chrome only a window's active tab
-	// renders, and a hidden tab stalls input and screenshots.
-	created, err := proto.TargetCreateTarget{URL: "about:blank", NewWindow: true}.Do(ctx, b.Conn.Browser())
+	// In the session's browser context, made by its first tab.
+	created, err := b.NewTarget(ctx, e.tabs.registry())
 	if err != nil {
 		return output{}, err
 	}
 	e.pruneTabs(ctx, b.Browser)
-	alias, err := e.tabs.registry().Register(created.TargetID, b.Endpoint)
+	alias, err := e.tabs.registry().Register(created, b.Endpoint)
 	if err != nil {
 		// A tab no alias names would be left open for good.
-		_ = proto.TargetCloseTarget{TargetID: created.TargetID}.Do(ctx, b.Conn.Browser())
+		_ = proto.TargetCloseTarget{TargetID: created}.Do(ctx, b.Conn.Browser())
 		return output{}, &Error{Type: Connection, Message: "tab registry: " + err.Error(), Err: err}
 	}
-	if err := e.attach(ctx, tab.Target{Alias: alias, Entry: tabs.Entry{TargetID: created.TargetID}, Registered: true}); err != nil {
+	if err := e.attach(ctx, tab.Target{Alias: alias, Entry: tabs.Entry{TargetID: created}, Registered: true}); err != nil {
 		return output{}, err
 	}
 	out := &tabOutput{Tab: alias, URL: "about:blank"}
@@ -255,14 +254,13 @@ func runConnectTab(ctx context.Context, e *env, p connectTabParams) (output, err
 	}
 	targetID := p.TargetID
 	if p.Alias != "" {
-		alias, entry, found, err := e.tabs.registry().Resolve(p.Alias)
+		_, entry, found, err := e.tabs.registry().Resolve(p.Alias)
 		if err != nil {
 			return output{}, err
 		}
 		if !found {
-			return output{}, &Error{Type: Connection, Message: fmt.Sprintf("unknown tab %q: listTabs shows the open tabs", p.Alias)}
+			return output{}, &tab.UnknownError{Tab: p.Alias, Session: e.tabs.registry().Session()}
 		}
-		_ = alias
 		targetID, ep = entry.TargetID, entry.Endpoint()
 	}
 	b, err := e.tabs.connect(ctx, ep, nil, false)
@@ -270,8 +268,8 @@ func runConnectTab(ctx context.Context, e *env, p connectTabParams) (output, err
 		return output{}, err
 	}
 	// In Chrome's order, so that a pattern two tabs match picks the same
-	// one every time: the first.
-	pages, err := chrome.ListPagesWS(ctx, b.Conn)
+	// one every time: the first. A session's own only.
+	pages, err := tab.Pages(ctx, b.Browser, e.tabs.registry())
 	if err != nil {
 		return output{}, err
 	}
@@ -288,6 +286,11 @@ func runConnectTab(ctx context.Context, e *env, p connectTabParams) (output, err
 		targetID = matches[0].ID
 	}
 	i := slices.IndexFunc(pages, func(t chrome.TargetInfo) bool { return t.ID == targetID })
+	if i < 0 && p.TargetID != "" {
+		if err := tab.CheckTarget(ctx, b.Browser, targetID, e.tabs.registry()); err != nil {
+			return output{}, err // another session's, or gone
+		}
+	}
 	if i < 0 {
 		return output{}, &Error{Type: Connection, Message: fmt.Sprintf("tab %s no longer exists; listTabs shows the open tabs", orStr(p.Alias, targetID))}
 	}
@@ -362,7 +365,7 @@ func runCloseTab(ctx context.Context, e *env, p closeTabParams) (output, error) 
 	}
 	if !found {
 		if !tab.IsTargetID(p.Tab) {
-			return output{}, &Error{Type: Connection, Message: fmt.Sprintf("unknown tab %q: listTabs shows the open tabs", p.Tab)}
+			return output{}, &tab.UnknownError{Tab: p.Tab, Session: e.tabs.registry().Session()}
 		}
 		entry = tabs.Entry{TargetID: p.Tab}
 	}
@@ -372,10 +375,15 @@ func runCloseTab(ctx context.Context, e *env, p closeTabParams) (output, error) 
 			return output{}, err
 		}
 	}
-	e.tabs.letGo(entry.TargetID)
 	// Over the websocket, which every endpoint has (remote ones may offer
-	// no /json/close).
+	// no /json/close). A target id of another session's tab is refused.
 	closeErr := e.withBrowser(ctx, ep, func(b *chrome.Browser) error {
+		if !found {
+			if err := tab.CheckTarget(ctx, b, entry.TargetID, e.tabs.registry()); err != nil {
+				return err
+			}
+		}
+		e.tabs.letGo(entry.TargetID)
 		return chrome.CloseTargetWS(ctx, b.Conn, entry.TargetID)
 	})
 	if closeErr == nil || cdp.IsTargetGone(closeErr) {
@@ -390,6 +398,10 @@ func runCloseTab(ctx context.Context, e *env, p closeTabParams) (output, error) 
 		var e *Error
 		if errors.As(closeErr, &e) {
 			return output{}, e
+		}
+		var fe *tab.ForeignError
+		if errors.As(closeErr, &fe) {
+			return output{}, fe
 		}
 		return output{}, &Error{Type: Connection, Message: fmt.Sprintf("close tab %s: %v", p.Tab, closeErr), Err: closeErr}
 	}
@@ -443,7 +455,7 @@ func runListTabs(ctx context.Context, e *env, p endpointParams) (output, error) 
 	list := func() (map[string]bool, error) {
 		listed = true
 		listErr = e.withBrowser(ctx, ep, func(b *chrome.Browser) (err error) {
-			pages, err = chrome.ListPagesWS(ctx, b.Conn)
+			pages, err = tab.Pages(ctx, b, e.tabs.registry())
 			return err
 		})
 		if listErr != nil {
@@ -463,6 +475,10 @@ func runListTabs(ctx context.Context, e *env, p endpointParams) (output, error) 
 		var ce *Error
 		if errors.As(listErr, &ce) {
 			return output{}, ce
+		}
+		var gone *tab.SessionGoneError
+		if errors.As(listErr, &gone) {
+			return output{}, gone
 		}
 		return output{}, &Error{Type: Connection, Message: fmt.Sprintf("cannot list tabs of Chrome at %s: %v", ep, listErr), Err: listErr}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/internal/suggest"
 	"github.com/cdpskill/cdpskill/page"
+	"github.com/cdpskill/cdpskill/tabs"
 )
 
 const (
@@ -21,7 +22,10 @@ const (
 
 // request is a parsed and fully validated input document.
 type request struct {
-	tab     string
+	tab string
+	// session is the call's session ("session", else CDPSKILL_SESSION);
+	// empty is the default one.
+	session string
 	timeout time.Duration
 	// dialog answers the call's JavaScript dialogs; nil means the default.
 	dialog *page.DialogPolicy
@@ -57,7 +61,9 @@ type plannedStep struct {
 }
 
 // parseRequest parses input and validates all of it before anything runs,
-// reporting every problem at once.
+// reporting every problem at once. files.Session is the environment's
+// session (CDPSKILL_SESSION), which the input's "session" replaces; the
+// steps' files are the call's session's.
 func parseRequest(input []byte, files capture.Files) (*request, *Error) {
 	doc, perr := parseDocument(input)
 	if perr != nil {
@@ -89,6 +95,13 @@ func parseRequest(input []byte, files capture.Files) (*request, *Error) {
 			}
 		}
 	}
+	if _, given := doc["session"]; !given && files.Session != "" {
+		if err := tabs.CheckSession(files.Session); err != nil {
+			add("CDPSKILL_SESSION in the environment: %v", err)
+		}
+		req.session = files.Session
+	}
+	files.Session = req.session
 	raw, ok := doc["steps"]
 	switch {
 	case !ok:
