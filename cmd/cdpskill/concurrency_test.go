@@ -32,23 +32,37 @@ func scaled(n, small int) int {
 // pageFunction, click and snapshot calls: no call fails, every alias is
 // its own and stays in the registry until its tab is closed, and a reader
 // finds the registry whole JSON every time it looks.
-func TestConcurrentCallsOnOwnTabs(t *testing.T) {
+func TestConcurrentCallsOnOwnTabs(t *testing.T) { concurrentAgents(t, false) }
+
+// The same 8 agents, each in a session of its own: each gets t1, its own
+// in its own registry, and reaches only its own tab.
+func TestConcurrentCallsInOwnSessions(t *testing.T) { concurrentAgents(t, true) }
+
+func concurrentAgents(t *testing.T, sessions bool) {
 	const workers = 8
 	calls := scaled(50, 8)
 	c := newCLI(t)
-	path := filepath.Join(c.tmp, "cdp-skill-tabs.json")
+	// in is what a worker's call begins with, path its registry.
+	in := func(w int) string { return "{" }
+	path := func(w int) string { return filepath.Join(c.tmp, "cdp-skill-tabs.json") }
+	if sessions {
+		in = func(w int) string { return fmt.Sprintf(`{"session":"w%d",`, w) }
+		path = func(w int) string {
+			return filepath.Join(c.tmp, "cdp-skill", "sessions", fmt.Sprintf("w%d", w), "tabs.json")
+		}
+	}
 
 	stop := make(chan struct{})
 	var reads, bad atomic.Int64
 	var readerDone sync.WaitGroup
 	readerDone.Go(func() {
-		for {
+		for i := 0; ; i++ {
 			select {
 			case <-stop:
 				return
 			default:
 			}
-			data, err := os.ReadFile(path)
+			data, err := os.ReadFile(path(i % workers))
 			if err == nil {
 				reads.Add(1)
 				if !json.Valid(data) {
@@ -63,8 +77,8 @@ func TestConcurrentCallsOnOwnTabs(t *testing.T) {
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			res, code := c.run(fmt.Sprintf(`{"steps":[{"openTab":{"url":%q,"host":%q,"port":%d}},{"pageFunction":"document.body.insertAdjacentHTML('beforeend', '<button onclick=\"this.textContent = ++window.n\">Count</button>'); window.n = 0"}]}`,
-				fixture.URL+"/hello.html?w="+strconv.Itoa(w), chromium(t).Endpoint.Host, chromium(t).Endpoint.Port))
+			res, code := c.run(fmt.Sprintf(`%s"steps":[{"openTab":{"url":%q,"host":%q,"port":%d}},{"pageFunction":"document.body.insertAdjacentHTML('beforeend', '<button onclick=\"this.textContent = ++window.n\">Count</button>'); window.n = 0"}]}`,
+				in(w), fixture.URL+"/hello.html?w="+strconv.Itoa(w), chromium(t).Endpoint.Host, chromium(t).Endpoint.Port))
 			if code != 0 {
 				t.Errorf("worker %d openTab: %v", w, res)
 				return
@@ -83,7 +97,7 @@ func TestConcurrentCallsOnOwnTabs(t *testing.T) {
 				case 2:
 					step = `{"snapshot":true}`
 				}
-				res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[%s]}`, tab, step))
+				res, code := c.run(fmt.Sprintf(`%s"tab":%q,"steps":[%s]}`, in(w), tab, step))
 				if code != 0 {
 					t.Errorf("worker %d call %d %s: %v", w, i, step, res)
 					return
@@ -93,38 +107,45 @@ func TestConcurrentCallsOnOwnTabs(t *testing.T) {
 					return
 				}
 			}
-			res, code = c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"window.n"}]}`, tab))
+			res, code = c.run(fmt.Sprintf(`%s"tab":%q,"steps":[{"pageFunction":"window.n"}]}`, in(w), tab))
 			if code != 0 || stepOut(t, res, 0)["value"] != float64(clicks) {
 				t.Errorf("worker %d: %d clicks counted, want %d: %v", w, stepOut(t, res, 0)["value"], clicks, res)
 			}
 		})
 	}
 	wg.Wait()
-	reg := c.registry(t)
 	seen := map[string]bool{}
 	for w, a := range aliases {
 		if a == "" {
 			continue
 		}
-		if seen[a] {
+		if sessions && a != "t1" {
+			t.Errorf("worker %d's first tab in its own session is %s", w, a)
+		}
+		if !sessions && seen[a] {
 			t.Errorf("alias %s handed out twice", a)
 		}
 		seen[a] = true
-		if _, ok := reg[a]; !ok {
+		if _, ok := c.registryAt(t, path(w))[a]; !ok {
 			t.Errorf("worker %d's alias %s left the registry before its tab was closed", w, a)
 		}
 	}
-	for _, a := range aliases {
+	for w, a := range aliases {
 		if a != "" {
-			if res, code := c.run(fmt.Sprintf(`{"steps":[{"closeTab":%q}]}`, a)); code != 0 {
+			if res, code := c.run(fmt.Sprintf(`%s"steps":[{"closeTab":%q}]}`, in(w), a)); code != 0 {
 				t.Errorf("closeTab %s: %v", a, res)
+			}
+			if sessions {
+				c.disposeSession(t, path(w))
 			}
 		}
 	}
 	close(stop)
 	readerDone.Wait()
-	if len(c.registry(t)) != 0 {
-		t.Errorf("the registry keeps closed tabs: %v", c.registry(t))
+	for w := range workers {
+		if reg := c.registryAt(t, path(w)); len(reg) != 0 {
+			t.Errorf("the registry keeps closed tabs: %v", reg)
+		}
 	}
 	if bad.Load() > 0 || reads.Load() == 0 {
 		t.Errorf("%d of %d reads of the registry were not whole JSON", bad.Load(), reads.Load())

@@ -126,17 +126,43 @@ func (c *cli) call(t *testing.T, tab, steps string) []map[string]any {
 
 func (c *cli) registry(t *testing.T) map[string]map[string]any {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(c.tmp, "cdp-skill-tabs.json"))
+	return c.registryAt(t, filepath.Join(c.tmp, "cdp-skill-tabs.json"))
+}
+
+// registryAt is the tabs of the registry at path: the default session's,
+// or a session's.
+func (c *cli) registryAt(t *testing.T, path string) map[string]map[string]any {
+	t.Helper()
+	return readRegistry(t, path).Tabs
+}
+
+type registryFile struct {
+	Tabs     map[string]map[string]any `json:"tabs"`
+	Contexts []struct {
+		ID string `json:"id"`
+	} `json:"contexts"`
+}
+
+func readRegistry(t *testing.T, path string) registryFile {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var reg struct {
-		Tabs map[string]map[string]any `json:"tabs"`
-	}
+	var reg registryFile
 	if err := json.Unmarshal(data, &reg); err != nil {
 		t.Fatal(err)
 	}
-	return reg.Tabs
+	return reg
+}
+
+// disposeSession disposes of the browser contexts the session registry at
+// path records, as the shared browser outlives the test.
+func (c *cli) disposeSession(t *testing.T, path string) {
+	t.Helper()
+	for _, ctx := range readRegistry(t, path).Contexts {
+		_ = proto.TargetDisposeBrowserContext{BrowserContextID: ctx.ID}.Do(t.Context(), chromium(t).Conn.Browser())
+	}
 }
 
 // waitTrue polls expr in the tab over the test's own session until it is
