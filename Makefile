@@ -30,11 +30,12 @@ test: chromium vet
 	$(GO) test ./profiles -run '^$$' -fuzz '^FuzzNormalize$$' -fuzztime 100000x
 	$(GO) test ./cdp -run '^$$' -fuzz '^FuzzParseMessage$$' -fuzztime 100000x
 
-# The concurrency and soak tests at full size: 8 processes x 50 calls,
-# 1,000 calls on one tab and 200 open/close cycles (make test runs them
-# scaled down).
+# The concurrency and soak tests at full size: 8 processes x 50 calls
+# (sharing the default session, then each in a session of its own), 1,000
+# calls on one tab and 200 open/close cycles (make test runs them scaled
+# down).
 soak: chromium
-	CDPSKILL_SOAK=1 $(GO) test ./cmd/cdpskill -run '^(TestConcurrentCallsOnOwnTabs|TestSoak)$$' -count=1 -v -timeout 30m
+	CDPSKILL_SOAK=1 $(GO) test ./cmd/cdpskill -run '^(TestConcurrentCallsOnOwnTabs|TestConcurrentCallsInOwnSessions|TestSoak)$$' -count=1 -v -timeout 30m
 
 demo: chromium build
 	@./scripts/demo.sh $(BIN) "$(DEMO)"
