@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // The docs cannot drift: every cdpskill command in a code block of
@@ -52,13 +55,22 @@ func TestDocsExamplesRun(t *testing.T) {
 }
 
 // docsCLI is an agent's shell, whose auto-launched Chrome is the test's
-// browser here. Its tabs are closed when the test ends.
+// browser here. Its tabs, and the sessions the docs named, are closed
+// when the test ends.
 func docsCLI(t *testing.T) *cli {
 	c := newCLI(t)
 	c.cdpURL = fmt.Sprintf("http://%s:%d", chromium(t).Endpoint.Host, chromium(t).Endpoint.Port)
 	t.Cleanup(func() {
 		c.t = t
 		c.run(`{"steps":[{"closeTab":"t1"}]}`)
+		dirs, _ := os.ReadDir(filepath.Join(c.tmp, "cdp-skill", "sessions"))
+		for _, d := range dirs {
+			s := &session{cli: c, name: d.Name()}
+			s.run(`{"steps":[{"closeTab":"t1"}]}`)
+			if id := s.contextID(t); id != "" {
+				_ = proto.TargetDisposeBrowserContext{BrowserContextID: id}.Do(t.Context(), chromium(t).Conn.Browser())
+			}
+		}
 	})
 	return c
 }

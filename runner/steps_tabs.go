@@ -22,10 +22,10 @@ var tabSteps = []step{
 	define("chromeStatus", `true | {host, port | wsUrl, headless, autoLaunch}`,
 		"is Chrome up? (launches it)", 0, decodeChromeStatus, runChromeStatus).out(`{running, launched, version, port, endpoint?, tabs, createdTab}`),
 	define("openTab", `true | "url" | {url, host, port | wsUrl, headless}`,
-		"open a tab (own window) as this call's tab", visual|holdsTabs, decodeOpenTab, runOpenTab).out(`{tab, url, status, title}`).did("Opened a tab").
+		"open a tab (own window), the call's tab", visual|holdsTabs, decodeOpenTab, runOpenTab).out(`{tab, url, status, title}`).did("Opened a tab").
 		also(`{"openTab":"…"}`, "newTab", "newPage", "createTab", "openNewTab"),
 	define("connectTab", `"t1" | {targetId} | {url: "regex"} (+ host, port | wsUrl)`,
-		"make an existing tab this call's tab", visual|holdsTabs, decodeConnectTab, runConnectTab).out(`{tab, url, title, otherMatches?}`).did("Connected").
+		"make an open tab the call's tab", visual|holdsTabs, decodeConnectTab, runConnectTab).out(`{tab, url, title, otherMatches?}`).did("Connected").
 		also(`{"connectTab":"…"}`, "switchTab", "switchToTab", "selectTab", "focusTab", "useTab", "attachTab"),
 	define("closeTab", `"t1" | {tab}`,
 		"close a tab, forget its alias", holdsTabs, decodeCloseTab, runCloseTab).out(`{closed}`).

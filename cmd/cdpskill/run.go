@@ -151,7 +151,8 @@ usage:
   cdpskill uninstall   (removes exactly what install created)
 
 flags: --debug (write ./log/NNN-tab-actions.status.json), --help, --version
-env: CDP_URL (default browser: ws(s):// websocket or http(s):// endpoint; never auto-launched)
+env: CDP_URL (default browser: ws(s):// websocket or http(s):// endpoint; never auto-launched),
+     CDPSKILL_SESSION (default "session")
 `)
 	b.WriteString("\nfields (top: beside \"steps\"; step: beside a step's action key; params: inside an action's):\n")
 	for _, f := range runner.Fields() {
