@@ -332,8 +332,11 @@ func TestSessionGoneWithChrome(t *testing.T) {
 
 // A session's downloads are saved in its own directory: download settings
 // are each browser context's, and Chrome cancels a context's downloads
-// when none are set.
+// when none are set. Unlike the default session's download tests, it runs
+// beside the others: the calls that end around it reset the default
+// context's settings, not its own.
 func TestSessionDownloads(t *testing.T) {
+	t.Parallel()
 	srv := newDownloadServer(t)
 	c := newCLI(t)
 	s := c.session(t, "dl")
@@ -349,5 +352,11 @@ func TestSessionDownloads(t *testing.T) {
 	}
 	if got, err := os.ReadFile(want); err != nil || string(got) != "first" {
 		t.Errorf("%s holds %q, %v", want, got, err)
+	}
+	// A batch that stays on its tab sets them over the tab's own websocket.
+	res, code = s.run(fmt.Sprintf(`{"tab":%q,"steps":[{"goto":%q}]}`, tab, srv.URL+"/dl/data.json?body=%7B%7D"))
+	want = filepath.Join(c.tmp, "cdp-skill", "sessions", "dl", "downloads", "data.json")
+	if dls := downloadsOf(t, res, 0); code != 0 || len(dls) != 1 || dls[0]["path"] != want {
+		t.Fatalf("session dl's download by goto: %v, want it in %s", res, want)
 	}
 }
