@@ -61,6 +61,7 @@ func (b *Browser) NewTarget(ctx context.Context, reg *tabs.Registry) (string, er
 	// renders, and a hidden tab stalls input and screenshots.
 	created, err := proto.TargetCreateTarget{URL: "about:blank", NewWindow: true, BrowserContextID: id}.Do(ctx, b.Conn.Browser())
 	if cdp.IsBrowserContextGone(err) {
+		b.Context = "" // a later openTab of the call makes a new one
 		return "", contextGone(reg, b.Endpoint, id, restarted(b.Endpoint))
 	}
 	return created.TargetID, err
