@@ -202,6 +202,11 @@ func TestSessionsKeepApart(t *testing.T) {
 	if code != 0 || res["tab"] != "t1" || res["otherMatches"] != nil {
 		t.Errorf("session a's connectTab by url: %v", res)
 	}
+	// chromeStatus too shows a session its own tabs only.
+	res, code = a.run(fmt.Sprintf(`{"steps":[{"chromeStatus":{"host":%q,"port":%d,"autoLaunch":false}}]}`, chromium(t).Endpoint.Host, chromium(t).Endpoint.Port))
+	if s := jsonText(res); code != 0 || !strings.Contains(s, idA) || strings.Contains(s, idB) {
+		t.Errorf("session a's chromeStatus: %s", s)
+	}
 	// The default session lists every tab, as before sessions.
 	res, _ = c.run(fmt.Sprintf(`{"steps":[{"listTabs":{"host":%q,"port":%d}}]}`, chromium(t).Endpoint.Host, chromium(t).Endpoint.Port))
 	if s := jsonText(res); !strings.Contains(s, idA) || !strings.Contains(s, idB) {

@@ -20,7 +20,7 @@ import (
 // tabSteps open, find and close tabs.
 var tabSteps = []step{
 	define("chromeStatus", `true | {host, port | wsUrl, headless, autoLaunch}`,
-		"is Chrome up? (launches it)", 0, decodeChromeStatus, runChromeStatus).out(`{running, launched, version, port, endpoint?, tabs, createdTab}`),
+		"is Chrome up? (launches it)", holdsTabs, decodeChromeStatus, runChromeStatus).out(`{running, launched, version, port, endpoint?, tabs, createdTab}`),
 	define("openTab", `true | "url" | {url, host, port | wsUrl, headless}`,
 		"open a tab (own window), the call's tab", visual|holdsTabs, decodeOpenTab, runOpenTab).out(`{tab, url, status, title}`).did("Opened a tab").
 		also(`{"openTab":"…"}`, "newTab", "newPage", "createTab", "openNewTab"),
@@ -99,6 +99,23 @@ func runChromeStatus(ctx context.Context, e *env, p chromeStatusParams) (output,
 	st := chrome.CheckStatus(ctx, e.getenv, chrome.StatusOptions{Endpoint: ep, Headless: p.Headless, AutoLaunch: auto})
 	if !st.Running {
 		return output{value: st}, &Error{Type: Connection, Message: "Chrome is not reachable: " + st.Error, Err: ctx.Err()}
+	}
+	if e.tabs.registry().Session() == "" {
+		return output{value: st}, nil
+	}
+	// A session sees its own tabs only, here as everywhere.
+	var own []chrome.TargetInfo
+	err = e.withBrowser(ctx, ep, func(b *chrome.Browser) (err error) {
+		own, err = tab.Pages(ctx, b, e.tabs.registry())
+		return err
+	})
+	keep := map[string]bool{}
+	for _, t := range own {
+		keep[t.ID] = true
+	}
+	st.Tabs = slices.DeleteFunc(st.Tabs, func(t chrome.StatusTab) bool { return !keep[t.TargetID] })
+	if err != nil {
+		return output{value: st, warning: fmt.Sprintf("session %q: %v", e.tabs.registry().Session(), err)}, nil
 	}
 	return output{value: st}, nil
 }
