@@ -165,6 +165,16 @@ func (p NetworkSetCookie) Do(ctx context.Context, c Caller) error {
 	return run(ctx, c, "Network.setCookie", p)
 }
 
+// NetworkSetCookies sets cookies in one call: Chrome checks them all
+// before it sets any, so a refused one leaves none set.
+type NetworkSetCookies struct {
+	Cookies []NetworkSetCookie `json:"cookies"`
+}
+
+func (p NetworkSetCookies) Do(ctx context.Context, c Caller) error {
+	return run(ctx, c, "Network.setCookies", p)
+}
+
 // NetworkGetResponseBody reads a finished response's body, as long as
 // Chrome keeps it (its buffers are bounded, and a navigation may drop
 // it).

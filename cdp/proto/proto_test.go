@@ -209,7 +209,7 @@ func parsePackage(t *testing.T) parsed {
 // page.go Page's; proto.go none.
 func domainOf(fname string) string {
 	base := strings.TrimSuffix(fname[strings.LastIndexByte(fname, '/')+1:], ".go")
-	for _, d := range []string{"DOM", "CSS", "IO"} {
+	for _, d := range []string{"DOM", "CSS", "IO", "DOMStorage"} {
 		if strings.EqualFold(base, d) {
 			return d
 		}
