@@ -1,0 +1,124 @@
+package page_test
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cdpskill/cdpskill/cdp/proto"
+	"github.com/cdpskill/cdpskill/page"
+)
+
+func TestParseState(t *testing.T) {
+	cookie := `{"name":"a","value":"b","domain":".x.com","path":"/","expires":-1,"httpOnly":true,"secure":true,"sameSite":"%s"}`
+	for _, tc := range []struct{ doc, err string }{
+		{`{"cookies":[],"origins":[]}`, ""},
+		{`{"cookies":[` + fmt.Sprintf(cookie, "lax") + `],"origins":[{"origin":"https://x.com","localStorage":[{"name":"k","value":"v"}]}]}`, ""},
+		{`{"cookies":[],"origins":[{"origin":"https://x.com/","localStorage":[]}]}`, ""},
+		{``, "is not JSON"},
+		{`{"cookies":[]`, "is not JSON"},
+		{`[]`, "is not a Playwright storageState"},
+		{`{"cookies":[],"origins":[],"extra":1}`, `unknown field "extra"`},
+		{`{"origins":[]}`, `needs "cookies" and "origins" arrays`},
+		{`{"cookies":null,"origins":[]}`, `needs "cookies" and "origins" arrays`},
+		{`{"cookies":[{"name":"a"}],"origins":[]}`, "cookie 0 lacks"},
+		{`{"cookies":[` + fmt.Sprintf(cookie, "") + `],"origins":[]}`, `sameSite ""`},
+		{`{"cookies":[],"origins":[{"origin":"file:///etc","localStorage":[]}]}`, "not an http(s) origin"},
+		{`{"cookies":[],"origins":[{"origin":"https://x.com/path","localStorage":[]}]}`, "not an http(s) origin"},
+	} {
+		st, err := page.ParseState([]byte(tc.doc))
+		var se *page.StateError
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("%s: %v", tc.doc, err)
+		case tc.err != "" && (!errors.As(err, &se) || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%s: got %v, want %q", tc.doc, err, tc.err)
+		case tc.err == "" && len(st.Cookies) > 0 && st.Cookies[0].SameSite != "Lax":
+			t.Errorf("%s: sameSite kept as %q", tc.doc, st.Cookies[0].SameSite)
+		}
+	}
+}
+
+// statePage is a page of its own origin that keeps a key in localStorage
+// and frames another origin that keeps one too.
+func statePage(t *testing.T) (p *page.Page, top, framed string) {
+	inner := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<script>localStorage.setItem('in', 'framed')</script>`)
+	}))
+	t.Cleanup(inner.Close)
+	outer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `<script>localStorage.setItem('out', 'top')</script><iframe src="%s"></iframe>`,
+			strings.Replace(inner.URL, "127.0.0.1", "localhost", 1))
+	}))
+	t.Cleanup(outer.Close)
+	p = navPage(t)
+	navGoto(t, p, outer.URL, "load")
+	return p, outer.URL, strings.Replace(inner.URL, "127.0.0.1", "localhost", 1)
+}
+
+// SaveState reads the localStorage of the page's origin, not that of a
+// third-party frame, which Chrome partitions under the top site; and
+// Chrome reaches an origin's storage only through a frame on it, which
+// is why LoadState visits each origin.
+func TestSaveStateReadsFramesOrigins(t *testing.T) {
+	p, top, framed := statePage(t)
+	ctx := navCtx(t, 10*time.Second)
+	st, err := page.SaveState(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, o := range st.Origins {
+		for _, it := range o.LocalStorage {
+			got[o.Origin] += it.Name + "=" + it.Value
+		}
+	}
+	if got[top] != "out=top" || got[framed] != "" {
+		t.Errorf("saved origins: %+v", st.Origins)
+	}
+	elsewhere := proto.StorageID{SecurityOrigin: "https://elsewhere.test", IsLocalStorage: true}
+	if _, err := (proto.DOMStorageGetDOMStorageItems{StorageID: elsewhere}).Do(ctx, p.S); err == nil {
+		t.Errorf("Chrome read the storage of an origin no frame is on: LoadState need not visit each origin")
+	}
+}
+
+// LoadState sets the storage of origins the tab is not on and leaves it
+// on about:blank; a refused cookie sets none.
+func TestLoadStateOtherOrigins(t *testing.T) {
+	p, _, framed := statePage(t)
+	ctx := navCtx(t, 10*time.Second)
+	st := &page.State{
+		Cookies: []page.StateCookie{{Name: "loadstate", Value: "1", Domain: "localhost", Path: "/", Expires: -1, SameSite: "Lax"}},
+		Origins: []page.OriginState{{Origin: framed, LocalStorage: []page.StorageItem{{Name: "loaded", Value: "yes"}}}},
+	}
+	done, err := page.LoadState(ctx, p, st)
+	if err != nil || done != (page.LoadedState{Cookies: 1, Origins: 1}) {
+		t.Fatalf("LoadState: %+v, %v", done, err)
+	}
+	if u := navEval[string](t, p, "location.href"); u != "about:blank" {
+		t.Errorf("LoadState left the tab on %s", u)
+	}
+	navGoto(t, p, framed, "load")
+	st2, err := page.SaveState(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st2.Origins) != 1 || st2.Origins[0].Origin != framed || !strings.Contains(fmt.Sprint(st2.Origins[0].LocalStorage), "{loaded yes}") {
+		t.Errorf("after LoadState: %+v", st2.Origins)
+	}
+	bad := &page.State{Cookies: []page.StateCookie{
+		{Name: "fine", Value: "1", Domain: "localhost", Path: "/", Expires: -1, SameSite: "Lax"},
+		{Name: "refused", Value: "1", Domain: "localhost", Path: "/", Expires: -1, SameSite: "None"},
+	}}
+	if _, err := page.LoadState(ctx, p, bad); !errors.As(err, new(*page.CookiesRefusedError)) || !strings.Contains(err.Error(), "refused the cookies refused,") {
+		t.Errorf("LoadState of a refused cookie: %v", err)
+	}
+	all, _ := page.GetCookies(ctx, p, page.CookieScope{All: true}, "fine")
+	if len(all) != 0 {
+		t.Errorf("a cookie of a refused set was set: %v", all)
+	}
+}
