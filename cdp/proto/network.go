@@ -165,8 +165,9 @@ func (p NetworkSetCookie) Do(ctx context.Context, c Caller) error {
 	return run(ctx, c, "Network.setCookie", p)
 }
 
-// NetworkSetCookies sets cookies in one call: Chrome checks them all
-// before it sets any, so a refused one leaves none set.
+// NetworkSetCookies sets cookies in one call. Chrome drops some it
+// cannot set (a sameSite None one not secure) without a word, and sets
+// the others: read them back to know.
 type NetworkSetCookies struct {
 	Cookies []NetworkSetCookie `json:"cookies"`
 }
