@@ -188,11 +188,13 @@ type LoadedState struct {
 var blankDocument = base64.StdEncoding.EncodeToString([]byte("<!doctype html><title></title>"))
 
 // LoadState sets st in the tab's browser context: its cookies all in one
-// call, which Chrome sets all or none of; then each origin's
+// call, read back, as Chrome drops some unsaid; then each origin's
 // localStorage, by opening the origin in the tab with every request
 // answered by an empty page (Chrome reaches an origin's storage only
 // through a frame on it), so that no page of the site runs before its
-// storage is there. The tab is left on about:blank.
+// storage is there. The tab is left on about:blank. When any part
+// fails, the cookies it set are taken away again; origins already set
+// keep their keys.
 func LoadState(ctx context.Context, p *Page, st *State) (LoadedState, error) {
 	var done LoadedState
 	if len(st.Cookies) > 0 {
@@ -222,7 +224,15 @@ func LoadState(ctx context.Context, p *Page, st *State) (LoadedState, error) {
 	if len(origins) == 0 {
 		return done, nil
 	}
-	return done, loadStorage(ctx, p, origins, &done)
+	if err := loadStorage(ctx, p, origins, &done); err != nil {
+		// No half of a login: the cookies go too.
+		if uerr := unsetCookies(ctx, p, st.Cookies); uerr != nil {
+			return done, fmt.Errorf("%w; and its cookies stay set: %w", err, uerr)
+		}
+		done.Cookies = 0
+		return done, fmt.Errorf("%w; its cookies were taken away again", err)
+	}
+	return done, nil
 }
 
 // CookiesRefusedError is a state whose cookies Chrome did not all take:
@@ -256,14 +266,23 @@ func checkCookiesSet(ctx context.Context, p *Page, want []StateCookie) error {
 	if len(refused) == 0 {
 		return nil
 	}
-	for _, c := range want {
-		for _, d := range []string{c.Domain, "." + strings.TrimPrefix(c.Domain, ".")} {
+	if err := unsetCookies(ctx, p, want); err != nil {
+		return fmt.Errorf("%w (after %w)", err, &CookiesRefusedError{refused})
+	}
+	return &CookiesRefusedError{refused}
+}
+
+// unsetCookies deletes the cookies LoadState set, whether Chrome made
+// each a host or a domain cookie.
+func unsetCookies(ctx context.Context, p *Page, cookies []StateCookie) error {
+	for _, c := range cookies {
+		for _, d := range []string{strings.TrimPrefix(c.Domain, "."), "." + strings.TrimPrefix(c.Domain, ".")} {
 			if err := (proto.NetworkDeleteCookies{Name: c.Name, Domain: d, Path: c.Path}).Do(ctx, p.S); err != nil {
-				return fmt.Errorf("cookies: %w (after %w)", err, &CookiesRefusedError{refused})
+				return fmt.Errorf("cookies: %w", err)
 			}
 		}
 	}
-	return &CookiesRefusedError{refused}
+	return nil
 }
 
 func loadStorage(ctx context.Context, p *Page, origins []OriginState, done *LoadedState) (err error) {
