@@ -184,6 +184,8 @@ var outputExamples = map[string][]string{
 	"viewport":         {`{"viewport":"iphone-15"}`, `{"viewport":"reset"}`},
 	"cookies":          {`{"cookies":true}`, `{"cookies":{"set":[{"name":"a","value":"b"}]}}`, `{"cookies":{"delete":"a"}}`, `{"cookies":{"clear":true}}`},
 	"storage":          {`{"storage":{"local":{"set":{"k":"v"},"get":"k"}}}`},
+	"saveState":        {`{"saveState":"skill-state.json"}`},
+	"loadState":        {`{"loadState":"skill-state.json"}`},
 	"serviceWorker":    {`{"serviceWorker":true}`},
 }
 

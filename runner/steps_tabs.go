@@ -9,10 +9,12 @@ import (
 	"regexp"
 	"slices"
 
+	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/chrome"
 	"github.com/cdpskill/cdpskill/internal/invalid"
+	"github.com/cdpskill/cdpskill/page"
 	"github.com/cdpskill/cdpskill/tab"
 	"github.com/cdpskill/cdpskill/tabs"
 )
@@ -21,7 +23,7 @@ import (
 var tabSteps = []step{
 	define("chromeStatus", `true | {host, port | wsUrl, headless, autoLaunch}`,
 		"is Chrome up? (launches it)", holdsTabs, decodeChromeStatus, runChromeStatus).out(`{running, launched, version, port, endpoint?, tabs, createdTab}`),
-	define("openTab", `true | "url" | {url, host, port | wsUrl, headless}`,
+	defineFiles("openTab", `true | "url" | {url, state, host, port | wsUrl, headless}`,
 		"open a tab (own window), the call's tab", visual|holdsTabs, decodeOpenTab, runOpenTab).out(`{tab, url, status, title}`).did("Opened a tab").
 		also(`{"openTab":"…"}`, "newTab", "newPage", "createTab", "openNewTab"),
 	define("connectTab", `"t1" | {targetId} | {url: "regex"} (+ host, port | wsUrl)`,
@@ -126,9 +128,12 @@ type openTabParams struct {
 	endpointParams
 	URL      string `json:"url"`
 	Headless *bool  `json:"headless"`
+	// State is a storageState file the tab starts from (loadState).
+	State string `json:"state"`
+	state *page.State
 }
 
-func decodeOpenTab(raw json.RawMessage) (openTabParams, error) {
+func decodeOpenTab(raw json.RawMessage, files capture.Files) (openTabParams, error) {
 	p, err := decodeInto(raw, func(raw json.RawMessage, p *openTabParams) error {
 		if b, ok := asBool(raw); ok && b {
 			return nil
@@ -144,6 +149,9 @@ func decodeOpenTab(raw json.RawMessage) (openTabParams, error) {
 	}
 	if err == nil && p.URL != "" {
 		err = checkURL(p.URL)
+	}
+	if err == nil && hasField(raw, "state") {
+		p.State, p.state, err = readState(files, p.State)
 	}
 	return p, err
 }
@@ -180,6 +188,13 @@ func runOpenTab(ctx context.Context, e *env, p openTabParams) (output, error) {
 		return output{}, err
 	}
 	out := &tabOutput{Tab: alias, URL: "about:blank"}
+	if p.state != nil {
+		// Before the first request: its cookies and storage are there
+		// when the site's first page loads.
+		if _, err := page.LoadState(ctx, e.page(), p.state); err != nil {
+			return output{value: out}, err
+		}
+	}
 	if p.URL == "" {
 		return output{value: out}, nil
 	}
