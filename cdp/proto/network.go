@@ -19,6 +19,15 @@ type Cookie struct {
 	Secure   bool    `json:"secure"`
 	Session  bool    `json:"session"`
 	SameSite string  `json:"sameSite"`
+	// PartitionKey is a partitioned (CHIPS) cookie's partition.
+	PartitionKey *CookiePartitionKey `json:"partitionKey"`
+}
+
+// CookiePartitionKey is the partition of a partitioned cookie
+// (Network.CookiePartitionKey): the top-level site it was set under.
+type CookiePartitionKey struct {
+	TopLevelSite         string `json:"topLevelSite"`
+	HasCrossSiteAncestor bool   `json:"hasCrossSiteAncestor"`
 }
 
 // Request is an HTTP request (Network.Request), the parts cdpskill reads.
@@ -129,6 +138,9 @@ type NetworkDeleteCookies struct {
 	Name   string `json:"name"`
 	Domain string `json:"domain"`
 	Path   string `json:"path"`
+	// PartitionKey deletes a partitioned cookie; without one, only
+	// unpartitioned cookies go.
+	PartitionKey *CookiePartitionKey `json:"partitionKey,omitempty"`
 }
 
 func (p NetworkDeleteCookies) Do(ctx context.Context, c Caller) error {
@@ -158,7 +170,8 @@ type NetworkSetCookie struct {
 	HTTPOnly bool    `json:"httpOnly,omitempty"`
 	Secure   bool    `json:"secure,omitempty"`
 	// SameSite is Strict, Lax or None.
-	SameSite string `json:"sameSite,omitempty"`
+	SameSite     string              `json:"sameSite,omitempty"`
+	PartitionKey *CookiePartitionKey `json:"partitionKey,omitempty"`
 }
 
 func (p NetworkSetCookie) Do(ctx context.Context, c Caller) error {
