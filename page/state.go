@@ -33,12 +33,30 @@ type StateCookie struct {
 	HTTPOnly bool    `json:"httpOnly"`
 	Secure   bool    `json:"secure"`
 	SameSite string  `json:"sameSite"` // Strict, Lax or None
+	// PartitionKey is a partitioned (CHIPS) cookie's top-level site, and
+	// CrHasCrossSiteAncestor the rest of its partition, as Playwright
+	// writes them for Chromium.
+	PartitionKey           string `json:"partitionKey,omitempty"`
+	CrHasCrossSiteAncestor *bool  `json:"_crHasCrossSiteAncestor,omitempty"`
+}
+
+// partition is the cookie's partition key for Chrome, nil when it has
+// none. Playwright takes a missing hasCrossSiteAncestor as true.
+func (c StateCookie) partition() *proto.CookiePartitionKey {
+	if c.PartitionKey == "" {
+		return nil
+	}
+	cross := c.CrHasCrossSiteAncestor == nil || *c.CrHasCrossSiteAncestor
+	return &proto.CookiePartitionKey{TopLevelSite: c.PartitionKey, HasCrossSiteAncestor: cross}
 }
 
 // OriginState is an origin's localStorage.
 type OriginState struct {
 	Origin       string        `json:"origin"`
 	LocalStorage []StorageItem `json:"localStorage"`
+	// IndexedDB is what Playwright saves when asked; cdpskill loads no
+	// IndexedDB yet, so a file with some is refused whole.
+	IndexedDB []json.RawMessage `json:"indexedDB,omitempty"`
 }
 
 // StorageItem is a key of localStorage and its value.
@@ -91,6 +109,9 @@ func ParseState(data []byte) (*State, error) {
 		if _, err := stateOrigin(o.Origin); err != nil {
 			return nil, &StateError{fmt.Sprintf("origin %q: %v", o.Origin, err)}
 		}
+		if len(o.IndexedDB) > 0 {
+			return nil, &StateError{fmt.Sprintf("origin %q has IndexedDB databases, which cdpskill does not load: save the state without them", o.Origin)}
+		}
 	}
 	return st, nil
 }
@@ -135,6 +156,9 @@ func SaveState(ctx context.Context, p *Page) (*State, error) {
 		}
 		if sc.SameSite == "" {
 			sc.SameSite = "Lax" // Chrome's default, and what Playwright writes for it
+		}
+		if k := c.PartitionKey; k != nil {
+			sc.PartitionKey, sc.CrHasCrossSiteAncestor = k.TopLevelSite, &k.HasCrossSiteAncestor
 		}
 		st.Cookies = append(st.Cookies, sc)
 	}
@@ -201,7 +225,7 @@ func LoadState(ctx context.Context, p *Page, st *State) (LoadedState, error) {
 		set := proto.NetworkSetCookies{Cookies: make([]proto.NetworkSetCookie, len(st.Cookies))}
 		for i, c := range st.Cookies {
 			sc := proto.NetworkSetCookie{Name: c.Name, Value: c.Value, Domain: c.Domain, Path: c.Path,
-				HTTPOnly: c.HTTPOnly, Secure: c.Secure, SameSite: c.SameSite}
+				HTTPOnly: c.HTTPOnly, Secure: c.Secure, SameSite: c.SameSite, PartitionKey: c.partition()}
 			if c.Expires > 0 {
 				sc.Expires = c.Expires
 			}
@@ -277,7 +301,7 @@ func checkCookiesSet(ctx context.Context, p *Page, want []StateCookie) error {
 func unsetCookies(ctx context.Context, p *Page, cookies []StateCookie) error {
 	for _, c := range cookies {
 		for _, d := range []string{strings.TrimPrefix(c.Domain, "."), "." + strings.TrimPrefix(c.Domain, ".")} {
-			if err := (proto.NetworkDeleteCookies{Name: c.Name, Domain: d, Path: c.Path}).Do(ctx, p.S); err != nil {
+			if err := (proto.NetworkDeleteCookies{Name: c.Name, Domain: d, Path: c.Path, PartitionKey: c.partition()}).Do(ctx, p.S); err != nil {
 				return fmt.Errorf("cookies: %w", err)
 			}
 		}

@@ -122,3 +122,40 @@ func TestLoadStateOtherOrigins(t *testing.T) {
 		t.Errorf("a cookie of a refused set was set: %v", all)
 	}
 }
+
+// Playwright's fields for a partitioned cookie and its indexedDB are
+// read: the partition goes to Chrome and comes back in a saved state; a
+// file with IndexedDB databases is refused whole, as none is loaded.
+func TestStatePlaywrightFields(t *testing.T) {
+	st, err := page.ParseState([]byte(`{"cookies":[{"name":"chips","value":"1","domain":"localhost","path":"/","expires":-1,
+		"httpOnly":false,"secure":true,"sameSite":"None","partitionKey":"http://localhost","_crHasCrossSiteAncestor":false}],
+		"origins":[{"origin":"http://localhost","localStorage":[],"indexedDB":[]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := page.ParseState([]byte(`{"cookies":[],"origins":[{"origin":"http://localhost","localStorage":[],"indexedDB":[{"name":"db","version":1,"stores":[]}]}]}`)); err == nil || !strings.Contains(err.Error(), "IndexedDB") {
+		t.Errorf("a state with IndexedDB: %v", err)
+	}
+	p := navPage(t)
+	ctx := navCtx(t, 10*time.Second)
+	if _, err := page.LoadState(ctx, p, st); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = proto.NetworkDeleteCookies{Name: "chips", Domain: "localhost", Path: "/",
+			PartitionKey: &proto.CookiePartitionKey{TopLevelSite: "http://localhost"}}.Do(t.Context(), p.S)
+	})
+	saved, err := page.SaveState(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range saved.Cookies {
+		if c.Name == "chips" {
+			if c.PartitionKey != "http://localhost" || c.CrHasCrossSiteAncestor == nil || *c.CrHasCrossSiteAncestor {
+				t.Errorf("the partitioned cookie came back as %+v", c)
+			}
+			return
+		}
+	}
+	t.Errorf("the partitioned cookie is not saved: %+v", saved.Cookies)
+}
