@@ -54,6 +54,9 @@ func (c StateCookie) partition() *proto.CookiePartitionKey {
 type OriginState struct {
 	Origin       string        `json:"origin"`
 	LocalStorage []StorageItem `json:"localStorage"`
+	// SessionStorage is the tab's sessionStorage of the origin, saved
+	// when asked: cdpskill's own field, beside Playwright's.
+	SessionStorage []StorageItem `json:"sessionStorage,omitempty"`
 	// IndexedDB is what Playwright saves when asked; cdpskill loads no
 	// IndexedDB yet, so a file with some is refused whole.
 	IndexedDB []json.RawMessage `json:"indexedDB,omitempty"`
@@ -140,9 +143,10 @@ func sameSite(o, top string) bool {
 
 // SaveState reads the state of the tab's browser context: every cookie
 // of the context (a session's, or the default one) and the localStorage
-// of the tab's page's origin and of its frames' of the same site. An origin with an empty
-// localStorage is left out, as Playwright does.
-func SaveState(ctx context.Context, p *Page) (*State, error) {
+// of the tab's page's origin and of its frames' of the same site, and
+// with sessionStorage set the tab's sessionStorage of those origins too.
+// An origin with nothing stored is left out, as Playwright does.
+func SaveState(ctx context.Context, p *Page, sessionStorage bool) (*State, error) {
 	res, err := proto.NetworkGetAllCookies{}.Do(ctx, p.S)
 	if err != nil {
 		return nil, fmt.Errorf("cookies: %w", err)
@@ -184,21 +188,43 @@ func SaveState(ctx context.Context, p *Page) (*State, error) {
 		}
 	}
 	for _, o := range origins {
-		items, err := proto.DOMStorageGetDOMStorageItems{StorageID: proto.StorageID{SecurityOrigin: o, IsLocalStorage: true}}.Do(ctx, renderer[o])
-		if err != nil {
-			return nil, fmt.Errorf("localStorage of %s: %w", o, err)
+		os := OriginState{Origin: o}
+		if os.LocalStorage, err = storageItems(ctx, renderer[o], o, true); err != nil {
+			return nil, err
 		}
-		os := OriginState{Origin: o, LocalStorage: []StorageItem{}}
-		for _, kv := range items.Entries {
-			if len(kv) == 2 {
-				os.LocalStorage = append(os.LocalStorage, StorageItem{Name: kv[0], Value: kv[1]})
+		if sessionStorage {
+			if os.SessionStorage, err = storageItems(ctx, renderer[o], o, false); err != nil {
+				return nil, err
 			}
 		}
-		if len(os.LocalStorage) > 0 {
+		if len(os.LocalStorage) > 0 || len(os.SessionStorage) > 0 {
 			st.Origins = append(st.Origins, os)
 		}
 	}
 	return st, nil
+}
+
+// storageItems reads origin's localStorage (local) or sessionStorage
+// through s, the session rendering a frame on it.
+func storageItems(ctx context.Context, s *cdp.Session, origin string, local bool) ([]StorageItem, error) {
+	res, err := proto.DOMStorageGetDOMStorageItems{StorageID: proto.StorageID{SecurityOrigin: origin, IsLocalStorage: local}}.Do(ctx, s)
+	if err != nil {
+		return nil, fmt.Errorf("%s of %s: %w", areaName(local), origin, err)
+	}
+	items := []StorageItem{}
+	for _, kv := range res.Entries {
+		if len(kv) == 2 {
+			items = append(items, StorageItem{Name: kv[0], Value: kv[1]})
+		}
+	}
+	return items, nil
+}
+
+func areaName(local bool) string {
+	if local {
+		return "localStorage"
+	}
+	return "sessionStorage"
 }
 
 // LoadedState is what LoadState set.
@@ -213,7 +239,8 @@ var blankDocument = base64.StdEncoding.EncodeToString([]byte("<!doctype html><ti
 
 // LoadState sets st in the tab's browser context: its cookies all in one
 // call, read back, as Chrome drops some unsaid; then each origin's
-// localStorage, by opening the origin in the tab with every request
+// localStorage (and sessionStorage, the tab's own, when the file has
+// some), by opening the origin in the tab with every request
 // answered by an empty page (Chrome reaches an origin's storage only
 // through a frame on it), so that no page of the site runs before its
 // storage is there. The tab is left on about:blank. When any part
@@ -241,7 +268,7 @@ func LoadState(ctx context.Context, p *Page, st *State) (LoadedState, error) {
 	}
 	var origins []OriginState
 	for _, o := range st.Origins {
-		if len(o.LocalStorage) > 0 {
+		if len(o.LocalStorage) > 0 || len(o.SessionStorage) > 0 {
 			origins = append(origins, o)
 		}
 	}
@@ -327,13 +354,13 @@ func loadStorage(ctx context.Context, p *Page, origins []OriginState, done *Load
 		}
 	}()
 	if err := (proto.FetchEnable{Patterns: []proto.RequestPattern{{URLPattern: "*"}}}).Do(ctx, p.S); err != nil {
-		return fmt.Errorf("localStorage: %w", err)
+		return fmt.Errorf("storage: %w", err)
 	}
 	defer func() {
 		_, nerr := proto.PageNavigate{URL: "about:blank"}.Do(ctx, p.S)
 		derr := proto.FetchDisable{}.Do(ctx, p.S)
 		if err == nil && (nerr != nil || derr != nil) {
-			err = fmt.Errorf("localStorage: %w", errors.Join(nerr, derr))
+			err = fmt.Errorf("storage: %w", errors.Join(nerr, derr))
 		}
 	}()
 	for _, o := range origins {
@@ -343,12 +370,17 @@ func loadStorage(ctx context.Context, p *Page, origins []OriginState, done *Load
 			err = errors.New(nav.ErrorText)
 		}
 		if err != nil {
-			return fmt.Errorf("localStorage of %s (%d origins of %d were set): %w", origin, done.Origins, len(origins), err)
+			return fmt.Errorf("storage of %s (%d origins of %d were set): %w", origin, done.Origins, len(origins), err)
 		}
-		for _, it := range o.LocalStorage {
-			set := proto.DOMStorageSetDOMStorageItem{StorageID: proto.StorageID{SecurityOrigin: origin, IsLocalStorage: true}, Key: it.Name, Value: it.Value}
-			if err := set.Do(ctx, p.S); err != nil {
-				return fmt.Errorf("localStorage of %s (%d origins of %d were set): %w", origin, done.Origins, len(origins), err)
+		for _, area := range []struct {
+			local bool
+			items []StorageItem
+		}{{true, o.LocalStorage}, {false, o.SessionStorage}} {
+			for _, it := range area.items {
+				set := proto.DOMStorageSetDOMStorageItem{StorageID: proto.StorageID{SecurityOrigin: origin, IsLocalStorage: area.local}, Key: it.Name, Value: it.Value}
+				if err := set.Do(ctx, p.S); err != nil {
+					return fmt.Errorf("%s of %s (%d origins of %d were set): %w", areaName(area.local), origin, done.Origins, len(origins), err)
+				}
 			}
 		}
 		done.Origins++

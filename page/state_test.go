@@ -67,7 +67,7 @@ func statePage(t *testing.T) (p *page.Page, top, framed string) {
 func TestSaveStateReadsFramesOrigins(t *testing.T) {
 	p, top, framed := statePage(t)
 	ctx := navCtx(t, 10*time.Second)
-	st, err := page.SaveState(ctx, p)
+	st, err := page.SaveState(ctx, p, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestLoadStateOtherOrigins(t *testing.T) {
 		t.Errorf("LoadState left the tab on %s", u)
 	}
 	navGoto(t, p, framed, "load")
-	st2, err := page.SaveState(ctx, p)
+	st2, err := page.SaveState(ctx, p, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestStatePlaywrightFields(t *testing.T) {
 		_ = proto.NetworkDeleteCookies{Name: "chips", Domain: "localhost", Path: "/",
 			PartitionKey: &proto.CookiePartitionKey{TopLevelSite: "http://localhost"}}.Do(t.Context(), p.S)
 	})
-	saved, err := page.SaveState(ctx, p)
+	saved, err := page.SaveState(ctx, p, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,4 +158,34 @@ func TestStatePlaywrightFields(t *testing.T) {
 		}
 	}
 	t.Errorf("the partitioned cookie is not saved: %+v", saved.Cookies)
+}
+
+// The tab's sessionStorage is saved when asked and loaded into the tab.
+func TestStateSessionStorage(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<title>plain</title>`)
+	}))
+	t.Cleanup(srv.Close)
+	p := navPage(t)
+	ctx := navCtx(t, 10*time.Second)
+	st := &page.State{Cookies: []page.StateCookie{}, Origins: []page.OriginState{{Origin: srv.URL,
+		LocalStorage: []page.StorageItem{}, SessionStorage: []page.StorageItem{{Name: "step", Value: "2"}}}}}
+	if done, err := page.LoadState(ctx, p, st); err != nil || done.Origins != 1 {
+		t.Fatalf("LoadState: %+v, %v", done, err)
+	}
+	navGoto(t, p, srv.URL, "load")
+	if got := navEval[string](t, p, "sessionStorage.getItem('step')"); got != "2" {
+		t.Errorf("sessionStorage after LoadState: %q", got)
+	}
+	without, err := page.SaveState(ctx, p, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	with, err := page.SaveState(ctx, p, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(without.Origins) != 0 || len(with.Origins) != 1 || fmt.Sprint(with.Origins[0].SessionStorage) != "[{step 2}]" {
+		t.Errorf("saved without sessionStorage: %+v; with: %+v", without.Origins, with.Origins)
+	}
 }
