@@ -16,7 +16,7 @@ import (
 // stateSteps save and load a login: the cookies and localStorage of the
 // tab's browser context, in Playwright's storageState format.
 var stateSteps = []step{
-	defineFiles("saveState", `"file"`,
+	defineFiles("saveState", `"file" | {path, sessionStorage}`,
 		"",
 		needsTab, decodeSaveState, runSaveState).out(`{path, cookies, origins}`).
 		also(`{"saveState":"…"}`, "storageState", "saveStorageState"),
@@ -29,6 +29,9 @@ var stateSteps = []step{
 
 type saveStateParams struct {
 	Path string `json:"path"`
+	// SessionStorage saves the tab's sessionStorage too (not in
+	// Playwright's format, which leaves the field alone).
+	SessionStorage bool `json:"sessionStorage"`
 }
 
 func decodeSaveState(raw json.RawMessage, files capture.Files) (saveStateParams, error) {
@@ -55,7 +58,7 @@ type saveStateOutput struct {
 }
 
 func runSaveState(ctx context.Context, e *env, p saveStateParams) (output, error) {
-	st, err := page.SaveState(ctx, e.page())
+	st, err := page.SaveState(ctx, e.page(), p.SessionStorage)
 	if err != nil {
 		return output{}, err
 	}
