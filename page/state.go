@@ -243,7 +243,7 @@ var blankDocument = base64.StdEncoding.EncodeToString([]byte("<!doctype html><ti
 // some), by opening the origin in the tab with every request
 // answered by an empty page (Chrome reaches an origin's storage only
 // through a frame on it), so that no page of the site runs before its
-// storage is there. The tab is left on about:blank. When any part
+// storage is there. The tab is then left on about:blank. When any part
 // fails, the cookies it set are taken away again; origins already set
 // keep their keys.
 func LoadState(ctx context.Context, p *Page, st *State) (LoadedState, error) {
@@ -287,8 +287,8 @@ func LoadState(ctx context.Context, p *Page, st *State) (LoadedState, error) {
 }
 
 // CookiesRefusedError is a state whose cookies Chrome did not all take:
-// Network.setCookies drops some (a sameSite None one not secure, a
-// secure one on http) without a word. Those it took are taken away
+// Network.setCookies drops some (a sameSite None one not secure)
+// without a word. Those it took are taken away
 // again, so that no half of a login is left.
 type CookiesRefusedError struct{ Names []string }
 

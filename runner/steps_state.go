@@ -14,14 +14,13 @@ import (
 )
 
 // stateSteps save and load a login: the cookies and localStorage of the
-// tab's browser context, in Playwright's storageState format.
+// tab's browser context, in Playwright's storageState format. Their
+// summaries are SKILL.md's sentence on them, beside the table.
 var stateSteps = []step{
-	defineFiles("saveState", `"file" | {path, sessionStorage}`,
-		"",
+	defineFiles("saveState", `"file" | {path, sessionStorage}`, "",
 		needsTab, decodeSaveState, runSaveState).out(`{path, cookies, origins}`).
 		also(`{"saveState":"…"}`, "storageState", "saveStorageState"),
-	defineFiles("loadState", `"file"`,
-		"",
+	defineFiles("loadState", `"file"`, "",
 		needsTab|navigates|visual, decodeLoadState, runLoadState).out(`{cookies, origins}`).did("Loaded state"),
 }
 
