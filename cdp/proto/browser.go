@@ -1,6 +1,10 @@
 package proto
 
-import "context"
+import (
+	"context"
+
+	"github.com/cdpskill/cdpskill/cdp"
+)
 
 // The Browser domain's commands go to the browser: a connection's own
 // session (cdp.Conn.Browser), or a tab's own websocket, which hands them
@@ -54,6 +58,48 @@ type BrowserGetWindowForTargetResult struct {
 
 func (p BrowserGetWindowForTarget) Do(ctx context.Context, c Caller) (BrowserGetWindowForTargetResult, error) {
 	return call[BrowserGetWindowForTargetResult](ctx, c, "Browser.getWindowForTarget", p)
+}
+
+// PermissionDescriptor names a permission as the Permissions API does
+// (Browser.PermissionDescriptor): geolocation, camera, clipboard-read…
+type PermissionDescriptor struct {
+	Name string `json:"name"`
+	// UserVisibleOnly is required, and true, for push.
+	UserVisibleOnly bool `json:"userVisibleOnly,omitempty"`
+	// AllowWithoutGesture is required, and true, for fullscreen.
+	AllowWithoutGesture bool `json:"allowWithoutGesture,omitempty"`
+}
+
+// BrowserSetPermission overrides what the browser answers a page that
+// asks for a permission, in a browser context: for every origin when
+// Origin is empty. Overrides are the browser context's, not the
+// session's: every tab in the context has them, and when any session
+// that set one detaches, Chrome resets them all, every tab's.
+type BrowserSetPermission struct {
+	Permission PermissionDescriptor `json:"permission"`
+	// Setting is granted, denied or prompt.
+	Setting          string `json:"setting"`
+	Origin           string `json:"origin,omitempty"`
+	BrowserContextID string `json:"browserContextId,omitempty"`
+}
+
+func (p BrowserSetPermission) Do(ctx context.Context, c Caller) error {
+	return run(ctx, c, "Browser.setPermission", p)
+}
+
+func (p BrowserSetPermission) Send(ctx context.Context, c Caller) *cdp.Sent {
+	return c.Send(ctx, "Browser.setPermission", p)
+}
+
+// BrowserResetPermissions ends every permission override of a browser
+// context (the default one when BrowserContextID is empty), whoever set
+// it.
+type BrowserResetPermissions struct {
+	BrowserContextID string `json:"browserContextId,omitempty"`
+}
+
+func (p BrowserResetPermissions) Do(ctx context.Context, c Caller) error {
+	return run(ctx, c, "Browser.resetPermissions", p)
 }
 
 // The Browser domain's events: sent to every connection that asked for

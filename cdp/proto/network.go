@@ -105,6 +105,20 @@ func (p NetworkEmulateNetworkConditions) Send(ctx context.Context, c Caller) *cd
 	return c.Send(ctx, "Network.emulateNetworkConditions", p)
 }
 
+// NetworkSetCacheDisabled makes the target's requests bypass the HTTP
+// cache, or use it again. It needs the Network domain enabled.
+type NetworkSetCacheDisabled struct {
+	CacheDisabled bool `json:"cacheDisabled"`
+}
+
+func (p NetworkSetCacheDisabled) Do(ctx context.Context, c Caller) error {
+	return run(ctx, c, "Network.setCacheDisabled", p)
+}
+
+func (p NetworkSetCacheDisabled) Send(ctx context.Context, c Caller) *cdp.Sent {
+	return c.Send(ctx, "Network.setCacheDisabled", p)
+}
+
 // NetworkGetCookies reads the cookies the URLs would send; with none, the
 // page's own URL's.
 type NetworkGetCookies struct {
