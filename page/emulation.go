@@ -2,8 +2,12 @@ package page
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"maps"
+	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -12,30 +16,267 @@ import (
 	"github.com/cdpskill/cdpskill/internal/invalid"
 )
 
-// Emulation is what a tab has been told to pretend: a screen and network
-// conditions. Chrome ends every override when the CDP session that set
-// it detaches, and each cdpskill call is a session of its own, so the
-// runner keeps the tab's Emulation and applies it again at each attach.
-// The zero value is no emulation, what a fresh session has (SPEC 5).
+// Emulation is what a tab has been told to pretend: a screen, an
+// environment and network conditions. Chrome ends every override when
+// the CDP session that set it detaches, and each cdpskill call is a
+// session of its own, so the runner keeps the tab's Emulation and applies
+// it again at each attach. The zero value is no emulation, what a fresh
+// session has (SPEC 5).
 type Emulation struct {
-	Viewport *DeviceMetrics     `json:"viewport,omitempty"`
-	Network  *NetworkConditions `json:"network,omitempty"`
+	Viewport *DeviceMetrics `json:"viewport,omitempty"`
+	// Device is the preset Viewport came from; empty for a custom one.
+	Device      string             `json:"device,omitempty"`
+	Environment *Environment       `json:"environment,omitempty"`
+	Network     *NetworkConditions `json:"network,omitempty"`
 }
 
 // IsZero reports whether e emulates nothing.
-func (e Emulation) IsZero() bool { return e.Viewport == nil && e.Network == nil }
+func (e Emulation) IsZero() bool {
+	return e.Viewport == nil && e.Network == nil && e.env().IsZero()
+}
 
-// Apply sets everything e holds.
+// env is e's environment; the zero one when it has none.
+func (e Emulation) env() Environment {
+	if e.Environment == nil {
+		return Environment{}
+	}
+	return *e.Environment
+}
+
+// WithEnvironment is e with its environment set to env; none when env
+// is the browser's own.
+func (e Emulation) WithEnvironment(env Environment) Emulation {
+	e.Environment = nil
+	if !env.IsZero() {
+		e.Environment = &env
+	}
+	return e
+}
+
+// Summary names the settings in force in a few words, for the report:
+// "iphone-15, dark, de-DE, Europe/Berlin, 52.52,13.4, offline". Empty
+// when e emulates nothing a glance at the page would not show (a custom
+// screen's size is the context's viewport).
+func (e Emulation) Summary() string {
+	var parts []string
+	if e.Viewport != nil && e.Device != "" {
+		parts = append(parts, e.Device)
+	}
+	parts = append(parts, e.env().Summary()...)
+	if n := e.Network; n != nil {
+		if n.Offline {
+			parts = append(parts, "offline")
+		}
+		switch {
+		case n.Throttle != "":
+			parts = append(parts, n.Throttle)
+		case n.Throttled():
+			parts = append(parts, "throttled")
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Apply sets everything e holds, in a session that emulates nothing yet.
 func (e Emulation) Apply(ctx context.Context, p *Page) error {
-	if e.Viewport != nil {
-		if _, err := SetViewport(ctx, p, *e.Viewport); err != nil {
+	return Change(ctx, p, Emulation{}, e)
+}
+
+// Change moves the tab from the emulation from, which its session has,
+// to to, sending only what differs, all at once; in a new session from is
+// the zero Emulation. Every part is tried; the first failure is returned,
+// a value Chrome refused as an *invalid.Option. The page's scripts see
+// the media, locale, time zone, position, permissions and user agent at
+// once; its server sees the user agent and languages from its next
+// request, and its scripts touch from its next document.
+func Change(ctx context.Context, p *Page, from, to Emulation) error {
+	if err := to.env().Validate(); err != nil {
+		return err
+	}
+	if to.Viewport != nil {
+		if err := to.Viewport.Validate(); err != nil {
 			return err
 		}
 	}
-	if e.Network != nil {
-		return SetNetworkConditions(ctx, p, *e.Network)
+	s := p.S
+	fe, te := from.env(), to.env()
+	var w replies
+	if !reflect.DeepEqual(from.Viewport, to.Viewport) {
+		if m := to.Viewport; m != nil {
+			w.add("viewport", nil, metricsParams(*m).Send(ctx, s), touchParams(m.HasTouch).Send(ctx, s))
+		} else {
+			w.add("viewport", nil, proto.EmulationClearDeviceMetricsOverride{}.Send(ctx, s), touchParams(false).Send(ctx, s))
+		}
 	}
-	return nil
+	if ua := uaParams(to); !reflect.DeepEqual(ua, uaParams(from)) {
+		w.add("userAgent", nil, ua.Send(ctx, s))
+	}
+	if m := mediaParams(te); !reflect.DeepEqual(m, mediaParams(fe)) {
+		w.add("media", nil, m.Send(ctx, s))
+	}
+	if te.Locale != fe.Locale {
+		w.add("locale", refusedAs("locale", te.Locale, "Invalid locale"), proto.EmulationSetLocaleOverride{Locale: te.Locale}.Send(ctx, s))
+	}
+	if te.Timezone != fe.Timezone {
+		w.add("timezone", refusedAs("timezone", te.Timezone, "Invalid timezone"), proto.EmulationSetTimezoneOverride{TimezoneID: te.Timezone}.Send(ctx, s))
+	}
+	if !reflect.DeepEqual(te.Geolocation, fe.Geolocation) {
+		if g := te.Geolocation; g != nil {
+			w.add("geolocation", nil, proto.EmulationSetGeolocationOverride{Latitude: g.Latitude, Longitude: g.Longitude, Accuracy: g.Accuracy}.Send(ctx, s))
+		} else {
+			w.add("geolocation", nil, proto.EmulationClearGeolocationOverride{}.Send(ctx, s))
+		}
+	}
+	if te.CPUThrottle != fe.CPUThrottle {
+		w.add("cpuThrottle", nil, proto.EmulationSetCPUThrottlingRate{Rate: max(1, te.CPUThrottle)}.Send(ctx, s))
+	}
+	if off := te.Cache != nil; off != (fe.Cache != nil) {
+		// Needs the Network domain; enabling it again is harmless.
+		w.add("cache", nil, proto.NetworkEnable{}.Send(ctx, s), proto.NetworkSetCacheDisabled{CacheDisabled: off}.Send(ctx, s))
+	}
+	if !reflect.DeepEqual(from.Network, to.Network) {
+		var n NetworkConditions
+		if to.Network != nil {
+			n = *to.Network
+		}
+		w.add("network conditions", nil, SendNetworkConditions(ctx, s, n)...)
+	}
+	if was, now := fe.permissions(), te.permissions(); !maps.Equal(was, now) {
+		w.err(setPermissions(ctx, p, len(was) > 0, now))
+	}
+	return w.wait(ctx)
+}
+
+// permissions are the permission settings e makes: its own, and
+// geolocation granted with a position.
+func (e Environment) permissions() map[string]string {
+	out := maps.Clone(e.Permissions)
+	if e.Geolocation != nil {
+		if out == nil {
+			out = map[string]string{}
+		}
+		if _, ok := out["geolocation"]; !ok {
+			out["geolocation"] = "granted"
+		}
+	}
+	return out
+}
+
+// setPermissions sets the tab's permissions to want, for every origin in
+// the tab's browser context, so that they hold across navigations; reset
+// ends those set before first. Chrome keeps them per browser context, not
+// per tab (see proto.BrowserSetPermission).
+func setPermissions(ctx context.Context, p *Page, reset bool, want map[string]string) error {
+	info, err := proto.TargetGetTargetInfo{TargetID: p.S.TargetID}.Do(ctx, p.S.Conn().Browser())
+	if err != nil {
+		return fmt.Errorf("page: permissions: %w", err)
+	}
+	bc := info.TargetInfo.BrowserContextID
+	if reset {
+		if err := (proto.BrowserResetPermissions{BrowserContextID: bc}).Do(ctx, p.S); err != nil {
+			return fmt.Errorf("page: permissions: %w", err)
+		}
+	}
+	var w replies
+	for _, name := range slices.Sorted(maps.Keys(want)) {
+		d := proto.PermissionDescriptor{Name: name, UserVisibleOnly: name == "push", AllowWithoutGesture: name == "fullscreen"}
+		w.add("permission "+name, refusedAs("permission", name, "Invalid PermissionDescriptor"),
+			proto.BrowserSetPermission{Permission: d, Setting: want[name], BrowserContextID: bc}.Send(ctx, p.S))
+	}
+	return w.wait(ctx)
+}
+
+// uaParams override the user agent with e's, else its device's, and the
+// languages with its locale's.
+func uaParams(e Emulation) proto.EmulationSetUserAgentOverride {
+	var ua string
+	var mobile bool
+	if v := e.Viewport; v != nil {
+		ua, mobile = v.UserAgent, v.Mobile
+	}
+	env := e.env()
+	if env.UserAgent != "" {
+		ua = env.UserAgent
+	}
+	params := userAgentParams(ua, mobile)
+	params.AcceptLanguage = env.Locale
+	return params
+}
+
+// mediaParams emulate e's media type and features; none is the page's
+// own.
+func mediaParams(e Environment) proto.EmulationSetEmulatedMedia {
+	params := proto.EmulationSetEmulatedMedia{Media: e.Media, Features: []proto.MediaFeature{}}
+	for _, f := range []proto.MediaFeature{
+		{Name: "prefers-color-scheme", Value: e.ColorScheme},
+		{Name: "prefers-reduced-motion", Value: e.ReducedMotion},
+		{Name: "forced-colors", Value: e.ForcedColors},
+	} {
+		if f.Value != "" {
+			params.Features = append(params.Features, f)
+		}
+	}
+	return params
+}
+
+// replies are the commands a change sent, waited for together.
+type replies struct {
+	sent  []reply
+	first error
+}
+
+type reply struct {
+	what    string
+	refused func(error) error // the error as the agent reads it; nil keeps it
+	s       *cdp.Sent
+}
+
+func (r *replies) add(what string, refused func(error) error, sent ...*cdp.Sent) {
+	for _, s := range sent {
+		r.sent = append(r.sent, reply{what, refused, s})
+	}
+}
+
+// err notes a failure of a part done on its own.
+func (r *replies) err(err error) {
+	if err != nil && r.first == nil {
+		r.first = err
+	}
+}
+
+// wait waits for every reply, and returns the first failure.
+func (r *replies) wait(ctx context.Context) error {
+	for _, s := range r.sent {
+		err := s.s.Wait(ctx, nil)
+		if err == nil {
+			continue
+		}
+		if s.refused != nil {
+			err = s.refused(err)
+		} else {
+			err = fmt.Errorf("page: emulate %s: %w", s.what, err)
+		}
+		r.err(err)
+	}
+	return r.first
+}
+
+// refusedAs reads Chrome's refusal of field's value: an invalid value
+// (its message starts with invalid) is an *invalid.Option; another tab's
+// override in the same renderer process, which Chrome keeps one of for a
+// locale and a time zone, says so.
+func refusedAs(field, value, invalidMsg string) func(error) error {
+	return func(err error) error {
+		var pe *cdp.ProtocolError
+		switch {
+		case !errors.As(err, &pe):
+		case strings.HasPrefix(pe.Message, invalidMsg):
+			return &invalid.Option{Field: field, Value: value, Reason: "this Chrome does not know it"}
+		case strings.Contains(pe.Message, "already in effect"):
+			return fmt.Errorf("another tab in this tab's renderer process (one it opened, or its opener) emulates its own %s, and Chrome keeps one per process: %w", field, err)
+		}
+		return fmt.Errorf("page: emulate %s: %w", field, err)
+	}
 }
 
 // Limits of a custom viewport. Chrome takes more, but past them the page
@@ -58,19 +299,17 @@ func (m DeviceMetrics) Validate() error {
 	return nil
 }
 
-// SetViewport emulates m's screen, touch and user agent, and returns it
-// with its scale factor filled in. An empty UserAgent ends an override an
-// earlier viewport of the session set. The page's scripts see touch
-// support ('ontouchstart' in window) from its next document on, and its
-// server the user agent from the next request on: a page loaded before
-// is as it was loaded, until a reload.
-func SetViewport(ctx context.Context, p *Page, m DeviceMetrics) (DeviceMetrics, error) {
-	if err := m.Validate(); err != nil {
-		return m, err
-	}
+// WithDefaults is m with its scale factor filled in: 0 is 1.
+func (m DeviceMetrics) WithDefaults() DeviceMetrics {
 	if m.DeviceScaleFactor == 0 {
 		m.DeviceScaleFactor = 1
 	}
+	return m
+}
+
+// metricsParams emulate m's screen.
+func metricsParams(m DeviceMetrics) proto.EmulationSetDeviceMetricsOverride {
+	m = m.WithDefaults()
 	params := proto.EmulationSetDeviceMetricsOverride{
 		Width: m.Width, Height: m.Height,
 		DeviceScaleFactor: m.DeviceScaleFactor, Mobile: m.Mobile,
@@ -81,12 +320,25 @@ func SetViewport(ctx context.Context, p *Page, m DeviceMetrics) (DeviceMetrics, 
 			params.ScreenOrientation = &proto.ScreenOrientation{Type: "landscapePrimary", Angle: 90}
 		}
 	}
+	return params
+}
+
+// SetViewport emulates m's screen, touch and user agent, and returns it
+// with its scale factor filled in. An empty UserAgent ends an override an
+// earlier viewport of the session set. The page's scripts see touch
+// support ('ontouchstart' in window) from its next document on, and its
+// server the user agent from the next request on: a page loaded before
+// is as it was loaded, until a reload.
+func SetViewport(ctx context.Context, p *Page, m DeviceMetrics) (DeviceMetrics, error) {
+	if err := m.Validate(); err != nil {
+		return m, err
+	}
 	// Sent together: each is answered at once, and none needs another.
 	err := waitAll(ctx, "set viewport",
-		params.Send(ctx, p.S),
+		metricsParams(m).Send(ctx, p.S),
 		touchParams(m.HasTouch).Send(ctx, p.S),
 		userAgentParams(m.UserAgent, m.Mobile).Send(ctx, p.S))
-	return m, err
+	return m.WithDefaults(), err
 }
 
 // ClearViewport ends screen, touch and user agent emulation in this

@@ -1,16 +1,20 @@
 package page_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html"
 	"net/http"
 	"net/http/httptest"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/internal/invalid"
+	"github.com/cdpskill/cdpskill/internal/pagetest"
 	"github.com/cdpskill/cdpskill/internal/testbrowser"
 	"github.com/cdpskill/cdpskill/page"
 )
@@ -175,14 +179,19 @@ func TestViewportCustomAndInvalid(t *testing.T) {
 	}
 }
 
-// Emulation ends with the session that set it: what the runner stores is
-// applied again by the next call's session.
+// Emulation ends with the session that set it, the environment's
+// permissions too: what the runner stores is applied again by the next
+// call's session.
 func TestEmulationEndsWithSessionAndReapplies(t *testing.T) {
-	p, _ := envPage(t, "env-mobile.html")
+	srv, _ := worldServer(t)
+	p := page.New(browser.NewTab(t))
+	navGoto(t, p, srv.URL+"/env-world.html", "load")
 	ctx := navCtx(t, 10*time.Second)
+	own := readWorld(t, p)
 	iphone, _ := page.Device("iphone-se")
 	offline := page.NetworkConditions{Offline: true}
-	e := page.Emulation{Viewport: &iphone, Network: &offline}
+	e := page.Emulation{Viewport: &iphone, Network: &offline}.WithEnvironment(page.Environment{
+		ColorScheme: "dark", Locale: "de-DE", Timezone: "Europe/Berlin", Geolocation: &page.Geolocation{Latitude: 52.52, Longitude: 13.405}})
 	if err := e.Apply(ctx, p); err != nil {
 		t.Fatal(err)
 	}
@@ -203,6 +212,14 @@ func TestEmulationEndsWithSessionAndReapplies(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	if err := page.SetNetworkConditions(ctx, p2, page.NetworkConditions{}); err != nil {
+		t.Fatal(err) // the page's fetch of /echo needs the network; online is the default anyway
+	}
+	ended := readWorld(t, p2)
+	ended.Languages = own.Languages // kept by the document until it loads again (see TestEmulateEnvironment)
+	if ended != own {
+		t.Errorf("the environment outlived its session:\n got %+v\nwant %+v", ended, own)
+	}
 	if err := e.Apply(ctx, p2); err != nil {
 		t.Fatal(err)
 	}
@@ -211,6 +228,44 @@ func TestEmulationEndsWithSessionAndReapplies(t *testing.T) {
 	}
 	if online := navEval[bool](t, p2, "navigator.onLine"); online {
 		t.Error("re-applied offline, but the page is online")
+	}
+	if err := page.SetNetworkConditions(ctx, p2, page.NetworkConditions{}); err != nil {
+		t.Fatal(err)
+	}
+	if w := readWorld(t, p2); !w.Dark || w.Language != "de-DE" || w.TimeZone != "Europe/Berlin" || w.Where != "52.52,13.405 0" {
+		t.Errorf("re-applied environment: %+v", w)
+	}
+}
+
+// Chrome keeps permissions per browser context, not per session: when a
+// session that set one detaches, every tab's are reset, those of tabs
+// whose sessions still hold them too.
+func TestEmulatePermissionsAreTheContexts(t *testing.T) {
+	srv, _ := worldServer(t)
+	p := page.New(browser.NewTab(t))
+	navGoto(t, p, srv.URL+"/env-world.html", "load")
+	ctx := navCtx(t, 10*time.Second)
+	cam := page.Emulation{}.WithEnvironment(page.Environment{Permissions: map[string]string{"camera": "granted"}})
+	if err := cam.Apply(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	other := page.New(browser.NewTab(t))
+	mic := page.Emulation{}.WithEnvironment(page.Environment{Permissions: map[string]string{"microphone": "granted"}})
+	if err := mic.Apply(ctx, other); err != nil {
+		t.Fatal(err)
+	}
+	if got := readWorld(t, p).Camera; got != "granted" {
+		t.Fatalf("camera: %s", got)
+	}
+	if err := proto.Detach(ctx, other.S); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for readWorld(t, p).Camera == "granted" {
+		if time.Now().After(deadline) {
+			t.Fatal("the camera stayed granted after another session that set a permission detached: Chrome keeps them per session now")
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
@@ -255,5 +310,158 @@ func TestNetworkConditionsThrottle(t *testing.T) {
 	}
 	if err := page.SetNetworkConditions(ctx, p, page.NetworkConditions{Latency: -1}); err == nil {
 		t.Error("negative latency accepted")
+	}
+}
+
+// world is what testdata/env-world.html's page says of its world.
+type world struct {
+	Dark, Light, Reduced, Forced, Print bool
+	Language, Languages, Intl, TimeZone string
+	Offset                              int
+	Where, Geolocation, Camera          string
+	Notifications                       string
+	UserAgent, SentUserAgent            string
+	SentLanguage                        string
+}
+
+// worldServer serves testdata, what a request sent (/echo), and a
+// cacheable file that counts the requests that reached it (/cached).
+func worldServer(t *testing.T) (*httptest.Server, *atomic.Int32) {
+	var hits atomic.Int32
+	mux := http.NewServeMux()
+	mux.Handle("/", http.FileServer(http.Dir("testdata")))
+	mux.HandleFunc("/echo", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]string{"userAgent": r.UserAgent(), "language": r.Header.Get("Accept-Language")})
+	})
+	mux.HandleFunc("/cached", func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Cache-Control", "max-age=3600")
+		w.Write([]byte("cached"))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv, &hits
+}
+
+func readWorld(t *testing.T, p *page.Page) world {
+	t.Helper()
+	return pagetest.Eval[world](t, p, "world()")
+}
+
+// fetchedTwice is how many of two fetches of a cacheable file reached
+// the server.
+func fetchedTwice(t *testing.T, p *page.Page, hits *atomic.Int32, tag string) int32 {
+	t.Helper()
+	before := hits.Load()
+	pagetest.Eval[string](t, p, "(async () => { for (let i = 0; i < 2; i++) await (await fetch('/cached?"+tag+"')).text(); return 'done' })()")
+	return hits.Load() - before
+}
+
+var berlin = page.Environment{
+	ColorScheme: "dark", ReducedMotion: "reduce", ForcedColors: "active", Media: "print",
+	Locale: "de-DE", Timezone: "Europe/Berlin",
+	Geolocation: &page.Geolocation{Latitude: 52.52, Longitude: 13.405, Accuracy: 20},
+	Permissions: map[string]string{"camera": "granted", "notifications": "denied"},
+	UserAgent:   "Mozilla/5.0 (X11; Linux x86_64) Berlin/1.0",
+	CPUThrottle: 2, Cache: new(bool),
+}
+
+// An environment is what the page sees at once: its media queries,
+// language (navigator, Intl and the Accept-Language it sends), time zone
+// (Intl and Date), position with the permission to read it, other
+// permissions, user agent, and no cache. The zero environment gives the
+// browser's own back.
+func TestEmulateEnvironment(t *testing.T) {
+	srv, hits := worldServer(t)
+	p := page.New(browser.NewTab(t))
+	navGoto(t, p, srv.URL+"/env-world.html", "load")
+	ctx := navCtx(t, 20*time.Second)
+	own := readWorld(t, p)
+	if own.Dark || own.Print || own.Where == "52.52,13.405 20" || own.TimeZone == "Europe/Berlin" || own.Camera == "granted" {
+		t.Fatalf("the browser's own world is already Berlin's: %+v", own)
+	}
+	if n := fetchedTwice(t, p, hits, "own"); n != 1 {
+		t.Errorf("with the cache, two fetches of a cacheable file reached the server %d times", n)
+	}
+
+	to := page.Emulation{}.WithEnvironment(berlin)
+	if err := page.Change(ctx, p, page.Emulation{}, to); err != nil {
+		t.Fatal(err)
+	}
+	want := world{Dark: true, Reduced: true, Forced: true, Print: true,
+		Language: "de-DE", Languages: "de-DE", Intl: "de-DE", TimeZone: "Europe/Berlin", Offset: -60,
+		Where: "52.52,13.405 20", Geolocation: "granted", Camera: "granted", Notifications: "denied",
+		UserAgent: berlin.UserAgent, SentUserAgent: berlin.UserAgent, SentLanguage: "de-DE"}
+	if got := readWorld(t, p); got != want {
+		t.Errorf("emulated:\n got %+v\nwant %+v", got, want)
+	}
+	if n := fetchedTwice(t, p, hits, "off"); n != 2 {
+		t.Errorf("without the cache, two fetches of a cacheable file reached the server %d times", n)
+	}
+	if got := to.Summary(); got != "dark, reduced motion, forced colors, print, de-DE, Europe/Berlin, 52.52,13.405, camera granted, notifications denied, userAgent, CPU 2x slower, no cache" {
+		t.Errorf("summary: %s", got)
+	}
+
+	// A change sends only what differs: light, and the rest stays.
+	light := page.Emulation{}.WithEnvironment(berlin.With(page.Environment{ColorScheme: "light"}))
+	if err := page.Change(ctx, p, to, light); err != nil {
+		t.Fatal(err)
+	}
+	if got := readWorld(t, p); !got.Light || got.Dark || got.TimeZone != "Europe/Berlin" || got.Camera != "granted" {
+		t.Errorf("light over Berlin: %+v", got)
+	}
+
+	if err := page.Change(ctx, p, light, page.Emulation{}); err != nil {
+		t.Fatal(err)
+	}
+	// Chrome refreshes navigator.languages when a locale is set, not when
+	// it ends: the document keeps the list until it loads again.
+	got := readWorld(t, p)
+	got.Languages = own.Languages
+	if got != own {
+		t.Errorf("back to the browser's own:\n got %+v\nwant %+v", got, own)
+	}
+	if n := fetchedTwice(t, p, hits, "on"); n != 1 {
+		t.Errorf("with the cache again, two fetches reached the server %d times", n)
+	}
+	navGoto(t, p, srv.URL+"/env-world.html", "load")
+	if got := readWorld(t, p); got != own {
+		t.Errorf("reloaded:\n got %+v\nwant %+v", got, own)
+	}
+}
+
+// What the browser cannot take, or would take wrong, is refused before
+// anything is sent, naming what to write instead.
+func TestEmulateEnvironmentInvalid(t *testing.T) {
+	for _, tc := range []struct {
+		env  page.Environment
+		want string
+	}{
+		{page.Environment{ColorScheme: "blue"}, `colorScheme "blue": must be light or dark`},
+		{page.Environment{ReducedMotion: "yes"}, "reduce or no-preference"},
+		{page.Environment{Media: "tv"}, "screen or print"},
+		{page.Environment{Locale: "de_DE"}, `did you mean "de-DE"?`},
+		{page.Environment{Locale: "German"}, "BCP 47"},
+		{page.Environment{Timezone: "Berlin"}, `did you mean "Europe/Berlin"?`},
+		{page.Environment{Timezone: "america/new york"}, `did you mean "America/New_York"?`},
+		{page.Environment{Timezone: "Mars/Olympus"}, "IANA time zone name"},
+		{page.Environment{Geolocation: &page.Geolocation{Latitude: 91}}, "between -90 and 90"},
+		{page.Environment{Geolocation: &page.Geolocation{Longitude: -181}}, "between -180 and 180"},
+		{page.Environment{Permissions: map[string]string{"camra": "granted"}}, `permission "camra"`},
+		{page.Environment{Permissions: map[string]string{"camera": "yes"}}, "granted, denied or prompt"},
+		{page.Environment{CPUThrottle: 0.5}, "from 1 (full speed)"},
+		{page.Environment{UserAgent: "a\nb"}, "one line"},
+	} {
+		err := tc.env.Validate()
+		var opt *invalid.Option
+		if !errors.As(err, &opt) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want an invalid option saying %q", tc.env, err, tc.want)
+		}
+	}
+	for _, ok := range []page.Environment{berlin, {Timezone: "UTC"}, {Timezone: "America/Argentina/Buenos_Aires"}, {Locale: "zh-Hant-TW"}} {
+		if err := ok.Validate(); err != nil {
+			t.Errorf("%+v: %v", ok, err)
+		}
 	}
 }
