@@ -25,6 +25,9 @@ type Context struct {
 	Viewport      Viewport       `json:"viewport"`
 	ActiveElement *ActiveElement `json:"activeElement,omitempty"`
 	Modal         *Modal         `json:"modal,omitempty"`
+	// Emulated names the emulation settings in force, when any are
+	// (Emulation.Summary).
+	Emulated string `json:"emulated,omitempty"`
 	// Framework is what the page runs on, when asked and known.
 	Framework string `json:"framework,omitempty"`
 	// Frame is the frame steps run in, when it is not the top document.

@@ -54,13 +54,15 @@ func (e Emulation) WithEnvironment(env Environment) Emulation {
 }
 
 // Summary names the settings in force in a few words, for the report:
-// "iphone-15, dark, de-DE, Europe/Berlin, 52.52,13.4, offline". Empty
-// when e emulates nothing a glance at the page would not show (a custom
-// screen's size is the context's viewport).
+// "iphone-15, dark, de-DE, Europe/Berlin, 52.52,13.405, offline"; a
+// custom screen is its size, "800x600". Empty when e emulates nothing.
 func (e Emulation) Summary() string {
 	var parts []string
-	if e.Viewport != nil && e.Device != "" {
+	switch v := e.Viewport; {
+	case v != nil && e.Device != "":
 		parts = append(parts, e.Device)
+	case v != nil:
+		parts = append(parts, fmt.Sprintf("%dx%d", v.Width, v.Height))
 	}
 	parts = append(parts, e.env().Summary()...)
 	if n := e.Network; n != nil {
@@ -80,6 +82,16 @@ func (e Emulation) Summary() string {
 // Apply sets everything e holds, in a session that emulates nothing yet.
 func (e Emulation) Apply(ctx context.Context, p *Page) error {
 	return Change(ctx, p, Emulation{}, e)
+}
+
+// NeedsReload reports whether going from one emulation to the other
+// changes what a loaded page keeps until it loads again: its touch
+// support, which its scripts detect on load, and the user agent and
+// languages its server was sent.
+func NeedsReload(from, to Emulation) bool {
+	touch := func(e Emulation) bool { return e.Viewport != nil && e.Viewport.HasTouch }
+	ua, was := uaParams(to), uaParams(from)
+	return touch(from) != touch(to) || ua.UserAgent != was.UserAgent || ua.AcceptLanguage != was.AcceptLanguage
 }
 
 // Change moves the tab from the emulation from, which its session has,

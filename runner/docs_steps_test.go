@@ -89,9 +89,9 @@ func TestSkillSnippetsRun(t *testing.T) {
 		t.Run(snip, func(t *testing.T) {
 			c.t = t
 			step := strings.ReplaceAll(snip, "/tmp/s.js", script)
-			// What an example leaves behind (offline, a frame) is undone
+			// What an example leaves behind (offline, emulation, a frame) is undone
 			// in the same call, so the next one starts afresh.
-			tab.call(t, step, `{"network":{"offline":false,"throttle":"off"}}`, `{"frame":"top"}`)
+			tab.call(t, step, `{"network":{"offline":false,"throttle":"off"}}`, `{"emulate":"reset"}`, `{"frame":"top"}`)
 		})
 	}
 }
@@ -182,6 +182,7 @@ var outputExamples = map[string][]string{
 	"console":          {`{"console":true}`, `{"console":{"clear":true}}`},
 	"network":          {`{"network":true}`, `{"network":{"clear":true}}`, `{"network":{"offline":false}}`},
 	"viewport":         {`{"viewport":"iphone-15"}`, `{"viewport":"reset"}`},
+	"emulate":          {`{"emulate":{"colorScheme":"dark","timezone":"Asia/Tokyo"}}`, `{"emulate":"reset"}`},
 	"cookies":          {`{"cookies":true}`, `{"cookies":{"set":[{"name":"a","value":"b"}]}}`, `{"cookies":{"delete":"a"}}`, `{"cookies":{"clear":true}}`},
 	"storage":          {`{"storage":{"local":{"set":{"k":"v"},"get":"k"}}}`},
 	"saveState":        {`{"saveState":"skill-state.json"}`},

@@ -1,6 +1,7 @@
 package runner_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -54,5 +55,153 @@ func TestPhonePresetEndToEnd(t *testing.T) {
 	got := fmt.Sprint(c.call(t, tab, `{"reload":true},`+look)[1]["value"])
 	if strings.Contains(got, "iPhone") || !strings.Contains(got, " false 0 false ") {
 		t.Errorf("after reset and a reload: %s", got)
+	}
+}
+
+// world is what testdata/emulate.html's scripts see of their world.
+type world struct {
+	Dark     bool    `json:"dark"`
+	Language string  `json:"language"`
+	Number   string  `json:"number"`
+	TimeZone string  `json:"timeZone"`
+	Offset   float64 `json:"offset"`
+	Where    string  `json:"where"`
+}
+
+func worldOf(t *testing.T, v any) world {
+	t.Helper()
+	var w world
+	if err := json.Unmarshal([]byte(jsonText(v)), &w); err != nil {
+		t.Fatalf("not a world: %v", v)
+	}
+	return w
+}
+
+// A dark, German, Berlin world at the Brandenburg Gate is the page's in
+// the call that sets it and in every later one: its CSS (matchMedia),
+// Intl, Date and navigator.geolocation see it, a reload in a call loads
+// in it, and the result's context names it. A reload the page makes on
+// its own between two calls loads without it (no session holds it then,
+// until the keeper comes): the next call applies it again before its
+// first step, so the page's scripts see it from then on, and warns that
+// the page loaded without it. "reset" gives the browser's own back.
+func TestEmulatedWorldAcrossCalls(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t)
+	key, line := newPageLine(t)
+	tab := c.openTab(fixture.URL + "/emulate.html?key=" + key)
+	const look = `{"pageFunction":"world()"}`
+	own := worldOf(t, c.call(t, tab, look)[0]["value"])
+	if own.Dark || !strings.HasPrefix(own.Where, "error") {
+		t.Fatalf("the browser's own world: %+v", own)
+	}
+	berlin := world{Dark: true, Language: "de-DE", Number: "1.234,5", TimeZone: "Europe/Berlin", Offset: -60, Where: "52.516,13.378"}
+	const settings = "dark, de-DE, Europe/Berlin, 52.516,13.378"
+
+	res := c.act(t, tab, `{"emulate":{"colorScheme":"dark","locale":"de-DE","timezone":"Europe/Berlin","geolocation":{"latitude":52.516,"longitude":13.378}}},`+look)
+	step := stepOutputs(t, res)[0]
+	if field(step, "output", "emulated") != settings || !strings.Contains(fmt.Sprint(step["warning"]), "reload") {
+		t.Errorf("emulate: %v", step)
+	}
+	if got := worldOf(t, field(stepOutputs(t, res)[1], "output", "value")); got != berlin {
+		t.Errorf("in the call that set it:\n got %+v\nwant %+v", got, berlin)
+	}
+	if got := field(res, "context", "emulated"); got != settings {
+		t.Errorf("context.emulated: %v", got)
+	}
+	if got := worldOf(t, c.call(t, tab, look)[0]["value"]); got != berlin {
+		t.Errorf("a later call:\n got %+v\nwant %+v", got, berlin)
+	}
+	loaded := `{"poll":"() => window.loaded"}`
+	if got := worldOf(t, field(c.call(t, tab, `{"reload":true},`+loaded)[1], "value", "value")); got != berlin {
+		t.Errorf("the page's own look on a reload in a call:\n got %+v\nwant %+v", got, berlin)
+	}
+
+	// The page reloads itself while no call runs.
+	doc := fmt.Sprint(c.value(t, tab, "reloadWhenTold()"))
+	line.release <- struct{}{}
+	line.loadedOtherThan(t, doc)
+	res = c.act(t, tab, `{"pageFunction":"async () => ({loaded: window.loaded, now: await world()})"}`)
+	v := field(stepOutputs(t, res)[0], "output", "value")
+	if got := worldOf(t, field(v, "loaded")); got != own {
+		t.Errorf("the page's own look on its reload between calls (the keeper will make it Berlin's):\n got %+v\nwant %+v", got, own)
+	}
+	if got := worldOf(t, field(v, "now")); got != berlin {
+		t.Errorf("the next call, after the page reloaded on its own:\n got %+v\nwant %+v", got, berlin)
+	}
+	if w := jsonText(res["warnings"]); !strings.Contains(w, "loaded a new document between calls") || !strings.Contains(w, settings) {
+		t.Errorf("warnings: %s", w)
+	}
+	if got := field(res, "context", "emulated"); got != settings {
+		t.Errorf("context.emulated: %v", got)
+	}
+	// As the warning says, a reload in a call loads it emulated; told once.
+	res = c.act(t, tab, `{"reload":true},`+loaded)
+	if got := worldOf(t, field(stepOutputs(t, res)[1], "output", "value", "value")); got != berlin || res["warnings"] != nil {
+		t.Errorf("reloaded in a call: %+v, warnings %v", got, res["warnings"])
+	}
+
+	res = c.act(t, tab, `{"emulate":"reset"},`+look)
+	if out := jsonText(field(stepOutputs(t, res)[0], "output")); out != `{"reset":true}` {
+		t.Errorf("reset: %s", out)
+	}
+	if got := worldOf(t, field(stepOutputs(t, res)[1], "output", "value")); got != own {
+		t.Errorf("after reset:\n got %+v\nwant %+v", got, own)
+	}
+	if got := field(res, "context", "emulated"); got != nil {
+		t.Errorf("context.emulated after reset: %v", got)
+	}
+}
+
+// viewport takes emulate's fields, and emulate viewport's; viewport's
+// reset ends the screen, emulate's everything but the network step's.
+func TestEmulateAndViewportShareFields(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/phone.html")
+	res := c.act(t, tab, `{"viewport":{"device":"iphone-15","colorScheme":"dark","reducedMotion":true}}`)
+	if got := field(res, "context", "emulated"); got != "iphone-15, dark, reduced motion" {
+		t.Errorf("context.emulated: %v", got)
+	}
+	if out := jsonText(field(stepOutputs(t, res)[0], "output")); out != `{"deviceScaleFactor":3,"height":852,"mobile":true,"width":393}` {
+		t.Errorf("viewport with emulate's fields: %s", out)
+	}
+	const look = `{"pageFunction":"[innerWidth, matchMedia('(prefers-color-scheme: dark)').matches, matchMedia('(prefers-reduced-motion: reduce)').matches, navigator.userAgent.includes('Bot/1')]"}`
+	if got := jsonText(c.call(t, tab, look)[0]["value"]); got != `[393,true,true,false]` {
+		t.Errorf("a later call: %s", got)
+	}
+	res = c.act(t, tab, `{"viewport":"reset"},{"network":{"offline":true}},{"emulate":{"userAgent":"Bot/1.0","width":800,"height":600}},`+look)
+	if out := jsonText(field(stepOutputs(t, res)[0], "output")); out != `{"reset":true}` {
+		t.Errorf("viewport reset: %s", out)
+	}
+	if out := jsonText(field(stepOutputs(t, res)[2], "output")); out != `{"emulated":"800x600, dark, reduced motion, offline"}` {
+		t.Errorf("emulate with viewport's fields: %s", out)
+	}
+	if got := jsonText(field(stepOutputs(t, res)[3], "output", "value")); got != `[800,true,true,true]` {
+		t.Errorf("after: %s", got)
+	}
+	res = c.act(t, tab, `{"emulate":"reset"},`+look)
+	if out := jsonText(field(stepOutputs(t, res)[0], "output")); out != `{"emulated":"offline","reset":true}` {
+		t.Errorf("emulate reset leaves the network step's: %s", out)
+	}
+	if got := jsonText(field(stepOutputs(t, res)[1], "output", "value")); got != `[1280,false,false,false]` {
+		t.Errorf("after reset: %s", got)
+	}
+	if got := field(res, "context", "emulated"); got != "offline" {
+		t.Errorf("context.emulated: %v", got)
+	}
+}
+
+// A value the browser would refuse, or take wrong, fails the call before
+// anything runs, naming what to write.
+func TestEmulateValidation(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t)
+	res, code := c.run(`{"tab":"t1","steps":[{"getTitle":true},{"emulate":{"timezone":"Berlin","colorScheme":"dark"}},{"emulate":{"geolocation":{"lat":52,"lng":13}}},{"setLocale":"de-DE"}]}`)
+	typ, msg := errorOf(res)
+	for _, want := range []string{`did you mean "Europe/Berlin"?`, `did you mean "latitude"?`, `did you mean {"emulate":{"locale":"de-DE"}}?`} {
+		if code != 1 || typ != "VALIDATION" || !strings.Contains(msg, want) {
+			t.Errorf("exit %d, %s: %s lacks %s", code, typ, msg, want)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -101,6 +102,28 @@ func fixtureHandler() http.Handler {
 		w.Header().Set("Content-Disposition", `attachment; filename="report.csv"`)
 		io.WriteString(w, "project,open\nWebsite,3\nMobile app,5\n")
 	})
+	// A page's word that it loaded (its document's time origin goes to
+	// the test that has the page's key), and its wait for the test's word
+	// to go on (pageLines).
+	mux.HandleFunc("/api/loaded", func(w http.ResponseWriter, r *http.Request) {
+		if l, ok := pageLines.Load(r.URL.Query().Get("key")); ok {
+			select {
+			case l.(*pageLine).loads <- r.URL.Query().Get("doc"):
+			default:
+			}
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("/api/hold", func(w http.ResponseWriter, r *http.Request) {
+		if l, ok := pageLines.Load(r.URL.Query().Get("key")); ok {
+			select {
+			case <-l.(*pageLine).release:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
 	mux.HandleFunc("/never", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		w.Write([]byte("<html><body>loading forever"))
@@ -108,6 +131,42 @@ func fixtureHandler() http.Handler {
 		<-r.Context().Done()
 	})
 	return mux
+}
+
+// pageLines are the tests' lines to their pages, by the key the pages
+// were loaded with (?key=K): pages say on it that they loaded, and are
+// told when to go on.
+var pageLines sync.Map
+
+type pageLine struct {
+	loads   chan string   // each document that loaded: its time origin
+	release chan struct{} // answers the page's /api/hold
+}
+
+// newPageLine returns the key for the test's pages, and its line to
+// them.
+func newPageLine(t *testing.T) (string, *pageLine) {
+	key := strings.NewReplacer("/", "-", " ", "-").Replace(t.Name())
+	l := &pageLine{loads: make(chan string, 16), release: make(chan struct{}, 1)}
+	pageLines.Store(key, l)
+	t.Cleanup(func() { pageLines.Delete(key) })
+	return key, l
+}
+
+// loadedOtherThan waits for a document other than doc to say it loaded.
+func (l *pageLine) loadedOtherThan(t *testing.T, doc string) {
+	t.Helper()
+	timeout := time.After(30 * time.Second)
+	for {
+		select {
+		case d := <-l.loads:
+			if d != doc {
+				return
+			}
+		case <-timeout:
+			t.Fatalf("no document other than %s loaded", doc)
+		}
+	}
 }
 
 // cli is an agent's shell: its calls run in this process with their own

@@ -542,7 +542,7 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 			// (below).
 			pc, err := page.GetContext(cctx, p, r.visual && c.arrived)
 			if err == nil {
-				c.explainViewport(pc)
+				c.explainEmulation(pc)
 				res.Context = pc
 			} else if c.console() != nil {
 				fctx, cancel := context.WithTimeout(ctx, consoleBudget)

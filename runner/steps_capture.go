@@ -31,7 +31,7 @@ var captureSteps = []step{
 		"messages, newest last, earlier calls' too",
 		needsTab|sized, decodeConsole, runConsole).out(`{total, showing, messages: [{level, text, url, stack?, …}], file?} | {cleared}`).
 		also(`{"console":true}`, "consoleMessages", "consoleLogs", "getConsole", "getConsoleLogs", "logs", "getLogs"),
-	define("network", `true | {limit (50), filter: "text"|"/regex/", status: 404|"4xx", failed, type: "fetch,xhr"} | {clear: true} | {offline: true|false} | {throttle: "slow-3g"|"fast-3g"|"slow-4g"|"fast-4g"|"off"|{latency (ms), download, upload (bytes/s)}}`,
+	define("network", `true | {limit (50), filter: "text"|"/regex/", status: 404|"4xx", failed, type: "fetch,xhr"} | {clear: true} | {offline} | {throttle: "slow-3g"|"fast-3g"|"slow-4g"|"fast-4g"|"off"|{latency (ms), download, upload (bytes/s)}}`,
 		"the tab's requests (the last 1,000); offline and throttle stay until turned off",
 		needsTab|sized, decodeNetwork, runNetwork).out(`{total, showing, requests: [{url, method, status, from, ms, …}], file?} | {cleared} | {offline, throttle?}`).
 		also(`{"network":true}`, "networkRequests", "requests", "getRequests", "getNetwork").

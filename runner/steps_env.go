@@ -4,21 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"time"
 
-	"github.com/cdpskill/cdpskill/internal/suggest"
 	"github.com/cdpskill/cdpskill/page"
 )
 
-// envSteps set up the tab's environment: its screen, cookies and storage.
+// envSteps set up what the tab keeps: its cookies and storage.
 var envSteps = []step{
-	define("viewport", `"iphone-15" | "reset" | {device} | {width, height, deviceScaleFactor, mobile, hasTouch, isLandscape, userAgent}`,
-		"emulate a screen or a device (iphone-15, pixel-7, ipad…; its user agent, touch) until \"reset\"",
-		needsTab|visual, decodeViewport, runViewport).out(`{width, height, deviceScaleFactor, mobile} | {reset}`).did("Resized").
-		also(`{"viewport":"…"}`, "emulate", "emulateDevice", "device", "setDevice").
-		also(`{"viewport":{"width":390,"height":844}}`, "setViewport", "setViewportSize", "resize", "resizeWindow", "windowSize"),
 	define("cookies", `true | {get: true|"url"|["url"], name} | {set: [{name, value, url|domain, path, expires: unix s|"30m"|"1h"|"7d"|"1w"|"1y", httpOnly, secure, sameSite}]} | {delete: "name"} | {clear: true} (+ domain, url or all: true)`,
 		"the page's, unless a domain, url or all: true says otherwise",
 		needsTab, decodeCookies, runCookies).out(`{cookies} | {set} | {deleted} | {cleared}`).
@@ -31,167 +24,6 @@ var envSteps = []step{
 		needsTab, decodeStorage, runStorage).out(`{local?: {items, count, set, removed, cleared}, session?: …}`).
 		also(`{"storage":"local"}`, "localStorage", "getLocalStorage").
 		also(`{"storage":"session"}`, "sessionStorage"),
-}
-
-// --- viewport
-
-type viewportParams struct {
-	Device string `json:"device"`
-	page.DeviceMetrics
-
-	reset bool
-}
-
-func decodeViewport(raw json.RawMessage) (viewportParams, error) {
-	p, err := decodeInto(raw, func(raw json.RawMessage, p *viewportParams) error {
-		if b, ok := asBool(raw); ok && !b {
-			p.reset = true
-			return nil
-		}
-		if s, ok := asString(raw); ok {
-			p.Device = s
-			return nil
-		}
-		return paramErrorf(`expected a device name such as "iphone-15", "reset", or {width, height, …}, got %s`, jsonKind(raw))
-	})
-	if err != nil || p.reset {
-		return p, err
-	}
-	if p.Device != "" {
-		if p.DeviceMetrics != (page.DeviceMetrics{}) {
-			return p, paramErrorf(`give "device" or the custom fields (width, height, …), not both`)
-		}
-		return p, p.lookupDevice()
-	}
-	if p.Width == 0 || p.Height == 0 {
-		return p, paramErrorf(`a custom viewport needs "width" and "height"`)
-	}
-	if err := p.DeviceMetrics.Validate(); err != nil {
-		return p, paramErrorf("%v", err)
-	}
-	return p, nil
-}
-
-func (p *viewportParams) lookupDevice() error {
-	name := page.NormalizeDeviceName(p.Device)
-	if name == "reset" || name == "default" {
-		p.reset = true
-		return nil
-	}
-	d, ok := page.Device(name)
-	if !ok {
-		names := page.DeviceNames()
-		msg := fmt.Sprintf("unknown device %q", p.Device)
-		if s := suggest.Nearest(name, names); s != "" {
-			msg += fmt.Sprintf("; did you mean %q?", s)
-		}
-		return paramErrorf("%s (presets: %s)", msg, strings.Join(names, ", "))
-	}
-	p.DeviceMetrics = d
-	return nil
-}
-
-// viewportOutput is what the viewport step reports.
-type viewportOutput struct {
-	Width             int     `json:"width"`
-	Height            int     `json:"height"`
-	DeviceScaleFactor float64 `json:"deviceScaleFactor"`
-	Mobile            bool    `json:"mobile"`
-}
-
-// reloadNote is said when the step changed the user agent or touch
-// support of a tab whose page loaded with the old ones: its server and
-// its scripts' feature detection saw those, until it loads again.
-const reloadNote = "the page loaded as another device (user agent, touch): reload it to load it as this one"
-
-func runViewport(ctx context.Context, e *env, p viewportParams) (output, error) {
-	em := e.tab.LoadEmulation()
-	var was page.DeviceMetrics
-	if em.Viewport != nil {
-		was = *em.Viewport
-	}
-	var shown viewportOutput
-	if p.reset {
-		if err := page.ClearViewport(ctx, e.page()); err != nil {
-			return output{}, err
-		}
-		em.Viewport = nil
-	} else {
-		m, err := page.SetViewport(ctx, e.page(), p.DeviceMetrics)
-		if err != nil {
-			return output{}, err
-		}
-		em.Viewport = &m
-		shown = viewportOutput{Width: m.Width, Height: m.Height, DeviceScaleFactor: m.DeviceScaleFactor, Mobile: m.Mobile}
-	}
-	var now page.DeviceMetrics
-	if em.Viewport != nil {
-		now = *em.Viewport
-	}
-	out := output{value: shown}
-	if p.reset {
-		out.value = resetOutput{true}
-	}
-	if now.UserAgent != was.UserAgent || now.HasTouch != was.HasTouch {
-		var blank bool
-		if e.page().Top().CallJS(ctx, "() => location.href === 'about:blank'", &blank) == nil && !blank {
-			out.warning = reloadNote
-		}
-	}
-	return out, e.tab.SaveEmulation(em)
-}
-
-// explainViewport notes why the page's viewport is wider than the phone
-// the tab emulates: without a meta viewport, a mobile browser lays the
-// page out 980 px wide and shows it zoomed out.
-func (c *Call) explainViewport(pc *page.Context) {
-	if v := c.tab.Emulation.Viewport; v != nil && v.Mobile && !pc.MetaViewport && pc.LayoutWidth > v.Width {
-		pc.Viewport.Note = fmt.Sprintf("layout width %d px: the page has no meta viewport", pc.LayoutWidth)
-	}
-}
-
-// resetOutput is the viewport step's report of a reset.
-type resetOutput struct {
-	Reset bool `json:"reset"`
-}
-
-// changeNetworkConditions applies a network step's offline or throttle
-// change on top of what the tab already emulates, and stores the result.
-func (e *env) changeNetworkConditions(ctx context.Context, ch conditionsChange) (any, error) {
-	em := e.tab.LoadEmulation()
-	var cur page.NetworkConditions
-	if em.Network != nil {
-		cur = *em.Network
-	}
-	if ch.throttle != nil {
-		cur = page.NetworkConditions{Offline: cur.Offline, Throttle: ch.throttle.Throttle,
-			Latency: ch.throttle.Latency, Download: ch.throttle.Download, Upload: ch.throttle.Upload}
-	}
-	if ch.offline != nil {
-		cur.Offline = *ch.offline
-	}
-	if err := page.SetNetworkConditions(ctx, e.page(), cur); err != nil {
-		return nil, err
-	}
-	e.tab.EmulateWorkers(ctx, cur) // what the tab's service workers fetch goes offline too
-	em.Network = nil
-	if !cur.IsZero() {
-		em.Network = &cur
-	}
-	return conditionsOutput(cur), e.tab.SaveEmulation(em)
-}
-
-// conditionsOutput reports the emulated network: offline, and the
-// throttle's preset name or numbers.
-func conditionsOutput(n page.NetworkConditions) map[string]any {
-	out := map[string]any{"offline": n.Offline}
-	switch {
-	case n.Throttle != "":
-		out["throttle"] = n.Throttle
-	case n.Throttled():
-		out["throttle"] = map[string]float64{"latency": n.Latency, "download": n.Download, "upload": n.Upload}
-	}
-	return out
 }
 
 // --- cookies

@@ -4,26 +4,10 @@ import (
 	"encoding/json"
 	"testing"
 	"time"
-
-	"github.com/cdpskill/cdpskill/page"
 )
 
 func TestDecodeEnvSteps(t *testing.T) {
 	runDecodeCases(t, []decodeCase{
-		{"viewport", `"iphone-15"`, nil},
-		{"viewport", `"iPad_Pro_11-landscape"`, nil},
-		{"viewport", `"reset"`, nil},
-		{"viewport", `false`, nil},
-		{"viewport", `{"device":"pixel-7"}`, nil},
-		{"viewport", `{"width":800,"height":600,"deviceScaleFactor":2,"mobile":true,"hasTouch":true}`, nil},
-		{"viewport", `{"width":360,"height":640,"mobile":true,"hasTouch":true,"userAgent":"Mozilla/5.0 (Linux; Android 9; K)"}`, nil},
-		{"viewport", `"iphone-16"`, []string{`unknown device "iphone-16"`, "did you mean", "iphone-se"}},
-		{"viewport", `{"device":"pixel-7","width":300}`, []string{"not both"}},
-		{"viewport", `{"width":800}`, []string{`"width" and "height"`}},
-		{"viewport", `{"width":800,"height":20000}`, []string{"between 1 and"}},
-		{"viewport", `{"widht":800,"height":600}`, []string{`did you mean "width"`}},
-		{"viewport", `42`, []string{"device name"}},
-
 		{"cookies", `true`, nil},
 		{"cookies", `{"get":true,"name":"sid"}`, nil},
 		{"cookies", `{"get":"https://a.test/"}`, nil},
@@ -86,34 +70,5 @@ func TestDecodeCookieExpiry(t *testing.T) {
 	}
 	if p.cookies[1].Expires != 1900000000 || p.cookies[0].SameSite != "" {
 		t.Errorf("cookies: %+v", p.cookies)
-	}
-}
-
-func TestDecodeViewportPreset(t *testing.T) {
-	p, err := decodeViewport(json.RawMessage(`"Galaxy_S23-landscape"`))
-	if err != nil || p.Width != 780 || p.Height != 360 || !p.IsLandscape || !p.Mobile {
-		t.Errorf("%+v %v", p, err)
-	}
-	p, _ = decodeViewport(json.RawMessage(`"reset"`))
-	if !p.reset {
-		t.Error("reset not recognised")
-	}
-}
-
-func TestConditionsOutput(t *testing.T) {
-	slow, _ := page.ThrottlePreset("slow-3g")
-	slow.Offline = true
-	for _, tc := range []struct {
-		in   page.NetworkConditions
-		want string
-	}{
-		{page.NetworkConditions{}, `{"offline":false}`},
-		{slow, `{"offline":true,"throttle":"slow-3g"}`},
-		{page.NetworkConditions{Latency: 100, Download: 1000}, `{"offline":false,"throttle":{"download":1000,"latency":100,"upload":0}}`},
-	} {
-		data, _ := json.Marshal(conditionsOutput(tc.in))
-		if string(data) != tc.want {
-			t.Errorf("%+v: %s, want %s", tc.in, data, tc.want)
-		}
 	}
 }

@@ -19,6 +19,10 @@ import (
 // alias that a rebuilt registry gave to another tab.
 type storedEmulation struct {
 	Target string `json:"target"`
+	// Doc is the document the last call left the tab on (page.Context.Doc):
+	// another one at the next attach loaded while no session held the
+	// emulation.
+	Doc float64 `json:"doc,omitempty"`
 	page.Emulation
 }
 
@@ -26,47 +30,70 @@ func (t *Tab) emulationPath() string { return t.opts.Files.TabFile(t.Alias, ".em
 
 // LoadEmulation returns the tab's stored emulation; a missing or
 // unreadable file is none.
-func (t *Tab) LoadEmulation() page.Emulation {
+func (t *Tab) LoadEmulation() page.Emulation { return t.loadStored().Emulation }
+
+func (t *Tab) loadStored() storedEmulation {
 	data, err := t.opts.Files.Temp.ReadFile(t.emulationPath(), 1<<20)
 	if err != nil {
-		return page.Emulation{}
+		return storedEmulation{}
 	}
 	var s storedEmulation
 	if json.Unmarshal(data, &s) != nil || t.Session == nil || s.Target != t.Session.TargetID {
-		return page.Emulation{}
+		return storedEmulation{}
 	}
-	return s.Emulation
+	return s
 }
 
 // SaveEmulation stores e for later calls on the tab; no emulation removes
 // the file. The tab's call lock keeps two calls from writing it at once.
 func (t *Tab) SaveEmulation(e page.Emulation) error {
-	t.Emulation = e
+	return t.store(storedEmulation{Emulation: e})
+}
+
+func (t *Tab) store(s storedEmulation) error {
+	t.Emulation = s.Emulation
 	path := t.emulationPath()
-	if e.IsZero() {
+	if s.IsZero() {
 		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("emulation: %w", err)
 		}
 		return nil
 	}
-	data, err := json.Marshal(storedEmulation{Target: t.Session.TargetID, Emulation: e})
+	s.Target = t.Session.TargetID
+	data, err := json.Marshal(s)
 	if err != nil {
 		return fmt.Errorf("emulation: %w", err)
 	}
 	return t.opts.Files.Temp.WriteFile(path, data)
 }
 
+// LeftOn notes doc as the document the call leaves the emulated tab on,
+// for the next call to tell whether the page loaded another without it.
+func (t *Tab) LeftOn(doc float64) {
+	if t.Emulation.IsZero() || doc == 0 {
+		return
+	}
+	if s := t.loadStored(); s.Doc != doc {
+		_ = t.store(storedEmulation{Doc: doc, Emulation: t.Emulation}) // the cost of a failure is a warning missed
+	}
+}
+
 // restoreEmulation applies the tab's stored emulation e again: Chrome
 // ended it when the previous call's session detached. The setup runs it
 // once the session is up (its service workers get the network part as
 // they attach); with nothing stored the tab keeps the default screen
-// (SPEC 5). A failure only warns.
+// (SPEC 5). A failure only warns, and so does a document the page loaded
+// between calls: no session held the emulation then.
 func (t *Tab) restoreEmulation(ctx context.Context, e page.Emulation) {
 	if e.IsZero() {
 		return
 	}
 	if err := e.Apply(ctx, t.Page); err != nil {
-		t.warn("could not restore the tab's emulated viewport or network: %v", err)
+		t.warn("could not restore the tab's emulation (%s): %v", e.Summary(), err)
+	}
+	if was := t.loadStored().Doc; was != 0 && t.Doc != 0 && t.Doc != was {
+		t.warn("the page loaded a new document between calls, when no call held its emulation (%s): "+
+			"it is in force again now, but the page loaded without it; reload it to load it emulated", e.Summary())
 	}
 }
 
