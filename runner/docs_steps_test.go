@@ -182,7 +182,7 @@ var outputExamples = map[string][]string{
 	"console":          {`{"console":true}`, `{"console":{"clear":true}}`},
 	"network":          {`{"network":true}`, `{"network":{"clear":true}}`, `{"network":{"offline":false}}`},
 	"viewport":         {`{"viewport":"iphone-15"}`, `{"viewport":"reset"}`},
-	"emulate":          {`{"emulate":{"colorScheme":"dark","timezone":"Asia/Tokyo"}}`, `{"emulate":"reset"}`},
+	"emulate":          {`{"emulate":{"colorScheme":"dark","reducedMotion":true}}`, `{"emulate":"reset"}`},
 	"cookies":          {`{"cookies":true}`, `{"cookies":{"set":[{"name":"a","value":"b"}]}}`, `{"cookies":{"delete":"a"}}`, `{"cookies":{"clear":true}}`},
 	"storage":          {`{"storage":{"local":{"set":{"k":"v"},"get":"k"}}}`},
 	"saveState":        {`{"saveState":"skill-state.json"}`},

@@ -85,6 +85,10 @@ func worldOf(t *testing.T, v any) world {
 // until the keeper comes): the next call applies it again before its
 // first step, so the page's scripts see it from then on, and warns that
 // the page loaded without it. "reset" gives the browser's own back.
+//
+// The only behaviour test that sets a locale and a time zone: Chrome
+// keeps one of each per renderer process, which tabs of one site may
+// share.
 func TestEmulatedWorldAcrossCalls(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t)

@@ -73,7 +73,9 @@ func TestUnknownStepSuggestions(t *testing.T) {
 		{`{"dblclick":"#row"}`, `unknown step "dblclick"; did you mean {"click":{"selector":"#row","doubleClick":true}}`},
 		{`{"doubleClick":"s1e4"}`, `did you mean {"click":{"selector":"s1e4","doubleClick":true}}`},
 		{`{"rightClick":"#row"}`, `did you mean {"click":{"selector":"#row","button":"right"}}`},
-		{`{"emulate":"iPhone 15"}`, `did you mean {"viewport":"iPhone 15"}`},
+		{`{"emulateDevice":"iPhone 15"}`, `did you mean {"viewport":"iPhone 15"}`},
+		{`{"setTimezone":"Europe/Berlin"}`, `did you mean {"emulate":{"timezone":"Europe/Berlin"}}`},
+		{`{"emulateMedia":{"colorScheme":"dark"}}`, `did you mean {"emulate":{"colorScheme":"dark"}}`},
 		{`{"setViewportSize":{"width":390,"height":844}}`, `did you mean {"viewport":{"width":390,"height":844}}`},
 		{`{"evaluate":"() => a > b && c"}`, `did you mean {"pageFunction":"() => a > b && c"}`},
 		{`{"eval":"document.title"}`, `did you mean {"pageFunction":"document.title"}`},
@@ -129,7 +131,7 @@ func TestAliasForms(t *testing.T) {
 				t.Errorf("alias %s of %s: form %s is not a %s step", a.name, s.name, a.use, s.name)
 			}
 			ok := false
-			for _, v := range []string{"#a", "https://example.com/", "t1", "s1e4", "iphone-15"} {
+			for _, v := range []string{"#a", "https://example.com/", "t1", "s1e4", "iphone-15", "de-DE", "Europe/Berlin", "camera"} {
 				form := strings.Replace(a.use, `"…"`, `"`+v+`"`, 1)
 				form = strings.Replace(form, "/path/file", file, 1)
 				if _, err := parseRequest([]byte(`{"steps":[`+form+`]}`), capture.Files{}); err == nil {
