@@ -1,10 +1,14 @@
 package runner_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // A phone preset is the phone, in this call and the next ones: its user
@@ -121,10 +125,12 @@ func TestEmulatedWorldAcrossCalls(t *testing.T) {
 		t.Errorf("the page's own look on a reload in a call:\n got %+v\nwant %+v", got, berlin)
 	}
 
-	// The page reloads itself while no call runs.
+	// The page reloads itself while no call runs: once Chrome has let the
+	// call's session go.
 	doc := fmt.Sprint(c.value(t, tab, "reloadWhenTold()"))
+	c.waitDetached(t, tab)
 	line.release <- struct{}{}
-	line.loadedOtherThan(t, doc)
+	line.loadedAfter(t, doc)
 	res = c.act(t, tab, `{"pageFunction":"async () => ({loaded: window.loaded, now: await world()})"}`)
 	v := field(stepOutputs(t, res)[0], "output", "value")
 	if got := worldOf(t, field(v, "loaded")); got != own {
@@ -208,4 +214,21 @@ func TestEmulateValidation(t *testing.T) {
 			t.Errorf("exit %d, %s: %s lacks %s", code, typ, msg, want)
 		}
 	}
+}
+
+// waitDetached waits until Chrome says no session is attached to tab:
+// the calls' ends are done with it.
+func (c *cli) waitDetached(t *testing.T, tab string) {
+	t.Helper()
+	id := c.registry(t)[tab]["targetId"].(string)
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	for ctx.Err() == nil {
+		res, err := proto.TargetGetTargetInfo{TargetID: id}.Do(ctx, chromium(t).Conn.Browser())
+		if err == nil && !res.TargetInfo.Attached {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("tab %s stayed attached", tab)
 }
