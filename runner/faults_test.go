@@ -129,26 +129,6 @@ func waitSpinning(t *testing.T, conn *cdp.Conn, targetID string) {
 	t.Fatal("the page never stopped answering")
 }
 
-// waitTrueOn polls expr in target over conn until it is true.
-func waitTrueOn(t *testing.T, conn *cdp.Conn, targetID, expr string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	defer cancel()
-	s, err := proto.Attach(ctx, conn, targetID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer proto.Detach(context.WithoutCancel(ctx), s)
-	for ctx.Err() == nil {
-		res, err := proto.RuntimeEvaluate{Expression: expr, ReturnByValue: true}.Do(ctx, s)
-		if err == nil && string(res.Result.Value) == "true" {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("%s never became true", expr)
-}
-
 // failedWith checks a call that met a fault: exit 1, the typed error
 // (in errors[] or, before any step ran, in error) whose message holds
 // each of words, within faultBound.
@@ -189,7 +169,7 @@ func TestChromeKilledMidStep(t *testing.T) {
 	tab := res["tab"].(string)
 	id := c.registry(t)[tab]["targetId"].(string)
 	done := c.startCall(t, fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"window.started = true"},{"wait":{"text":"never appears"}}]}`, tab))
-	waitTrueOn(t, own.Conn, id, "window.started === true")
+	testbrowser.WaitTrue(t, own.Conn, id, "window.started === true")
 	own.Stop() // SIGKILL
 	res, code, d := done()
 	failedWith(t, "Chrome killed mid-step", res, code, d, "CONNECTION", "", tab, "closed during the call", "openTab")

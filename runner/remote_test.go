@@ -240,7 +240,7 @@ func TestRemoteBrowsers(t *testing.T) {
 	res = c.mustRun(t, nil, fmt.Sprintf(`{"steps":[{"openTab":{"wsUrl":%q}}]}`, gw2.url("secret")))
 	tF := res["tab"].(string)
 	go func() { // once the call waits
-		waitTrueOn(t, second.Conn, c.registry(t)[tF]["targetId"].(string), "window.started === true")
+		testbrowser.WaitTrue(t, second.Conn, c.registry(t)[tF]["targetId"].(string), "window.started === true")
 		gw2.kill()
 	}()
 	start := time.Now()

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cdpskill/cdpskill/cdp/proto"
+	"github.com/cdpskill/cdpskill/internal/testbrowser"
 )
 
 func (c *cli) registry(t *testing.T) map[string]map[string]any {
@@ -179,7 +180,7 @@ func TestStaleBrowserWebsocketCache(t *testing.T) {
 // true, so a test can tell that a concurrent call got this far.
 func (c *cli) waitTrue(t *testing.T, tab, expr string) {
 	t.Helper()
-	waitTrueOn(t, chromium(t).Conn, c.registry(t)[tab]["targetId"].(string), expr)
+	testbrowser.WaitTrue(t, chromium(t).Conn, c.registry(t)[tab]["targetId"].(string), expr)
 }
 
 // A damaged registry is rebuilt and reported, never a crash.

@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/internal/testbrowser"
 	"github.com/cdpskill/cdpskill/runner"
@@ -169,27 +168,7 @@ func (c *cli) disposeSession(t *testing.T, path string) {
 // true, so a test can tell that a concurrent call got this far.
 func (c *cli) waitTrue(t *testing.T, tab, expr string) {
 	t.Helper()
-	waitTrueOn(t, chromium(t).Conn, c.registry(t)[tab]["targetId"].(string), expr)
-}
-
-// waitTrueOn polls expr in target over conn until it is true.
-func waitTrueOn(t *testing.T, conn *cdp.Conn, targetID, expr string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	defer cancel()
-	s, err := proto.Attach(ctx, conn, targetID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer proto.Detach(context.WithoutCancel(ctx), s)
-	for ctx.Err() == nil {
-		res, err := proto.RuntimeEvaluate{Expression: expr, ReturnByValue: true}.Do(ctx, s)
-		if err == nil && string(res.Result.Value) == "true" {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("%s never became true", expr)
+	testbrowser.WaitTrue(t, chromium(t).Conn, c.registry(t)[tab]["targetId"].(string), expr)
 }
 
 func decode(t testing.TB, out []byte) map[string]any {

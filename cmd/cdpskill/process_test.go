@@ -79,7 +79,7 @@ func TestChromeKilledMidBatch(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waitTrueOn(t, own.Conn, c.registry(t)[tab]["targetId"].(string), "window.started === true") // the call waits
+	testbrowser.WaitTrue(t, own.Conn, c.registry(t)[tab]["targetId"].(string), "window.started === true") // the call waits
 	own.Stop()
 	err = cmd.Wait()
 	if ctx.Err() != nil {

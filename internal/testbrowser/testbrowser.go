@@ -224,3 +224,25 @@ func Navigate(t testing.TB, s *cdp.Session, url string) {
 // PID is the browser process's id, for tests that watch its processes and
 // open files.
 func (b *Browser) PID() int { return b.cmd.Process.Pid }
+
+// WaitTrue polls expr in target over conn until it is true, for at most
+// 20 s: a test's way to wait for a page to get somewhere (a variable a
+// call's first step sets) instead of sleeping.
+func WaitTrue(t testing.TB, conn *cdp.Conn, targetID, expr string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	s, err := proto.Attach(ctx, conn, targetID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer proto.Detach(context.WithoutCancel(ctx), s)
+	for ctx.Err() == nil {
+		res, err := proto.RuntimeEvaluate{Expression: expr, ReturnByValue: true}.Do(ctx, s)
+		if err == nil && string(res.Result.Value) == "true" {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%s never became true", expr)
+}
