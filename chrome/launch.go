@@ -211,7 +211,7 @@ func startDetached(temp private.Temp, cmd *exec.Cmd, logPath string) error {
 	}
 	defer log.Close() // the child has its own copy
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, log, log
-	detach(cmd)
+	Detach(cmd)
 	return cmd.Start()
 }
 

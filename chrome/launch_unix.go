@@ -15,7 +15,9 @@ import (
 
 // detach puts Chrome in its own session so it survives our exit and our
 // terminal's signals.
-func detach(cmd *exec.Cmd) {
+// Detach makes cmd start in a session of its own, with no terminal: a
+// process that outlives the call that starts it.
+func Detach(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 }
 

@@ -12,7 +12,9 @@ import (
 const createNewProcessGroup = 0x00000200
 const detachedProcess = 0x00000008
 
-func detach(cmd *exec.Cmd) {
+// Detach makes cmd start in a process group of its own, with no
+// console: a process that outlives the call that starts it.
+func Detach(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: createNewProcessGroup | detachedProcess}
 }
 

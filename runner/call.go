@@ -11,6 +11,7 @@ import (
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/chrome"
+	"github.com/cdpskill/cdpskill/keeper"
 	"github.com/cdpskill/cdpskill/page"
 	"github.com/cdpskill/cdpskill/tab"
 	"github.com/cdpskill/cdpskill/tabs"
@@ -29,6 +30,8 @@ type Call struct {
 	// browser is the call's browser connection, which outlives the tabs
 	// the call attaches over it.
 	browser *tab.Browser
+	// keep reaches the keepers of the call's browsers; nil: none.
+	keep *keeper.Client
 	// tab is the call's tab: nil until one is attached, and once closeTab
 	// closed it.
 	tab   *tab.Tab
@@ -111,6 +114,7 @@ func (c *Call) tabOptions(tabSocket bool) tab.Options {
 		Exiting:   c.exiting,
 		Files:     c.files,
 		TabSocket: tabSocket,
+		Keeper:    c.keep,
 	}
 }
 
@@ -138,6 +142,9 @@ func (c *Call) connect(ctx context.Context, ep chrome.Endpoint, headless *bool, 
 	b, err := tab.Connect(ctx, c.getenv, ep, c.files.Temp, headless, autoLaunch)
 	if err != nil {
 		return nil, err
+	}
+	if b.Relaunched != "" {
+		c.warn("Chrome at %s was not running (%s), so a new one was launched: the tabs and sessions of the one before are gone", ep, b.Relaunched)
 	}
 	if c.browser != nil {
 		c.detach()

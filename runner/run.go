@@ -20,6 +20,7 @@ import (
 	"github.com/cdpskill/cdpskill/chrome"
 	"github.com/cdpskill/cdpskill/dom"
 	"github.com/cdpskill/cdpskill/internal/private"
+	"github.com/cdpskill/cdpskill/keeper"
 	"github.com/cdpskill/cdpskill/page"
 	"github.com/cdpskill/cdpskill/tab"
 	"github.com/cdpskill/cdpskill/tabs"
@@ -59,6 +60,10 @@ type Options struct {
 	// tabs), and a process that closes it itself is starved by that
 	// before it can end.
 	Exiting bool
+	// Keeper is how the call starts a browser's keeper (the cdpskill
+	// binary, as "--keeper"); nil starts none: emulation ends with each
+	// call, and nothing closes an idle session or Chrome.
+	Keeper *keeper.Exe
 }
 
 // Run validates input whole, runs its steps in order and returns the
@@ -111,6 +116,7 @@ func run(ctx context.Context, input []byte, opts Options, trace *cdp.Trace) *Res
 	c := &Call{getenv: opts.Getenv, tabs: reg, files: files, trace: trace,
 		start: time.Now(), abort: abort, timeout: req.timeout, exiting: opts.Exiting}
 	defer c.close()
+	c.keep = c.keeperClient(opts.Keeper)
 	// The registry is transient state: a damaged one is rebuilt from what
 	// survived, and the call goes on, told.
 	c.tabs.OnCorrupt = func(err error) {
@@ -138,6 +144,7 @@ func run(ctx context.Context, input []byte, opts Options, trace *cdp.Trace) *Res
 	c.trace.Mark("steps")
 	r := c.runSteps(ctx, req, res, dialogs)
 	c.followDialogs(ctx) // the captures must not meet an open dialog either
+	c.visitKeeper(ctx)
 	c.trace.Mark("finish")
 	c.finish(ctx, res, r)
 	c.trace.Mark("late downloads")

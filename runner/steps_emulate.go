@@ -349,7 +349,7 @@ func (e *env) emulate(ctx context.Context, p emulateParams, all bool) (output, e
 		}
 		to = to.WithEnvironment(env.With(p.env))
 	}
-	if err := page.Change(ctx, e.page(), from, to); err != nil {
+	if err := e.tab.ChangeEmulation(ctx, from, to); err != nil {
 		return output{}, err
 	}
 	out := emulateOutput{Reset: p.reset}
@@ -369,7 +369,7 @@ func (e *env) emulate(ctx context.Context, p emulateParams, all bool) (output, e
 			o.warning = reloadNote
 		}
 	}
-	return o, e.tab.SaveEmulation(to)
+	return o, nil
 }
 
 // explainEmulation names the settings in force in the context, and notes

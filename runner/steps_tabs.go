@@ -14,6 +14,7 @@ import (
 	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/chrome"
 	"github.com/cdpskill/cdpskill/internal/invalid"
+	"github.com/cdpskill/cdpskill/keeper"
 	"github.com/cdpskill/cdpskill/page"
 	"github.com/cdpskill/cdpskill/tab"
 	"github.com/cdpskill/cdpskill/tabs"
@@ -98,10 +99,14 @@ func runChromeStatus(ctx context.Context, e *env, p chromeStatusParams) (output,
 	if err != nil {
 		return output{}, err
 	}
-	st := chrome.CheckStatus(ctx, e.getenv, chrome.StatusOptions{Endpoint: ep, Headless: p.Headless, AutoLaunch: auto})
-	if !st.Running {
-		return output{value: st}, &Error{Type: Connection, Message: "Chrome is not reachable: " + st.Error, Err: ctx.Err()}
+	cs := chrome.CheckStatus(ctx, e.getenv, chrome.StatusOptions{Endpoint: ep, Headless: p.Headless, AutoLaunch: auto})
+	if !cs.Running {
+		return output{value: cs}, &Error{Type: Connection, Message: "Chrome is not reachable: " + cs.Error, Err: ctx.Err()}
 	}
+	if cs.Launched {
+		e.tabs.visit(ctx, ep, true) // its keeper closes it when idle
+	}
+	st := chromeStatusOutput{Status: cs, Keeper: keeper.Look(ctx, e.files.Temp, ep)}
 	if e.tabs.registry().Session() == "" {
 		return output{value: st}, nil
 	}
@@ -120,6 +125,13 @@ func runChromeStatus(ctx context.Context, e *env, p chromeStatusParams) (output,
 		return output{value: st, warning: fmt.Sprintf("session %q: %v", e.tabs.registry().Session(), err)}, nil
 	}
 	return output{value: st}, nil
+}
+
+// chromeStatusOutput is chrome's status, and what the browser's keeper
+// holds, if one runs.
+type chromeStatusOutput struct {
+	*chrome.Status
+	Keeper *keeper.Status `json:"keeper,omitempty"`
 }
 
 // --- openTab

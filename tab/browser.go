@@ -2,11 +2,14 @@ package tab
 
 import (
 	"context"
+	"errors"
+	"syscall"
 
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/chrome"
 	"github.com/cdpskill/cdpskill/internal/private"
+	"github.com/cdpskill/cdpskill/keeper"
 	"github.com/cdpskill/cdpskill/tabs"
 )
 
@@ -21,6 +24,9 @@ type Browser struct {
 	// Context is the browser context of the call's session here, once
 	// known; empty for the default session (session.go).
 	Context string
+	// Relaunched says why the Chrome the call launched was not running:
+	// its keeper had closed it when idle.
+	Relaunched string
 }
 
 // Connect reaches the browser at ep, launching a local one when
@@ -33,9 +39,17 @@ func Connect(ctx context.Context, getenv chrome.Env, ep chrome.Endpoint, temp pr
 	}
 	b, err := chrome.Connect(ctx, getenv, opts, autoLaunch && !ep.Remote())
 	if err != nil {
-		return nil, &ConnectError{Endpoint: ep, Err: err}
+		e := &ConnectError{Endpoint: ep, Err: err}
+		if errors.Is(err, syscall.ECONNREFUSED) {
+			e.Why = keeper.ExitedWhy(temp, ep)
+		}
+		return nil, e
 	}
-	return &Browser{Browser: b}, nil
+	br := &Browser{Browser: b}
+	if b.Launched {
+		br.Relaunched = keeper.TakeExitNote(temp, ep)
+	}
+	return br, nil
 }
 
 // DefaultEndpoint is CDP_URL when the environment sets it, else

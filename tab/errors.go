@@ -61,6 +61,9 @@ type ConnectError struct {
 	Endpoint chrome.Endpoint
 	Alias    string
 	Err      error
+	// Why is why the Chrome there is gone, when cdpskill knows: its
+	// keeper closed it when idle.
+	Why string
 }
 
 func (e *ConnectError) Error() string {
@@ -75,6 +78,9 @@ func (e *ConnectError) Error() string {
 }
 
 func (e *ConnectError) reason() string {
+	if e.Why != "" {
+		return e.Why
+	}
 	if errors.Is(e.Err, chrome.ErrNotFound) {
 		return e.Err.Error()
 	}

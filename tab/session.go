@@ -75,10 +75,14 @@ func (b *Browser) sessionContext(ctx context.Context, reg *tabs.Registry, create
 	if reg.Session() == "" || b.Context != "" {
 		return b.Context, nil
 	}
-	id, found, err := reg.Context(b.Endpoint)
+	c, found, err := reg.Context(b.Endpoint)
 	if err != nil {
 		return "", &RegistryError{Err: err}
 	}
+	if c.Closed != "" {
+		return "", contextGone(reg, b.Endpoint, c.ID, c.Closed)
+	}
+	id := c.ID
 	if !found && create {
 		made, err := proto.TargetCreateBrowserContext{DisposeOnDetach: false}.Do(ctx, b.Conn.Browser())
 		if err != nil {
@@ -104,13 +108,17 @@ func Pages(ctx context.Context, b *chrome.Browser, reg *tabs.Registry) ([]chrome
 	if err != nil || reg.Session() == "" {
 		return pages, err
 	}
-	id, found, err := reg.Context(b.Endpoint)
+	c, found, err := reg.Context(b.Endpoint)
 	if err != nil {
 		return nil, &RegistryError{Err: err}
 	}
 	if !found {
 		return nil, nil
 	}
+	if c.Closed != "" {
+		return nil, contextGone(reg, b.Endpoint, c.ID, c.Closed)
+	}
+	id := c.ID
 	var own []chrome.TargetInfo
 	for _, p := range pages {
 		if p.BrowserContextID == id {
@@ -151,11 +159,14 @@ func CheckTarget(ctx context.Context, b *chrome.Browser, targetID string, reg *t
 	if err != nil {
 		return err
 	}
-	id, found, err := reg.Context(b.Endpoint)
+	c, found, err := reg.Context(b.Endpoint)
 	if err != nil {
 		return &RegistryError{Err: err}
 	}
-	if !found || info.TargetInfo.BrowserContextID != id {
+	if c.Closed != "" {
+		return contextGone(reg, b.Endpoint, c.ID, c.Closed)
+	}
+	if !found || info.TargetInfo.BrowserContextID != c.ID {
 		return &ForeignError{Tab: targetID, Session: reg.Session()}
 	}
 	return nil
@@ -169,15 +180,22 @@ func sessionGone(ctx context.Context, b *Browser, ep chrome.Endpoint, reg *tabs.
 	if reg.Session() == "" {
 		return nil
 	}
-	id, found, rerr := reg.Context(ep)
+	c, found, rerr := reg.Context(ep)
 	if rerr != nil || !found {
 		return nil
 	}
+	id := c.ID
 	var ce *ConnectError
 	var ge *GoneError
 	switch {
+	case c.Closed != "":
+		return contextGone(reg, ep, id, c.Closed)
 	case errors.As(err, &ce) && !ep.Remote() && errors.Is(err, syscall.ECONNREFUSED):
-		return contextGone(reg, ep, id, fmt.Sprintf("Chrome at %s is no longer running (it exited or was closed)", ep))
+		why := fmt.Sprintf("Chrome at %s is no longer running (it exited or was closed)", ep)
+		if ce.Why != "" {
+			why = fmt.Sprintf("Chrome at %s is no longer running: %s", ep, ce.Why)
+		}
+		return contextGone(reg, ep, id, why)
 	case errors.As(err, &ge) && b != nil && b.Tab == "":
 		if gone := checkContext(ctx, b.Browser, reg, id); errors.As(gone, new(*SessionGoneError)) {
 			return gone

@@ -7,24 +7,18 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"reflect"
 
 	"github.com/cdpskill/cdpskill/capture"
+	"github.com/cdpskill/cdpskill/internal/invalid"
+	"github.com/cdpskill/cdpskill/keeper"
 	"github.com/cdpskill/cdpskill/page"
 )
 
 // --- the tab's emulation across calls
 
-// storedEmulation is a tab's emulation as kept between calls in
-// $TMPDIR/cdp-skill/<alias>.emulation.json. Target guards against an
-// alias that a rebuilt registry gave to another tab.
-type storedEmulation struct {
-	Target string `json:"target"`
-	// Doc is the document the last call left the tab on (page.Context.Doc):
-	// another one at the next attach loaded while no session held the
-	// emulation.
-	Doc float64 `json:"doc,omitempty"`
-	page.Emulation
-}
+// A tab's emulation is kept between calls in its <alias>.emulation.json
+// (keeper.Stored), which the browser's keeper, when one runs, holds.
 
 func (t *Tab) emulationPath() string { return t.opts.Files.TabFile(t.Alias, ".emulation.json") }
 
@@ -32,14 +26,14 @@ func (t *Tab) emulationPath() string { return t.opts.Files.TabFile(t.Alias, ".em
 // unreadable file is none.
 func (t *Tab) LoadEmulation() page.Emulation { return t.loadStored().Emulation }
 
-func (t *Tab) loadStored() storedEmulation {
+func (t *Tab) loadStored() keeper.Stored {
 	data, err := t.opts.Files.Temp.ReadFile(t.emulationPath(), 1<<20)
 	if err != nil {
-		return storedEmulation{}
+		return keeper.Stored{}
 	}
-	var s storedEmulation
+	var s keeper.Stored
 	if json.Unmarshal(data, &s) != nil || t.Session == nil || s.Target != t.Session.TargetID {
-		return storedEmulation{}
+		return keeper.Stored{}
 	}
 	return s
 }
@@ -47,10 +41,10 @@ func (t *Tab) loadStored() storedEmulation {
 // SaveEmulation stores e for later calls on the tab; no emulation removes
 // the file. The tab's call lock keeps two calls from writing it at once.
 func (t *Tab) SaveEmulation(e page.Emulation) error {
-	return t.store(storedEmulation{Emulation: e})
+	return t.store(keeper.Stored{Emulation: e})
 }
 
-func (t *Tab) store(s storedEmulation) error {
+func (t *Tab) store(s keeper.Stored) error {
 	t.Emulation = s.Emulation
 	path := t.emulationPath()
 	if s.IsZero() {
@@ -74,7 +68,7 @@ func (t *Tab) LeftOn(doc float64) {
 		return
 	}
 	if s := t.loadStored(); s.Doc != doc {
-		_ = t.store(storedEmulation{Doc: doc, Emulation: t.Emulation}) // the cost of a failure is a warning missed
+		_ = t.store(keeper.Stored{Doc: doc, Emulation: t.Emulation}) // the cost of a failure is a warning missed
 	}
 }
 
@@ -88,13 +82,72 @@ func (t *Tab) restoreEmulation(ctx context.Context, e page.Emulation) {
 	if e.IsZero() {
 		return
 	}
-	if err := e.Apply(ctx, t.Page); err != nil {
+	own, held := e, false
+	if k := keeper.Held(e); !k.IsZero() && t.opts.Keeper != nil {
+		already, note, err := t.opts.Keeper.Hold(ctx, t.Browser.Endpoint, t.Session.TargetID)
+		if note != "" {
+			t.warn("%s", note)
+		}
+		if err == nil {
+			own, held = page.Emulation{Network: e.Network}, already
+		} else {
+			t.warn("cdpskill's keeper could not hold the tab's emulation (%v): this call applies it itself, and the page's own reloads between calls load without it", err)
+		}
+	}
+	t.selfHeld = own.Viewport != nil || own.Environment != nil
+	if err := own.Apply(ctx, t.Page); err != nil {
 		t.warn("could not restore the tab's emulation (%s): %v", e.Summary(), err)
+	}
+	if held {
+		return // the keeper held it while no call ran
 	}
 	if was := t.loadStored().Doc; was != 0 && t.Doc != 0 && t.Doc != was {
 		t.warn("the page loaded a new document between calls, when no call held its emulation (%s): "+
 			"it is in force again now, but the page loaded without it; reload it to load it emulated", e.Summary())
 	}
+}
+
+// ChangeEmulation moves the tab's emulation from from to to and stores
+// it. The keeper holds the part it holds (keeper.Held), so that it holds
+// between calls; the call's session has the network conditions, and the
+// rest only when no keeper could be had (then it ends with the call, as
+// a warning says). Nothing of a change Chrome refused is kept.
+func (t *Tab) ChangeEmulation(ctx context.Context, from, to page.Emulation) error {
+	hf, ht := keeper.Held(from), keeper.Held(to)
+	if t.opts.Keeper == nil || t.selfHeld || reflect.DeepEqual(hf, ht) {
+		if err := page.Change(ctx, t.Page, from, to); err != nil {
+			return err
+		}
+		return t.SaveEmulation(to)
+	}
+	if err := page.Change(ctx, t.Page, page.Emulation{Network: from.Network}, page.Emulation{Network: to.Network}); err != nil {
+		return err
+	}
+	if err := t.SaveEmulation(to); err != nil {
+		return err
+	}
+	_, note, err := t.opts.Keeper.Hold(ctx, t.Browser.Endpoint, t.Session.TargetID)
+	if note != "" {
+		t.warn("%s", note)
+	}
+	var refused *invalid.Option
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &refused):
+		// Back to what was: the keeper undoes what it set.
+		if serr := t.SaveEmulation(from); serr == nil {
+			_, _, _ = t.opts.Keeper.Hold(ctx, t.Browser.Endpoint, t.Session.TargetID)
+		}
+		return err
+	}
+	t.warn("cdpskill's keeper could not hold the emulation (%v): it is in force for this call only, and the next call applies it again", err)
+	t.selfHeld = true
+	if err := page.Change(ctx, t.Page, hf, ht); err != nil {
+		_ = t.SaveEmulation(from)
+		return err
+	}
+	return nil
 }
 
 // EmulateWorkers applies n to the tab's service workers, those running

@@ -20,6 +20,7 @@ import (
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/chrome"
 	"github.com/cdpskill/cdpskill/internal/private"
+	"github.com/cdpskill/cdpskill/keeper"
 	"github.com/cdpskill/cdpskill/page"
 	"github.com/cdpskill/cdpskill/tabs"
 )
@@ -54,6 +55,9 @@ type Options struct {
 	// TabSocket: Open reaches a tab of a local Chrome over the tab's own
 	// websocket, for a batch that stays on the tab.
 	TabSocket bool
+	// Keeper holds the tab's emulation between calls; nil: the call
+	// applies it, and it ends with the call.
+	Keeper *keeper.Client
 }
 
 // connectWait bounds reaching the tab's browser: the call's timeout.
@@ -87,7 +91,10 @@ type Tab struct {
 	frame     string // the frame the registry holds for the tab
 	unlock    func()
 	stopWatch func()
-	dead      atomic.Bool
+	// selfHeld: the call's session applied the emulation a keeper would
+	// hold, as none could be had, so it changes it itself too.
+	selfHeld bool
+	dead     atomic.Bool
 }
 
 // Target is a tab to attach: its alias, and its registry entry (its

@@ -63,6 +63,9 @@ type Context struct {
 	Port int    `json:"port"`
 	// EndpointURL is the remote endpoint, as Entry.EndpointURL.
 	EndpointURL string `json:"endpoint,omitempty"`
+	// Closed says why the context is gone, when cdpskill closed it
+	// (CloseContext): the next call that finds it so says this.
+	Closed string `json:"closed,omitempty"`
 }
 
 // Endpoint is the browser the context is in.
@@ -80,15 +83,29 @@ func (st *registryState) contextOn(ep chrome.Endpoint) int {
 	return -1
 }
 
-// Context returns the id of the session's browser context on ep; found
-// is false when the session has none there.
-func (r *Registry) Context(ep chrome.Endpoint) (id string, found bool, err error) {
+// Context returns the session's browser context on ep; found is false
+// when the session has none there.
+func (r *Registry) Context(ep chrome.Endpoint) (c Context, found bool, err error) {
 	err = r.view(func(st *registryState) {
 		if i := st.contextOn(ep); i >= 0 {
-			id, found = st.contexts[i].ID, true
+			c, found = st.contexts[i], true
 		}
 	})
-	return id, found, err
+	return c, found, err
+}
+
+// CloseContext records that the session's context id on ep was closed,
+// and why, for the next call to say; its tabs are kept until that call
+// forgets them with it (DropContext).
+func (r *Registry) CloseContext(ep chrome.Endpoint, id, why string) error {
+	return r.mutate(func(st *registryState) (bool, error) {
+		i := st.contextOn(ep)
+		if i < 0 || st.contexts[i].ID != id {
+			return false, nil
+		}
+		st.contexts[i].Closed = why
+		return true, nil
+	})
 }
 
 // AddContext records id as the session's context on ep, unless one is

@@ -76,8 +76,8 @@ func TestSessionContexts(t *testing.T) {
 	if kept, _ := r.AddContext(remoteEP, "CTX3"); kept != "CTX3" {
 		t.Errorf("another browser's context: %q", kept)
 	}
-	if id, found, _ := r.Context(local); id != "CTX1" || !found {
-		t.Errorf("Context(local) = %q %v", id, found)
+	if c, found, _ := r.Context(local); c.ID != "CTX1" || !found {
+		t.Errorf("Context(local) = %q %v", c.ID, found)
 	}
 	t1 := mustRegister(t, r, idA, local)
 	t2 := mustRegister(t, r, idB, remoteEP)
@@ -93,8 +93,8 @@ func TestSessionContexts(t *testing.T) {
 	if _, found, _ := r.Context(local); found {
 		t.Errorf("the dropped context is still recorded")
 	}
-	if id, _, _ := r.Context(remoteEP); id != "CTX3" {
-		t.Errorf("the other browser's context went too: %q", id)
+	if c, _, _ := r.Context(remoteEP); c.ID != "CTX3" {
+		t.Errorf("the other browser's context went too: %q", c.ID)
 	}
 	if _, _, found, _ := r.Resolve(t2); !found {
 		t.Errorf("the other browser's tab went too")
@@ -110,8 +110,8 @@ func TestSessionContexts(t *testing.T) {
 func TestSessionContextsDamaged(t *testing.T) {
 	r, reports := newTestRegistry(t)
 	writeRegistryFile(t, r, `{"nextId": 3, "contexts": [{"id": ""}, 7, {"id": "X", "port": 70000}, {"id": "Y"}], "tabs": {}}`)
-	if id, found, err := r.Context(chrome.Endpoint{}); id != "Y" || !found || err != nil {
-		t.Errorf("Context = %q %v %v, want the sound record Y", id, found, err)
+	if c, found, err := r.Context(chrome.Endpoint{}); c.ID != "Y" || !found || err != nil {
+		t.Errorf("Context = %q %v %v, want the sound record Y", c.ID, found, err)
 	}
 	checkOneReport(t, *reports)
 	if got := (*reports)[0].(*CorruptRegistryError).Problems; len(got) != 3 {
@@ -122,8 +122,8 @@ func TestSessionContextsDamaged(t *testing.T) {
 		t.Errorf("contexts that are not an array were read")
 	}
 	writeRegistryFile(t, r, `{"nextId": 3, "contexts": [{"id": "Y"}], "tabs": {"t1": {"targ`)
-	if id, _, _ := r.Context(chrome.Endpoint{}); id != "Y" {
-		t.Errorf("a file cut in its tabs lost its contexts: %q", id)
+	if c, _, _ := r.Context(chrome.Endpoint{}); c.ID != "Y" {
+		t.Errorf("a file cut in its tabs lost its contexts: %q", c.ID)
 	}
 	def := OpenSession(private.Temp(t.TempDir()), "")
 	mustRegister(t, def, idA, chrome.Endpoint{})

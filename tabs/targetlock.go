@@ -49,6 +49,17 @@ func LockTarget(temp private.Temp, targetID string, wait time.Duration) (unlock 
 	return func() { u() }, waited, nil
 }
 
+// LockFile takes the exclusive inter-process lock path, a file in temp,
+// waiting at most wait: the lock the registry and tabs use, for other
+// packages' files (a keeper's). The lock goes with the process.
+func LockFile(temp private.Temp, path string, wait time.Duration) (unlock func(), err error) {
+	u, err := platformLock(temp, path, wait)
+	if err != nil {
+		return nil, err
+	}
+	return func() { u() }, nil
+}
+
 func targetLockPath(temp private.Temp, targetID string) string {
 	return filepath.Join(temp.Root(), "locks", unsafeName.ReplaceAllString(targetID, "_")+".lock")
 }

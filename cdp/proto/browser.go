@@ -102,6 +102,13 @@ func (p BrowserResetPermissions) Do(ctx context.Context, c Caller) error {
 	return run(ctx, c, "Browser.resetPermissions", p)
 }
 
+// BrowserClose is Browser.close: Chrome closes every window and exits.
+type BrowserClose struct{}
+
+func (p BrowserClose) Do(ctx context.Context, c Caller) error {
+	return run(ctx, c, "Browser.close", p)
+}
+
 // The Browser domain's events: sent to every connection that asked for
 // download events (BrowserSetDownloadBehavior.EventsEnabled), whichever
 // tab the download is in.

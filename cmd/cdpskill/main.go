@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"runtime/debug"
 	"syscall"
+
+	"github.com/cdpskill/cdpskill/keeper"
 )
 
 // memoryLimit bounds the heap: a call lives for milliseconds and most
@@ -31,8 +33,12 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	dir, _ := os.Getwd() // "" if it was removed: relative paths then fail as the OS has them
-	code := run(ctx, proc{args: os.Args[1:], stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
-		getenv: os.Getenv, dir: dir, exiting: true})
+	p := proc{args: os.Args[1:], stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
+		getenv: os.Getenv, dir: dir, exiting: true}
+	if exe, err := os.Executable(); err == nil {
+		p.keeper = &keeper.Exe{Path: exe, Args: []string{keeperFlag}}
+	}
+	code := run(ctx, p)
 	stop()
 	os.Exit(code)
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cdpskill/cdpskill/keeper"
 	"github.com/cdpskill/cdpskill/runner"
 )
 
@@ -34,7 +35,18 @@ type proc struct {
 	// exiting: the process ends when run returns, so the browser's
 	// websocket is left for the exit to close (runner.Options.Exiting).
 	exiting bool
+	// keeper is how a call starts a browser's keeper: this binary, as
+	// "--keeper"; nil starts none.
+	keeper *keeper.Exe
 }
+
+// keeperFlag makes the process a browser's keeper (package keeper): a
+// call starts it so, never an agent.
+const keeperFlag = "--keeper"
+
+// statusBatch is --status: the browser, the call's session's tabs and
+// the keeper, launching nothing.
+const statusBatch = `{"steps":[{"chromeStatus":{"autoLaunch":false}}]}`
 
 // run is the whole program minus os.Exit, so tests drive it with buffers.
 func run(ctx context.Context, p proc) int {
@@ -42,6 +54,9 @@ func run(ctx context.Context, p proc) int {
 	args, stdout, getenv := p.args, p.stdout, p.getenv
 	if len(args) > 0 && (args[0] == "install" || args[0] == "uninstall") {
 		return runInstall(args[0], args[1:], stdout, getenv)
+	}
+	if len(args) == 1 && args[0] == keeperFlag {
+		return keeper.Main(p.stdin, p.stderr)
 	}
 	var debug bool
 	var positional []string
@@ -55,6 +70,8 @@ func run(ctx context.Context, p proc) int {
 		case "--version":
 			fmt.Fprintln(stdout, "cdpskill", versionString())
 			return 0
+		case "--status":
+			positional = append(positional, statusBatch)
 		default:
 			positional = append(positional, a)
 		}
@@ -65,7 +82,8 @@ func run(ctx context.Context, p proc) int {
 	} else {
 		input = readStdin(p.stdin)
 	}
-	res := runner.Run(ctx, input, runner.Options{Getenv: getenv, TempDir: getenv("TMPDIR"), Dir: p.dir, Trace: debug, Exiting: p.exiting})
+	res := runner.Run(ctx, input, runner.Options{Getenv: getenv, TempDir: getenv("TMPDIR"), Dir: p.dir,
+		Trace: debug, Exiting: p.exiting, Keeper: p.keeper})
 	out, err := runner.Encode(res)
 	if err != nil { // cannot happen with the result types, but never print nothing
 		out = []byte(`{"status":"error","error":{"type":"EXECUTION","message":"cannot encode result"}}` + "\n")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
@@ -21,7 +22,7 @@ type holdings struct {
 	pages, targets int // Chrome's page targets, and targets of any kind
 	procs          int // Chrome's processes: the browser and its descendants
 	fds            int // the browser process's open files
-	cdpskill       int // cdpskill processes still running
+	cdpskill       int // cdpskill calls still running (keepers, which outlive calls by design, are not calls)
 	entries        int // registry entries
 	files          []string
 }
@@ -50,7 +51,9 @@ func measure(t *testing.T, b *testbrowser.Browser, c *cli) holdings {
 	procs, _ := os.ReadDir("/proc")
 	for _, p := range procs {
 		if exe, err := os.Readlink(filepath.Join("/proc", p.Name(), "exe")); err == nil && exe == binary {
-			u.cdpskill++
+			if cmd, _ := os.ReadFile(filepath.Join("/proc", p.Name(), "cmdline")); !bytes.Contains(cmd, []byte(keeperFlag)) {
+				u.cdpskill++
+			}
 		}
 	}
 	if _, err := os.Stat(filepath.Join(c.tmp, "cdp-skill-tabs.json")); err == nil {

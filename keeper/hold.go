@@ -1,0 +1,180 @@
+package keeper
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/cdp/proto"
+	"github.com/cdpskill/cdpskill/internal/invalid"
+	"github.com/cdpskill/cdpskill/page"
+)
+
+// Chrome keeps an emulation as long as the session that set it: a call's
+// ends with the call, and the page's own reload between two calls loaded
+// without it. The keeper's session stays, and holds it (the part Held
+// names). Calls must then leave those overrides alone: a call's session
+// that sets the time zone or locale is refused while another's holds one,
+// and one that sets the screen and detaches clears it for every session.
+// So while a keeper holds a tab's emulation, calls change it only by
+// asking the keeper (Client.Hold), and restore none of it themselves.
+
+// wanted reads every tab's stored emulation, in the default session's
+// files and each session's, and returns the part a keeper holds by
+// target id. Two files naming one target (an alias a rebuilt registry
+// reissued) count by the newer.
+func (k *keeper) wanted() map[string]wantedTab {
+	root := k.cfg.Temp.Root()
+	var paths []string
+	for _, pattern := range []string{
+		filepath.Join(root, "*.emulation.json"),
+		filepath.Join(root, "sessions", "*", "*.emulation.json"),
+	} {
+		found, _ := filepath.Glob(pattern)
+		paths = append(paths, found...)
+	}
+	want := map[string]wantedTab{}
+	newest := map[string]time.Time{}
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil {
+			continue
+		}
+		data, err := k.cfg.Temp.ReadFile(p, 1<<20)
+		if err != nil {
+			continue
+		}
+		var s Stored
+		if json.Unmarshal(data, &s) != nil || s.Target == "" {
+			continue
+		}
+		held := Held(s.Emulation)
+		if held.IsZero() || fi.ModTime().Before(newest[s.Target]) {
+			continue
+		}
+		want[s.Target], newest[s.Target] = wantedTab{held, label(root, p)}, fi.ModTime()
+	}
+	return want
+}
+
+// wantedTab is a tab's emulation as its file says, and its label.
+type wantedTab struct {
+	em    page.Emulation
+	label string
+}
+
+// label is the alias a tab's file is named for, a session's tab's as
+// session/alias.
+func label(root, path string) string {
+	alias := strings.TrimSuffix(filepath.Base(path), ".emulation.json")
+	if dir := filepath.Dir(path); dir != root {
+		return filepath.Base(dir) + "/" + alias
+	}
+	return alias
+}
+
+// sync makes what the keeper holds what the files say, for the tabs of
+// its browser: it attaches to a tab newly emulated, changes what changed,
+// and lets go of a tab whose emulation was reset, which ends it. It
+// returns, by target, the tabs whose emulation it could not hold in full.
+func (k *keeper) sync(ctx context.Context) map[string]*Failure {
+	failed := map[string]*Failure{}
+	want := k.wanted()
+	pages, err := proto.TargetGetTargets{}.Do(ctx, k.browser.Conn.Browser())
+	if err != nil {
+		k.log.Printf("cannot list the tabs: %v", err)
+		for id := range want {
+			failed[id] = failure(err)
+		}
+		return failed
+	}
+	here := map[string]bool{}
+	for _, t := range pages.TargetInfos {
+		if t.Type == "page" {
+			here[t.TargetID] = true
+		}
+	}
+	for id, h := range k.held {
+		if _, ok := want[id]; !ok || !here[id] {
+			k.release(ctx, id, h)
+		}
+	}
+	for id, w := range want {
+		if !here[id] {
+			continue // another browser's tab, or one closed
+		}
+		if err := k.hold(ctx, id, w); err != nil {
+			k.log.Printf("tab %s: %v", id, err)
+			failed[id] = failure(err)
+		}
+	}
+	return failed
+}
+
+// hold makes em the emulation of the tab id, attaching to it first.
+func (k *keeper) hold(ctx context.Context, id string, w wantedTab) error {
+	em := w.em
+	h := k.held[id]
+	if h == nil {
+		s, err := proto.Attach(ctx, k.browser.Conn, id)
+		if err != nil {
+			return err
+		}
+		h = &heldTab{page: page.New(s)}
+		k.held[id] = h
+		k.log.Printf("holds the emulation of tab %s (%s)", w.label, id)
+	}
+	h.label = w.label
+	if reflect.DeepEqual(h.em, em) {
+		return nil
+	}
+	from := h.em
+	h.em = em // what the session has now, even in part: the next change starts from it
+	return page.Change(ctx, h.page, from, em)
+}
+
+// release lets go of the tab id: detaching ends its emulation.
+func (k *keeper) release(ctx context.Context, id string, h *heldTab) {
+	delete(k.held, id)
+	if err := proto.Detach(ctx, h.page.S); err != nil && !cdp.IsTargetGone(err) {
+		k.log.Printf("tab %s: %v", id, err)
+	}
+	k.log.Printf("let go of tab %s", id)
+}
+
+// followDetaches forgets a tab whose session Chrome ended: it was closed,
+// or its browser context was.
+func (k *keeper) followDetaches() {
+	l := k.browser.Conn.Listen("", proto.EventTargetDetachedFrom)
+	defer l.Close()
+	for {
+		ev, err := l.Next(context.Background())
+		if err != nil {
+			return
+		}
+		id := gjson.GetBytes(ev.Params, "targetId").String()
+		k.mu.Lock()
+		if h := k.held[id]; h != nil && h.page.S.ID == gjson.GetBytes(ev.Params, "sessionId").String() {
+			delete(k.held, id)
+			k.log.Printf("tab %s is gone", id)
+		}
+		k.mu.Unlock()
+	}
+}
+
+// failure carries err to the call: an *invalid.Option field by field.
+func failure(err error) *Failure {
+	var opt *invalid.Option
+	if errors.As(err, &opt) {
+		return &Failure{Message: err.Error(), Field: opt.Field, Value: opt.Value, Reason: opt.Reason}
+	}
+	return &Failure{Message: err.Error()}
+}

@@ -1,0 +1,86 @@
+package keeper
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/cdpskill/cdpskill/cdp/proto"
+	"github.com/cdpskill/cdpskill/tabs"
+)
+
+// A session no call used for the idle time is closed with its tabs
+// (REQ-BT-010), and a Chrome cdpskill launched that no call reached for
+// as long is asked to exit. Neither is made again on the quiet: the
+// session's registry records why its context is gone, and the keeper
+// leaves a note for a Chrome it closed, so the next call that finds them
+// gone says so (tab.SessionGoneError, the call that launches another
+// Chrome).
+
+// sessions are the sessions with an open browser context in the keeper's
+// browser, by name.
+func (k *keeper) sessions() []string {
+	regs, _ := filepath.Glob(filepath.Join(k.cfg.Temp.Root(), "sessions", "*", "tabs.json"))
+	var names []string
+	for _, p := range regs {
+		name := filepath.Base(filepath.Dir(p))
+		if tabs.CheckSession(name) != nil {
+			continue
+		}
+		c, found, err := tabs.OpenSession(k.cfg.Temp, name).Context(k.cfg.Endpoint)
+		if err == nil && found && c.Closed == "" {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// closeIdleSessions closes the contexts of the sessions that had no call
+// for the idle time: since their last call, or since the keeper started
+// for one it has not heard from.
+func (k *keeper) closeIdleSessions(ctx context.Context, now time.Time) {
+	if k.cfg.Idle <= 0 {
+		return
+	}
+	for _, name := range k.sessions() {
+		last, ok := k.seen[name]
+		if !ok {
+			last = k.started
+		}
+		if now.Sub(last) < k.cfg.Idle {
+			continue
+		}
+		reg := tabs.OpenSession(k.cfg.Temp, name)
+		c, found, err := reg.Context(k.cfg.Endpoint)
+		if err != nil || !found {
+			continue
+		}
+		err = proto.TargetDisposeBrowserContext{BrowserContextID: c.ID}.Do(ctx, k.browser.Conn.Browser())
+		if err != nil {
+			k.log.Printf("session %s: cannot close its context %s: %v", name, c.ID, err)
+			continue
+		}
+		why := fmt.Sprintf("cdpskill closed it at %s after %s with no call", now.Local().Format("15:04:05"), Duration(k.cfg.Idle))
+		if err := reg.CloseContext(k.cfg.Endpoint, c.ID, why); err != nil {
+			k.log.Printf("session %s: %v", name, err)
+		}
+		delete(k.seen, name)
+		k.log.Printf("closed session %s: no call for %v", name, k.cfg.Idle)
+	}
+}
+
+// exitChrome leaves the note that says why Chrome is gone, then asks it
+// to exit.
+func (k *keeper) exitChrome(ctx context.Context, now time.Time) {
+	data, _ := json.Marshal(exitNote{At: now, Idle: k.cfg.Idle})
+	if err := k.cfg.Temp.WriteFile(exitPath(k.dir), data); err != nil {
+		k.log.Print(err)
+	}
+	if err := (proto.BrowserClose{}).Do(ctx, k.browser.Conn.Browser()); err != nil {
+		k.log.Printf("Chrome did not take Browser.close: %v", err)
+	}
+}

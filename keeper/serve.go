@@ -1,0 +1,267 @@
+package keeper
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"os"
+	"os/signal"
+	"reflect"
+	"slices"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/chrome"
+	"github.com/cdpskill/cdpskill/page"
+	"github.com/cdpskill/cdpskill/tabs"
+)
+
+// keeper is the running keeper's state. mu orders the requests of calls
+// and the ticks of its clock: each runs whole.
+type keeper struct {
+	cfg     Config
+	dir     string
+	browser *chrome.Browser
+	log     *log.Logger
+	started time.Time
+	stop    chan struct{}
+
+	mu sync.Mutex
+	// held are the tabs whose emulation it holds, by target id.
+	held map[string]*heldTab
+	// lastCall is the last call's visit; seen the last of each session's.
+	lastCall time.Time
+	seen     map[string]time.Time
+}
+
+// Main is the keeper process: it reads its Config from stdin, logs to
+// logw, and returns the process's exit code. A keeper that finds another
+// one holding its browser's lock leaves at once.
+func Main(stdin io.Reader, logw io.Writer) int {
+	lg := log.New(logw, fmt.Sprintf("keeper %d: ", os.Getpid()), log.LstdFlags)
+	var cfg Config
+	if err := json.NewDecoder(io.LimitReader(stdin, 1<<16)).Decode(&cfg); err != nil {
+		lg.Printf("no configuration on stdin: %v", err)
+		return 2
+	}
+	dir := Dir(cfg.Temp, cfg.Endpoint)
+	if err := cfg.Temp.Dir(dir); err != nil {
+		lg.Print(err)
+		return 1
+	}
+	unlock, err := tabs.LockFile(cfg.Temp, lockPath(dir), 0)
+	if err != nil {
+		lg.Printf("another keeper holds this browser: %v", err)
+		return 0
+	}
+	defer unlock()
+	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer cancel()
+	k, err := newKeeper(ctx, cfg, dir, lg)
+	if err != nil {
+		lg.Print(err)
+		return 1
+	}
+	defer k.browser.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		lg.Print(err)
+		return 1
+	}
+	defer ln.Close()
+	token, err := k.publish(ln.Addr().String())
+	if err != nil {
+		lg.Print(err)
+		return 1
+	}
+	defer os.Remove(recordPath(dir))
+	lg.Printf("holds Chrome at %s (idle %v, launched %v)", cdp.RedactURL(cfg.Endpoint.String()), k.cfg.Idle, k.cfg.Launched)
+	k.mu.Lock()
+	k.sync(ctx) // the duties a keeper before it left
+	k.mu.Unlock()
+	go k.serve(ctx, ln, token)
+	why := k.run(ctx)
+	lg.Printf("exits: %s", why)
+	return 0
+}
+
+func newKeeper(ctx context.Context, cfg Config, dir string, lg *log.Logger) (*keeper, error) {
+	cctx, cancel := context.WithTimeout(ctx, startWait)
+	defer cancel()
+	b, err := chrome.Connect(cctx, nil, chrome.LaunchOptions{Endpoint: cfg.Endpoint, Temp: cfg.Temp}, false)
+	if err != nil {
+		return nil, fmt.Errorf("cannot reach Chrome at %s: %w", cdp.RedactURL(cfg.Endpoint.String()), err)
+	}
+	now := time.Now()
+	k := &keeper{cfg: cfg, dir: dir, browser: b, log: lg, started: now, stop: make(chan struct{}),
+		held: map[string]*heldTab{}, lastCall: now, seen: map[string]time.Time{}}
+	// A keeper started again after one died inherits its launched Chrome:
+	// the browser's websocket URL names one run of it.
+	if old, ok := readRecord(cfg.Temp, dir); ok && old.Launched && old.Browser == k.browserURL() {
+		k.cfg.Launched = true
+	}
+	go k.followDetaches()
+	return k, nil
+}
+
+func (k *keeper) browserURL() string {
+	if v := k.browser.Version; v != nil {
+		return v.WebSocketDebuggerURL
+	}
+	return ""
+}
+
+// publish writes keeper.json, which tells calls how to reach it, and
+// returns the token they must show.
+func (k *keeper) publish(addr string) (string, error) {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	token := hex.EncodeToString(b)
+	data, err := json.Marshal(record{PID: os.Getpid(), Addr: addr, Token: token, Started: k.started,
+		Browser: k.browserURL(), Launched: k.cfg.Launched, Idle: k.cfg.Idle})
+	if err != nil {
+		return "", err
+	}
+	return token, k.cfg.Temp.WriteFile(recordPath(k.dir), data)
+}
+
+// run ticks the keeper's clock until it has nothing to hold, its Chrome
+// is gone, or it is told to stop; it says why it ends.
+func (k *keeper) run(ctx context.Context) string {
+	tick := time.NewTicker(k.tickEvery())
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return "signalled"
+		case <-k.stop:
+			return "asked to stop"
+		case <-k.browser.Conn.Done():
+			return "Chrome is gone"
+		case <-tick.C:
+			k.mu.Lock()
+			why := k.tick(ctx, time.Now())
+			k.mu.Unlock()
+			if why != "" {
+				return why
+			}
+		}
+	}
+}
+
+// tickEvery is how often the keeper looks at its duties: a tenth of the
+// idle time, within 100 ms and 30 s.
+func (k *keeper) tickEvery() time.Duration {
+	if k.cfg.Idle <= 0 {
+		return 30 * time.Second
+	}
+	return min(max(k.cfg.Idle/10, 100*time.Millisecond), 30*time.Second)
+}
+
+// tick closes what has been idle too long and says why the keeper ends,
+// if it does.
+func (k *keeper) tick(ctx context.Context, now time.Time) string {
+	tctx, cancel := context.WithTimeout(ctx, askWait)
+	defer cancel()
+	if k.cfg.Idle > 0 && k.cfg.Launched && now.Sub(k.lastCall) >= k.cfg.Idle {
+		k.exitChrome(tctx, now)
+		return fmt.Sprintf("closed its Chrome after %v with no call", k.cfg.Idle)
+	}
+	k.closeIdleSessions(tctx, now)
+	if len(k.held) == 0 && !(k.cfg.Idle > 0 && (k.cfg.Launched || len(k.sessions()) > 0)) {
+		return "nothing to hold"
+	}
+	return ""
+}
+
+// serve answers calls, one request per connection.
+func (k *keeper) serve(ctx context.Context, ln net.Listener, token string) {
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		go k.answer(ctx, conn, token)
+	}
+}
+
+func (k *keeper) answer(ctx context.Context, conn net.Conn, token string) {
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(askWait))
+	line, err := bufio.NewReader(io.LimitReader(conn, 1<<16)).ReadBytes('\n')
+	if err != nil {
+		return
+	}
+	var req request
+	if json.Unmarshal(line, &req) != nil || subtle.ConstantTimeCompare([]byte(req.Token), []byte(token)) != 1 {
+		return // not a call of this user's: it read no keeper.json
+	}
+	k.mu.Lock()
+	rep := k.handle(ctx, req)
+	k.mu.Unlock()
+	_ = json.NewEncoder(conn).Encode(rep)
+}
+
+func (k *keeper) handle(ctx context.Context, req request) reply {
+	now := time.Now()
+	k.lastCall = now
+	if req.Session != "" {
+		k.seen[req.Session] = now
+	}
+	switch req.Op {
+	case "hold":
+		hctx, cancel := context.WithTimeout(ctx, holdWait)
+		defer cancel()
+		before := k.held[req.Target]
+		var was page.Emulation
+		if before != nil {
+			was = before.em
+		}
+		rep := reply{Failure: k.sync(hctx)[req.Target]}
+		h := k.held[req.Target]
+		rep.Already = before != nil && h == before && reflect.DeepEqual(was, h.em)
+		return rep
+	case "status":
+		return reply{Status: k.status()}
+	case "stop":
+		select {
+		case <-k.stop:
+		default:
+			close(k.stop)
+		}
+	}
+	return reply{}
+}
+
+func (k *keeper) status() *Status {
+	st := &Status{PID: os.Getpid(), Since: k.started.Local().Format(time.DateTime), Sessions: k.sessions()}
+	if k.cfg.Idle > 0 {
+		st.IdleClose, st.ClosesChrome = Duration(k.cfg.Idle), k.cfg.Launched
+	}
+	for _, h := range k.held {
+		st.Emulating = append(st.Emulating, h.label)
+	}
+	slices.Sort(st.Emulating)
+	return st
+}
+
+// heldTab is a tab whose emulation the keeper holds on a session of its
+// own.
+type heldTab struct {
+	page *page.Page
+	em   page.Emulation
+	// label names the tab for chromeStatus: its alias, a session's as
+	// session/alias.
+	label string
+}

@@ -1,0 +1,38 @@
+package runner
+
+import (
+	"context"
+
+	"github.com/cdpskill/cdpskill/chrome"
+	"github.com/cdpskill/cdpskill/keeper"
+)
+
+// keeperClient is the call's way to its browsers' keepers; nil when the
+// process cannot start one.
+func (c *Call) keeperClient(exe *keeper.Exe) *keeper.Client {
+	if exe == nil {
+		return nil
+	}
+	idle, err := keeper.IdleFrom(c.getenv)
+	if err != nil {
+		c.warn("%v", err)
+	}
+	return &keeper.Client{Exe: exe, Temp: c.files.Temp, Idle: idle}
+}
+
+// visitKeeper tells the keeper of the call's browser that the call ran,
+// and starts one when the call leaves it something to hold: a session to
+// close when idle, a Chrome the call launched.
+func (c *Call) visitKeeper(ctx context.Context) {
+	if c.keep == nil || c.browser == nil {
+		return
+	}
+	c.visit(ctx, c.browser.Endpoint, c.browser.Launched)
+}
+
+func (c *Call) visit(ctx context.Context, ep chrome.Endpoint, launched bool) {
+	session := c.tabs.Session()
+	if note := c.keep.Visit(ctx, ep, session, launched, session != "" || launched); note != "" {
+		c.warn("%s", note)
+	}
+}
