@@ -45,7 +45,7 @@ func (c *Client) Visit(ctx context.Context, ep chrome.Endpoint, session string, 
 	if c == nil {
 		return ""
 	}
-	_, note, err := c.do(ctx, ep, request{Op: "visit", Session: session}, launched, need)
+	_, note, _, err := c.do(ctx, ep, request{Op: "visit", Session: session}, launched, need)
 	if err != nil {
 		return note + c.cannot(err, "closing the session when idle")
 	}
@@ -62,7 +62,7 @@ func (c *Client) Hold(ctx context.Context, ep chrome.Endpoint, target string) (a
 	if c == nil || c.Exe == nil {
 		return false, "", errors.New("no keeper can be started in this process")
 	}
-	rep, note, err := c.do(ctx, ep, request{Op: "hold", Target: target}, false, true)
+	rep, note, started, err := c.do(ctx, ep, request{Op: "hold", Target: target}, false, true)
 	if err != nil {
 		return false, note, err
 	}
@@ -72,7 +72,7 @@ func (c *Client) Hold(ctx context.Context, ep chrome.Endpoint, target string) (a
 		}
 		return false, note, errors.New(f.Message)
 	}
-	return rep.Already, note, nil
+	return rep.Already && !started, note, nil
 }
 
 // Look is what the keeper of the browser at ep holds; nil when none
@@ -118,30 +118,28 @@ func (c *Client) cannot(err error, what string) string {
 }
 
 // do sends req to the keeper of the browser at ep, starting one first
-// when none answers and need says the call leaves it something, or the
-// one that answered no more had duties.
-func (c *Client) do(ctx context.Context, ep chrome.Endpoint, req request, launched, need bool) (reply, string, error) {
+// (started) when none answers and need says the call leaves it
+// something, or one died, whose duties are the next one's.
+func (c *Client) do(ctx context.Context, ep chrome.Endpoint, req request, launched, need bool) (rep reply, note string, started bool, err error) {
 	dir := Dir(c.Temp, ep)
-	note := ""
 	if rec, ok := readRecord(c.Temp, dir); ok {
 		rep, err := ask(ctx, rec, req)
 		if err == nil {
-			return rep, "", nil
+			return rep, "", false, nil
 		}
-		// Gone, or hung: a keeper that does not answer holds nothing, and
-		// its duties are the next one's.
+		// Gone, or hung: a keeper that does not answer holds nothing.
 		need = true
 		note = died(rec, dir, err)
 	}
 	if !need || c.Exe == nil {
-		return reply{}, note, nil
+		return reply{}, note, false, nil
 	}
 	rec, err := c.start(ctx, ep, dir, launched)
 	if err != nil {
-		return reply{}, note, err
+		return reply{}, note, false, err
 	}
-	rep, err := ask(ctx, rec, req)
-	return rep, note, err
+	rep, err = ask(ctx, rec, req)
+	return rep, note, true, err
 }
 
 // died is the agent's word on a keeper that did not answer. One that

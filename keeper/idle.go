@@ -40,23 +40,23 @@ func (k *keeper) sessions() []string {
 }
 
 // closeIdleSessions closes the contexts of the sessions that had no call
-// for the idle time: since their last call, or since the keeper started
-// for one it has not heard from.
+// for the idle time: since their last call, or since the keeper first
+// found their context, for one it has not heard from since.
 func (k *keeper) closeIdleSessions(ctx context.Context, now time.Time) {
 	if k.cfg.Idle <= 0 {
 		return
 	}
 	for _, name := range k.sessions() {
-		last, ok := k.seen[name]
-		if !ok {
-			last = k.started
-		}
-		if now.Sub(last) < k.cfg.Idle {
-			continue
-		}
 		reg := tabs.OpenSession(k.cfg.Temp, name)
 		c, found, err := reg.Context(k.cfg.Endpoint)
 		if err != nil || !found {
+			continue
+		}
+		found1, ok := k.found[c.ID]
+		if !ok {
+			found1, k.found[c.ID] = now, now
+		}
+		if last := k.seen[name]; now.Sub(later(last, found1)) < k.cfg.Idle {
 			continue
 		}
 		err = proto.TargetDisposeBrowserContext{BrowserContextID: c.ID}.Do(ctx, k.browser.Conn.Browser())
@@ -68,7 +68,7 @@ func (k *keeper) closeIdleSessions(ctx context.Context, now time.Time) {
 		if err := reg.CloseContext(k.cfg.Endpoint, c.ID, why); err != nil {
 			k.log.Printf("session %s: %v", name, err)
 		}
-		delete(k.seen, name)
+		delete(k.found, c.ID)
 		k.log.Printf("closed session %s: no call for %v", name, k.cfg.Idle)
 	}
 }
@@ -83,4 +83,11 @@ func (k *keeper) exitChrome(ctx context.Context, now time.Time) {
 	if err := (proto.BrowserClose{}).Do(ctx, k.browser.Conn.Browser()); err != nil {
 		k.log.Printf("Chrome did not take Browser.close: %v", err)
 	}
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }

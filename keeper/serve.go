@@ -41,6 +41,8 @@ type keeper struct {
 	// lastCall is the last call's visit; seen the last of each session's.
 	lastCall time.Time
 	seen     map[string]time.Time
+	// found is when the keeper first found each session's context.
+	found map[string]time.Time
 }
 
 // Main is the keeper process: it reads its Config from stdin, logs to
@@ -103,7 +105,7 @@ func newKeeper(ctx context.Context, cfg Config, dir string, lg *log.Logger) (*ke
 	}
 	now := time.Now()
 	k := &keeper{cfg: cfg, dir: dir, browser: b, log: lg, started: now, stop: make(chan struct{}),
-		held: map[string]*heldTab{}, lastCall: now, seen: map[string]time.Time{}}
+		held: map[string]*heldTab{}, lastCall: now, seen: map[string]time.Time{}, found: map[string]time.Time{}}
 	// A keeper started again after one died inherits its launched Chrome:
 	// the browser's websocket URL names one run of it.
 	if old, ok := readRecord(cfg.Temp, dir); ok && old.Launched && old.Browser == k.browserURL() {

@@ -4,11 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp/proto"
+	"github.com/cdpskill/cdpskill/internal/private"
+	"github.com/cdpskill/cdpskill/keeper"
 )
 
 // A phone preset is the phone, in this call and the next ones: its user
@@ -85,17 +89,17 @@ func worldOf(t *testing.T, v any) world {
 // the call that sets it and in every later one: its CSS (matchMedia),
 // Intl, Date and navigator.geolocation see it, a reload in a call loads
 // in it, and the result's context names it. A reload the page makes on
-// its own between two calls loads without it (no session holds it then,
-// until the keeper comes): the next call applies it again before its
-// first step, so the page's scripts see it from then on, and warns that
-// the page loaded without it. "reset" gives the browser's own back.
+// its own between two calls loads in it too: the browser's keeper holds
+// it. A keeper killed between calls holds nothing: the page's reload then
+// loads without it, and the next call starts another, which holds it
+// again, and warns of both. "reset" gives the browser's own back.
 //
 // The only behaviour test that sets a locale and a time zone: Chrome
 // keeps one of each per renderer process, which tabs of one site may
 // share.
 func TestEmulatedWorldAcrossCalls(t *testing.T) {
 	t.Parallel()
-	c := newCLI(t)
+	c := newCLI(t).withKeeper()
 	key, line := newPageLine(t)
 	tab := c.openTab(fixture.URL + "/emulate.html?key=" + key)
 	const look = `{"pageFunction":"world()"}`
@@ -125,22 +129,54 @@ func TestEmulatedWorldAcrossCalls(t *testing.T) {
 		t.Errorf("the page's own look on a reload in a call:\n got %+v\nwant %+v", got, berlin)
 	}
 
-	// The page reloads itself while no call runs: once Chrome has let the
-	// call's session go.
-	doc := fmt.Sprint(c.value(t, tab, "reloadWhenTold()"))
-	c.waitDetached(t, tab)
-	line.release <- struct{}{}
-	line.loadedAfter(t, doc)
-	res = c.act(t, tab, `{"pageFunction":"async () => ({loaded: window.loaded, now: await world()})"}`)
+	// The page reloads itself while no call runs: the keeper holds the
+	// emulation then.
+	reloadBetweenCalls := func(meanwhile func()) map[string]any {
+		t.Helper()
+		doc := fmt.Sprint(c.value(t, tab, "reloadWhenTold()"))
+		meanwhile()
+		line.release <- struct{}{}
+		line.loadedAfter(t, doc)
+		return c.act(t, tab, `{"pageFunction":"async () => ({loaded: window.loaded, now: await world()})"}`)
+	}
+	res = reloadBetweenCalls(func() {})
 	v := field(stepOutputs(t, res)[0], "output", "value")
+	if got := worldOf(t, field(v, "loaded")); got != berlin {
+		t.Errorf("the page's own look on its reload between calls:\n got %+v\nwant %+v", got, berlin)
+	}
+	if res["warnings"] != nil {
+		t.Errorf("warnings: %s", jsonText(res["warnings"]))
+	}
+
+	// The keeper dies: the page's next reload between calls loads without
+	// the emulation (nothing else holds it: not the calls' sessions), and
+	// the next call starts another keeper, which holds it again, and says
+	// what happened.
+	k := keeper.Look(t.Context(), private.Temp(c.tmp), chromium(t).Endpoint)
+	if k == nil || !slices.Equal(k.Emulating, []string{tab}) {
+		t.Fatalf("the keeper's status: %+v", k)
+	}
+	res = reloadBetweenCalls(func() {
+		p, err := os.FindProcess(k.PID)
+		if err == nil {
+			err = p.Kill()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+	v = field(stepOutputs(t, res)[0], "output", "value")
 	if got := worldOf(t, field(v, "loaded")); got != own {
-		t.Errorf("the page's own look on its reload between calls (the keeper will make it Berlin's):\n got %+v\nwant %+v", got, own)
+		t.Errorf("the page's own look on its reload with no keeper:\n got %+v\nwant %+v", got, own)
 	}
 	if got := worldOf(t, field(v, "now")); got != berlin {
-		t.Errorf("the next call, after the page reloaded on its own:\n got %+v\nwant %+v", got, berlin)
+		t.Errorf("the next call, with a new keeper:\n got %+v\nwant %+v", got, berlin)
 	}
-	if w := jsonText(res["warnings"]); !strings.Contains(w, "loaded a new document between calls") || !strings.Contains(w, settings) {
-		t.Errorf("warnings: %s", w)
+	w := jsonText(res["warnings"])
+	for _, want := range []string{"keeper of this browser had stopped (pid " + fmt.Sprint(k.PID), "loaded a new document between calls", settings} {
+		if !strings.Contains(w, want) {
+			t.Errorf("warnings lack %q: %s", want, w)
+		}
 	}
 	if got := field(res, "context", "emulated"); got != settings {
 		t.Errorf("context.emulated: %v", got)
@@ -218,6 +254,29 @@ func TestEmulateValidation(t *testing.T) {
 
 // waitDetached waits until Chrome says no session is attached to tab:
 // the calls' ends are done with it.
+// Without a keeper (a process that cannot start one) the emulation is
+// the calls' own: a reload the page makes between two calls loads without
+// it, and the next call applies it again before its first step and says
+// the page loaded without it.
+func TestEmulationWithoutKeeper(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t)
+	key, line := newPageLine(t)
+	tab := c.openTab(fixture.URL + "/emulate.html?key=" + key)
+	c.act(t, tab, `{"emulate":{"colorScheme":"dark"}}`)
+	doc := fmt.Sprint(c.value(t, tab, "reloadWhenTold()"))
+	c.waitDetached(t, tab) // Chrome has let the call's session go
+	line.release <- struct{}{}
+	line.loadedAfter(t, doc)
+	res := c.act(t, tab, `{"pageFunction":"async () => [window.loaded.dark, (await world()).dark]"}`)
+	if got := jsonText(field(stepOutputs(t, res)[0], "output", "value")); got != "[false,true]" {
+		t.Errorf("dark on the page's own reload, and in the next call: %s", got)
+	}
+	if w := jsonText(res["warnings"]); !strings.Contains(w, "loaded a new document between calls, when no call held its emulation (dark)") {
+		t.Errorf("warnings: %s", w)
+	}
+}
+
 func (c *cli) waitDetached(t *testing.T, tab string) {
 	t.Helper()
 	id := c.registry(t)[tab]["targetId"].(string)

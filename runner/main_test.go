@@ -15,7 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpskill/cdpskill/internal/private"
 	"github.com/cdpskill/cdpskill/internal/testbrowser"
+	"github.com/cdpskill/cdpskill/keeper"
 	"github.com/cdpskill/cdpskill/runner"
 )
 
@@ -35,7 +37,14 @@ var (
 	slowHits = make(chan struct{}, 16)
 )
 
+// beKeeper makes this test binary a browser's keeper, as a call of a
+// test with keepers starts it (cli.withKeeper).
+const beKeeper = "CDPSKILL_TEST_KEEPER"
+
 func TestMain(m *testing.M) {
+	if os.Getenv(beKeeper) == "1" {
+		os.Exit(keeper.Main(os.Stdin, os.Stderr))
+	}
 	fixture = httptest.NewServer(fixtureHandler())
 	testbrowser.MainShared(m, &browser) // exits
 }
@@ -185,6 +194,22 @@ type cli struct {
 	// dir, when set, is the working directory relative paths are taken
 	// from; else the test's (the package directory).
 	dir string
+	// keeper, when set, is how the calls start a browser's keeper.
+	keeper *keeper.Exe
+}
+
+// withKeeper gives c's calls keepers (this test binary, as one), as the
+// binary's calls have, and stops the test browser's when the test ends.
+func (c *cli) withKeeper() *cli {
+	c.keeper = &keeper.Exe{Path: os.Args[0], Env: []string{beKeeper + "=1"}}
+	c.t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := keeper.Stop(ctx, private.Temp(c.tmp), chromium(c.t).Endpoint); err != nil {
+			c.t.Errorf("stopping the keeper: %v", err)
+		}
+	})
+	return c
 }
 
 func newCLI(t testing.TB) *cli { return &cli{t: t, tmp: t.TempDir()} }
@@ -209,7 +234,7 @@ func (c *cli) getenv(env map[string]string) func(string) string {
 // options are the runner.Options cmd/cdpskill's run builds, but for
 // Exiting: a call that shares its process closes its connections.
 func (c *cli) options(env map[string]string) runner.Options {
-	return runner.Options{Getenv: c.getenv(env), TempDir: c.tmp, Dir: c.dir}
+	return runner.Options{Getenv: c.getenv(env), TempDir: c.tmp, Dir: c.dir, Keeper: c.keeper}
 }
 
 func (c *cli) run(input string) (map[string]any, int) {

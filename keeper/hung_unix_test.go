@@ -1,0 +1,46 @@
+//go:build unix
+
+package keeper
+
+import (
+	"context"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cdpskill/cdpskill/internal/private"
+)
+
+// A keeper that stops answering (here: stopped by a signal) is killed by
+// the next call that needs it, which starts another and says so.
+func TestHungKeeperReplaced(t *testing.T) {
+	b := browser.Get(t)
+	c := &Client{Exe: testExe, Temp: private.Temp(t.TempDir()), Idle: time.Hour}
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	if note := c.Visit(ctx, b.Endpoint, "s", false, true); note != "" {
+		t.Fatalf("first visit: %s", note)
+	}
+	first := Look(ctx, c.Temp, b.Endpoint)
+	if first == nil {
+		t.Fatal("no keeper runs after a visit that needs one")
+	}
+	t.Cleanup(func() { Stop(context.Background(), c.Temp, b.Endpoint) })
+	if err := syscall.Kill(first.PID, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	note := c.Visit(ctx, b.Endpoint, "s", false, true)
+	if !strings.Contains(note, "did not answer and was stopped") {
+		t.Errorf("note: %q", note)
+	}
+	second := Look(ctx, c.Temp, b.Endpoint)
+	if second == nil || second.PID == first.PID {
+		t.Fatalf("the keeper after: %+v", second)
+	}
+	for deadline := time.Now().Add(5 * time.Second); syscall.Kill(first.PID, 0) == nil; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the hung keeper %d still runs", first.PID)
+		}
+	}
+}
