@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
@@ -107,8 +108,13 @@ func runChromeStatus(ctx context.Context, e *env, p chromeStatusParams) (output,
 		e.tabs.visit(ctx, ep, true) // its keeper closes it when idle
 	}
 	st := chromeStatusOutput{Status: cs, Keeper: keeper.Look(ctx, e.files.Temp, ep)}
-	if e.tabs.registry().Session() == "" {
+	session := e.tabs.registry().Session()
+	if session == "" {
 		return output{value: st}, nil
+	}
+	if k := st.Keeper; k != nil { // a session sees its own
+		k.Emulating = slices.DeleteFunc(k.Emulating, func(l string) bool { return !strings.HasPrefix(l, session+"/") })
+		k.Sessions = slices.DeleteFunc(k.Sessions, func(s string) bool { return s != session })
 	}
 	// A session sees its own tabs only, here as everywhere.
 	var own []chrome.TargetInfo
@@ -122,7 +128,7 @@ func runChromeStatus(ctx context.Context, e *env, p chromeStatusParams) (output,
 	}
 	st.Tabs = slices.DeleteFunc(st.Tabs, func(t chrome.StatusTab) bool { return !keep[t.TargetID] })
 	if err != nil {
-		return output{value: st, warning: fmt.Sprintf("session %q: %v", e.tabs.registry().Session(), err)}, nil
+		return output{value: st, warning: fmt.Sprintf("session %q: %v", session, err)}, nil
 	}
 	return output{value: st}, nil
 }
