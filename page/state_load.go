@@ -2,9 +2,6 @@ package page
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -16,10 +13,6 @@ type LoadedState struct {
 	Cookies int `json:"cookies"`
 	Origins int `json:"origins"`
 }
-
-// blankDocument answers every request while LoadState visits an origin,
-// so that none of the site's own pages or scripts runs.
-var blankDocument = base64.StdEncoding.EncodeToString([]byte("<!doctype html><title></title>"))
 
 // LoadState sets st in the tab's browser context: its cookies all in one
 // call, read back, as Chrome drops some unsaid; then each origin's
@@ -121,39 +114,18 @@ func unsetCookies(ctx context.Context, p *Page, cookies []StateCookie) error {
 }
 
 func loadStorage(ctx context.Context, p *Page, origins []OriginState, done *LoadedState) (err error) {
-	paused := p.S.Listen(proto.EventFetchRequestPaused)
-	defer paused.Close()
-	answer, stop := context.WithCancel(ctx)
-	defer stop()
-	go func() {
-		for {
-			ev, err := paused.Next(answer)
-			if err != nil {
-				return
-			}
-			var rp proto.FetchRequestPaused
-			if json.Unmarshal(ev.Params, &rp) == nil {
-				_ = proto.FetchFulfillRequest{RequestID: rp.RequestID, ResponseCode: 200, Body: blankDocument}.Do(answer, p.S)
-			}
-		}
-	}()
-	if err := (proto.FetchEnable{Patterns: []proto.RequestPattern{{URLPattern: "*"}}}).Do(ctx, p.S); err != nil {
+	v, err := startBlankVisits(ctx, p.S)
+	if err != nil {
 		return fmt.Errorf("storage: %w", err)
 	}
 	defer func() {
-		_, nerr := proto.PageNavigate{URL: "about:blank"}.Do(ctx, p.S)
-		derr := proto.FetchDisable{}.Do(ctx, p.S)
-		if err == nil && (nerr != nil || derr != nil) {
-			err = fmt.Errorf("storage: %w", errors.Join(nerr, derr))
+		if eerr := v.end(ctx); err == nil && eerr != nil {
+			err = fmt.Errorf("storage: %w", eerr)
 		}
 	}()
 	for _, o := range origins {
 		origin, _ := stateOrigin(o.Origin)
-		nav, err := proto.PageNavigate{URL: origin + "/"}.Do(ctx, p.S)
-		if err == nil && nav.ErrorText != "" {
-			err = errors.New(nav.ErrorText)
-		}
-		if err != nil {
+		if err := v.visit(ctx, origin); err != nil {
 			return fmt.Errorf("storage of %s (%d origins of %d were set): %w", origin, done.Origins, len(origins), err)
 		}
 		for _, area := range []struct {

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -67,7 +69,7 @@ func statePage(t *testing.T) (p *page.Page, top, framed string) {
 func TestSaveStateReadsFramesOrigins(t *testing.T) {
 	p, top, framed := statePage(t)
 	ctx := navCtx(t, 10*time.Second)
-	st, err := page.SaveState(ctx, p, false)
+	st, err := page.SaveState(ctx, p, page.SaveOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,6 +85,61 @@ func TestSaveStateReadsFramesOrigins(t *testing.T) {
 	elsewhere := proto.StorageID{SecurityOrigin: "https://elsewhere.test", IsLocalStorage: true}
 	if _, err := (proto.DOMStorageGetDOMStorageItems{StorageID: elsewhere}).Do(ctx, p.S); err == nil {
 		t.Errorf("Chrome read the storage of an origin no frame is on: LoadState need not visit each origin")
+	}
+}
+
+// SaveState saves the localStorage of the origins the tab showed before,
+// not only its page's, in the order it showed them; it reads them in a
+// scratch tab that is closed after, without loading any page of theirs
+// again, and the tab stays on its document.
+func TestSaveStateOriginsLeft(t *testing.T) {
+	var hits atomic.Int32
+	site := func(key string) string {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			hits.Add(1)
+			fmt.Fprintf(w, `<script>localStorage.setItem(%q, 'here')</script>`, key)
+		}))
+		t.Cleanup(srv.Close)
+		return srv.URL
+	}
+	a, b, c := site("a"), site("b"), site("c")
+	p := navPage(t)
+	for _, u := range []string{a, b, a, c} {
+		navGoto(t, p, u, "load")
+	}
+	doc := navEval[float64](t, p, "performance.timeOrigin")
+	ctx := navCtx(t, 10*time.Second)
+	tabs := func() int {
+		res, err := proto.TargetGetTargets{}.Do(ctx, p.S.Conn().Browser())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(res.TargetInfos)
+	}
+	before, served := tabs(), hits.Load()
+	st, err := page.SaveState(ctx, p, page.SaveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, o := range st.Origins {
+		got = append(got, o.Origin+" "+fmt.Sprint(o.LocalStorage))
+	}
+	if want := []string{c + " [{c here}]", a + " [{a here}]", b + " [{b here}]"}; !slices.Equal(got, want) {
+		t.Errorf("saved origins:\n%q\nwant\n%q", got, want)
+	}
+	if hits.Load() != served {
+		t.Errorf("reading their storage loaded %d pages of the sites", hits.Load()-served)
+	}
+	if navEval[float64](t, p, "performance.timeOrigin") != doc {
+		t.Errorf("the tab left its document")
+	}
+	// Chrome closes a target after it answers Target.closeTarget.
+	for end := time.Now().Add(5 * time.Second); tabs() != before; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Errorf("%d targets before SaveState, %d after: the scratch tab stayed", before, tabs())
+			break
+		}
 	}
 }
 
@@ -103,11 +160,11 @@ func TestLoadStateOtherOrigins(t *testing.T) {
 		t.Errorf("LoadState left the tab on %s", u)
 	}
 	navGoto(t, p, framed, "load")
-	st2, err := page.SaveState(ctx, p, false)
+	st2, err := page.SaveState(ctx, p, page.SaveOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(st2.Origins) != 1 || st2.Origins[0].Origin != framed || !strings.Contains(fmt.Sprint(st2.Origins[0].LocalStorage), "{loaded yes}") {
+	if len(st2.Origins) == 0 || st2.Origins[0].Origin != framed || !strings.Contains(fmt.Sprint(st2.Origins[0].LocalStorage), "{loaded yes}") {
 		t.Errorf("after LoadState: %+v", st2.Origins)
 	}
 	bad := &page.State{Cookies: []page.StateCookie{
@@ -145,7 +202,7 @@ func TestStatePlaywrightFields(t *testing.T) {
 		_ = proto.NetworkDeleteCookies{Name: "chips", Domain: "localhost", Path: "/",
 			PartitionKey: &proto.CookiePartitionKey{TopLevelSite: "http://localhost"}}.Do(t.Context(), p.S)
 	})
-	saved, err := page.SaveState(ctx, p, false)
+	saved, err := page.SaveState(ctx, p, page.SaveOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,11 +234,11 @@ func TestStateSessionStorage(t *testing.T) {
 	if got := navEval[string](t, p, "sessionStorage.getItem('step')"); got != "2" {
 		t.Errorf("sessionStorage after LoadState: %q", got)
 	}
-	without, err := page.SaveState(ctx, p, false)
+	without, err := page.SaveState(ctx, p, page.SaveOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	with, err := page.SaveState(ctx, p, true)
+	with, err := page.SaveState(ctx, p, page.SaveOptions{SessionStorage: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,8 @@ func loginSites(t *testing.T) (cookieSite, storageSite string) {
 // A login saved in one session is loaded into fresh ones, each a browser
 // context of its own with no cookie or storage: the first navigation
 // lands logged in, by cookie and by localStorage, and the storage of an
-// origin other than the first page's is there too.
+// origin other than the first page's is there too. The storage site's
+// login is saved though the tab had left it for the cookie site.
 func TestStateSavedAndLoaded(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t)
@@ -53,9 +54,9 @@ func TestStateSavedAndLoaded(t *testing.T) {
 	a := c.session(t, "saver")
 	tb := a.openTab(t, cookieSite+"/login")
 	file := filepath.Join(c.tmp, "login.json")
-	outs := a.call(t, tb, fmt.Sprintf(`{"goto":%q},{"goto":%q},{"saveState":%q}`, cookieSite+"/home", storageSite+"/app/login", file))
-	if outs[0]["title"] != "logged in" {
-		t.Fatalf("the cookie site's login did not take: %v", outs[0])
+	outs := a.call(t, tb, fmt.Sprintf(`{"goto":%q},{"goto":%q},{"saveState":%q}`, storageSite+"/app/login", cookieSite+"/home", file))
+	if outs[1]["title"] != "logged in" {
+		t.Fatalf("the cookie site's login did not take: %v", outs[1])
 	}
 	if got := outs[2]; got["path"] != file || got["cookies"] != 1.0 || got["origins"] != 1.0 {
 		t.Errorf("saveState: %v", got)

@@ -57,7 +57,7 @@ type saveStateOutput struct {
 }
 
 func runSaveState(ctx context.Context, e *env, p saveStateParams) (output, error) {
-	st, err := page.SaveState(ctx, e.page(), p.SessionStorage)
+	st, err := page.SaveState(ctx, e.page(), page.SaveOptions{SessionStorage: p.SessionStorage})
 	if err != nil {
 		return output{}, err
 	}
