@@ -46,16 +46,26 @@ func (c StateCookie) partition() *proto.CookiePartitionKey {
 	return &proto.CookiePartitionKey{TopLevelSite: c.PartitionKey, HasCrossSiteAncestor: cross}
 }
 
-// OriginState is an origin's localStorage.
+// OriginState is an origin's storage: its localStorage, and what was
+// asked for beside it.
 type OriginState struct {
 	Origin       string        `json:"origin"`
 	LocalStorage []StorageItem `json:"localStorage"`
 	// SessionStorage is the tab's sessionStorage of the origin, saved
 	// when asked: cdpskill's own field, beside Playwright's.
 	SessionStorage []StorageItem `json:"sessionStorage,omitempty"`
-	// IndexedDB is what Playwright saves when asked; cdpskill loads no
-	// IndexedDB yet, so a file with some is refused whole.
-	IndexedDB []json.RawMessage `json:"indexedDB,omitempty"`
+	// IndexedDB is the origin's databases, saved when asked, as
+	// Playwright saves them.
+	IndexedDB []IndexedDB `json:"indexedDB,omitempty"`
+	// OPFS is the origin's private file system, which Playwright saves
+	// when asked and cdpskill does not load: a file with some is refused
+	// whole.
+	OPFS []json.RawMessage `json:"opfs,omitempty"`
+}
+
+// empty reports whether o has nothing to set.
+func (o OriginState) empty() bool {
+	return len(o.LocalStorage) == 0 && len(o.SessionStorage) == 0 && len(o.IndexedDB) == 0
 }
 
 // StorageItem is a key of localStorage and its value.
@@ -108,8 +118,13 @@ func ParseState(data []byte) (*State, error) {
 		if _, err := stateOrigin(o.Origin); err != nil {
 			return nil, &StateError{fmt.Sprintf("origin %q: %v", o.Origin, err)}
 		}
-		if len(o.IndexedDB) > 0 {
-			return nil, &StateError{fmt.Sprintf("origin %q has IndexedDB databases, which cdpskill does not load: save the state without them", o.Origin)}
+		if len(o.OPFS) > 0 {
+			return nil, &StateError{fmt.Sprintf("origin %q has OPFS files, which cdpskill does not load: save the state without them", o.Origin)}
+		}
+		for i := range o.IndexedDB {
+			if err := o.IndexedDB[i].check(); err != nil {
+				return nil, &StateError{fmt.Sprintf("origin %q: %v", o.Origin, err)}
+			}
 		}
 	}
 	return st, nil

@@ -16,13 +16,13 @@ type LoadedState struct {
 
 // LoadState sets st in the tab's browser context: its cookies all in one
 // call, read back, as Chrome drops some unsaid; then each origin's
-// localStorage (and sessionStorage, the tab's own, when the file has
-// some), by opening the origin in the tab with every request
-// answered by an empty page (Chrome reaches an origin's storage only
-// through a frame on it), so that no page of the site runs before its
-// storage is there. The tab is then left on about:blank. When any part
-// fails, the cookies it set are taken away again; origins already set
-// keep their keys.
+// localStorage, sessionStorage (the tab's own) and IndexedDB databases
+// (each in place of the one of its name), by opening the origin in the
+// tab with every request answered by an empty page (Chrome reaches an
+// origin's storage only through a frame on it), so that no page of the
+// site runs before its storage is there. The tab is then left on
+// about:blank. When any part fails, the cookies it set are taken away
+// again; origins already set keep their keys and databases.
 func LoadState(ctx context.Context, p *Page, st *State) (LoadedState, error) {
 	var done LoadedState
 	if len(st.Cookies) > 0 {
@@ -45,7 +45,7 @@ func LoadState(ctx context.Context, p *Page, st *State) (LoadedState, error) {
 	}
 	var origins []OriginState
 	for _, o := range st.Origins {
-		if len(o.LocalStorage) > 0 || len(o.SessionStorage) > 0 {
+		if !o.empty() {
 			origins = append(origins, o)
 		}
 	}
@@ -137,6 +137,12 @@ func loadStorage(ctx context.Context, p *Page, origins []OriginState, done *Load
 				if err := set.Do(ctx, p.S); err != nil {
 					return fmt.Errorf("%s of %s (%d origins of %d were set): %w", areaName(area.local), origin, done.Origins, len(origins), err)
 				}
+			}
+		}
+		if len(o.IndexedDB) > 0 {
+			// The empty page's own world: none of the site's scripts is there.
+			if err := writeIndexedDB(ctx, p.Top().Main(), origin, o.IndexedDB); err != nil {
+				return fmt.Errorf("%w (%d origins of %d were set)", err, done.Origins, len(origins))
 			}
 		}
 		done.Origins++

@@ -16,6 +16,9 @@ type SaveOptions struct {
 	// page shows: it is the tab's own, so that of an origin it left can
 	// only be read by going back.
 	SessionStorage bool
+	// IndexedDB saves each origin's IndexedDB databases, as Playwright's
+	// storageState({indexedDB: true}) does.
+	IndexedDB bool
 }
 
 // SaveState reads the state of the tab's browser context: every cookie
@@ -58,7 +61,7 @@ func SaveState(ctx context.Context, p *Page, opt SaveOptions) (*State, error) {
 
 // add keeps o when it holds anything.
 func (st *State) add(o OriginState) {
-	if len(o.LocalStorage) > 0 || len(o.SessionStorage) > 0 {
+	if !o.empty() {
 		st.Origins = append(st.Origins, o)
 	}
 }
@@ -191,6 +194,11 @@ func readOrigin(ctx context.Context, fp *Page, origin string, opt SaveOptions) (
 	}
 	if opt.SessionStorage {
 		if o.SessionStorage, err = storageItems(ctx, s, origin, false); err != nil {
+			return o, err
+		}
+	}
+	if opt.IndexedDB {
+		if o.IndexedDB, err = readIndexedDB(ctx, fp, origin); err != nil {
 			return o, err
 		}
 	}

@@ -1,6 +1,7 @@
 package page_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -12,10 +13,14 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp/proto"
+	"github.com/cdpskill/cdpskill/internal/testbrowser"
 	"github.com/cdpskill/cdpskill/page"
 )
 
 func TestParseState(t *testing.T) {
+	idb := func(db string) string {
+		return `{"cookies":[],"origins":[{"origin":"https://x.com","localStorage":[],"indexedDB":[` + db + `]}]}`
+	}
 	cookie := `{"name":"a","value":"b","domain":".x.com","path":"/","expires":-1,"httpOnly":true,"secure":true,"sameSite":"%s"}`
 	for _, tc := range []struct{ doc, err string }{
 		{`{"cookies":[],"origins":[]}`, ""},
@@ -31,6 +36,16 @@ func TestParseState(t *testing.T) {
 		{`{"cookies":[` + fmt.Sprintf(cookie, "") + `],"origins":[]}`, `sameSite ""`},
 		{`{"cookies":[],"origins":[{"origin":"file:///etc","localStorage":[]}]}`, "not an http(s) origin"},
 		{`{"cookies":[],"origins":[{"origin":"https://x.com/path","localStorage":[]}]}`, "not an http(s) origin"},
+		{idb(`{"name":"db","version":2,"stores":[{"name":"s","autoIncrement":false,"keyPath":"id","records":[{"value":{"id":1}}],"indexes":[{"name":"i","keyPathArray":["a","b"],"multiEntry":false,"unique":true}]}]}`), ""},
+		{idb(`{"name":"db","version":1,"stores":[{"name":"s","autoIncrement":false,"records":[{"key":1,"valueEncoded":{"v":"undefined"}},{"keyEncoded":{"d":"2024-01-01T00:00:00.000Z"},"value":null}],"indexes":[]}]}`), ""},
+		{idb(`{"name":"db","version":1,"stores":[{"name":"s","autoIncrement":true,"records":[{"value":"made"}],"indexes":[]}]}`), ""},
+		{idb(`{"name":"","version":1,"stores":[]}`), "a database has no name"},
+		{idb(`{"name":"db","version":0,"stores":[]}`), `database "db": version 0`},
+		{idb(`{"name":"db","version":1,"stores":[{"name":"s","autoIncrement":false,"records":[{"value":1}],"indexes":[]}]}`), `store "s": record 0 has no key, and the store makes none`},
+		{idb(`{"name":"db","version":1,"stores":[{"name":"s","autoIncrement":false,"keyPath":"","records":[{"key":1,"value":1}],"indexes":[]}]}`), "record 0 has a key, but the store takes keys from its values"},
+		{idb(`{"name":"db","version":1,"stores":[{"name":"s","autoIncrement":true,"records":[{"key":1}],"indexes":[]}]}`), "record 0 has no value"},
+		{idb(`{"name":"db","version":1,"stores":[{"name":"s","autoIncrement":true,"records":[],"indexes":[{"name":"i","unique":false,"multiEntry":false}]}]}`), "an index lacks its name or keyPath"},
+		{idb(`{"name":"db","version":1,"stores":[{"name":"s","records":[],"indexes":[],"extra":1}]}`), `unknown field "extra"`},
 	} {
 		st, err := page.ParseState([]byte(tc.doc))
 		var se *page.StateError
@@ -96,7 +111,9 @@ func TestSaveStateOriginsLeft(t *testing.T) {
 	var hits atomic.Int32
 	site := func(key string) string {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			hits.Add(1)
+			if r.URL.Path == "/" { // not the favicon Chrome asks for after a load
+				hits.Add(1)
+			}
 			fmt.Fprintf(w, `<script>localStorage.setItem(%q, 'here')</script>`, key)
 		}))
 		t.Cleanup(srv.Close)
@@ -180,9 +197,9 @@ func TestLoadStateOtherOrigins(t *testing.T) {
 	}
 }
 
-// Playwright's fields for a partitioned cookie and its indexedDB are
-// read: the partition goes to Chrome and comes back in a saved state; a
-// file with IndexedDB databases is refused whole, as none is loaded.
+// Playwright's fields for a partitioned cookie are read: the partition
+// goes to Chrome and comes back in a saved state; a file with OPFS
+// files, which cdpskill does not load, is refused whole.
 func TestStatePlaywrightFields(t *testing.T) {
 	st, err := page.ParseState([]byte(`{"cookies":[{"name":"chips","value":"1","domain":"localhost","path":"/","expires":-1,
 		"httpOnly":false,"secure":true,"sameSite":"None","partitionKey":"http://localhost","_crHasCrossSiteAncestor":false}],
@@ -190,8 +207,8 @@ func TestStatePlaywrightFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := page.ParseState([]byte(`{"cookies":[],"origins":[{"origin":"http://localhost","localStorage":[],"indexedDB":[{"name":"db","version":1,"stores":[]}]}]}`)); err == nil || !strings.Contains(err.Error(), "IndexedDB") {
-		t.Errorf("a state with IndexedDB: %v", err)
+	if _, err := page.ParseState([]byte(`{"cookies":[],"origins":[{"origin":"http://localhost","localStorage":[],"opfs":[{"path":"a","type":"directory"}]}]}`)); err == nil || !strings.Contains(err.Error(), "OPFS") {
+		t.Errorf("a state with OPFS files: %v", err)
 	}
 	p := navPage(t)
 	ctx := navCtx(t, 10*time.Second)
@@ -244,5 +261,119 @@ func TestStateSessionStorage(t *testing.T) {
 	}
 	if len(without.Origins) != 0 || len(with.Origins) != 1 || fmt.Sprint(with.Origins[0].SessionStorage) != "[{step 2}]" {
 		t.Errorf("saved without sessionStorage: %+v; with: %+v", without.Origins, with.Origins)
+	}
+}
+
+// SaveState saves IndexedDB when asked, in Playwright's shape: a key only
+// where the store keeps keys apart from values, values JSON holds as
+// they are, the others encoded; LoadState makes each database again in
+// place of the one of its name, with its stores, indexes, keys and
+// values, a Date a Date and an object that holds itself so again.
+func TestStateIndexedDB(t *testing.T) {
+	srv := testbrowser.Serve(t, "testdata")
+	p := navPage(t)
+	navGoto(t, p, srv.URL+"/state-idb.html", "load")
+	ctx := navCtx(t, 10*time.Second)
+	if err := p.Main().CallJS(ctx, "() => window.ready", nil); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := page.SaveState(ctx, p, page.SaveOptions{}); err != nil || len(st.Origins) != 0 {
+		t.Fatalf("without indexedDB: %+v, %v", st, err)
+	}
+	st, err := page.SaveState(ctx, p, page.SaveOptions{IndexedDB: true})
+	if err != nil || len(st.Origins) != 1 {
+		t.Fatalf("with indexedDB: %+v, %v", st, err)
+	}
+	saved, _ := json.Marshal(st.Origins[0].IndexedDB)
+	for _, want := range []string{
+		`{"name":"cache","version":1,"stores":[]}`,
+		`{"name":"users","autoIncrement":false,"keyPath":"id","records":[{"value":{"id":1,"email":"ada@example.com","name":"Ada","roles":["admin"]}},`,
+		`"indexes":[{"name":"byEmail","keyPath":"email","multiEntry":false,"unique":true}]`,
+		`"keyPathArray":["list","pos"]`,
+		`{"name":"byTag","keyPath":"tags","multiEntry":true,"unique":false}`,
+		`{"key":2,"value":{"nested":[1,2.5,{"deep":true}],"none":null}},{"keyEncoded":{"d":"2024-01-02T00:00:00.000Z"},"value":"dated"},{"key":"token","value":"t0k3n"}`,
+		`{"key":1,"valueEncoded":{"o":[{"k":"at","v":{"d":"2024-01-02T03:04:05.000Z"}},{"k":"missing","v":{"v":"undefined"}},{"k":"nan","v":{"v":"NaN"}}],"id":1}}`,
+		`{"key":2,"valueEncoded":{"m":[{"k":"k","v":{"s":[1,2],"id":2}}],"id":1}}`,
+		`{"key":3,"valueEncoded":{"ta":{"b":"AAH/","k":"ui8"}}}`,
+		`{"key":4,"valueEncoded":{"o":[{"k":"name","v":"loop"},{"k":"self","v":{"ref":1}}],"id":1}}`,
+	} {
+		if !strings.Contains(string(saved), want) {
+			t.Errorf("saved IndexedDB lacks %s:\n%s", want, saved)
+		}
+	}
+
+	// The site changes its data; the state puts it back.
+	change := `async () => {
+		const done = (r) => new Promise((ok, no) => { r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); });
+		await done(indexedDB.deleteDatabase('cache'));
+		const db = await done(indexedDB.open('notes'));
+		await done(db.transaction('users', 'readwrite').objectStore('users').add({ id: 3, email: 'eve@example.com' }));
+		db.close();
+	}`
+	if err := p.Main().CallJS(ctx, change, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := page.LoadState(ctx, p, st); err != nil {
+		t.Fatal(err)
+	}
+	// Read back from another origin's page: through the scratch tab.
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	t.Cleanup(elsewhere.Close)
+	navGoto(t, p, elsewhere.URL, "load")
+	again, err := page.SaveState(ctx, p, page.SaveOptions{IndexedDB: true})
+	if err != nil || len(again.Origins) != 1 || again.Origins[0].Origin != srv.URL {
+		t.Fatalf("after LoadState: %+v, %v", again, err)
+	}
+	if loaded, _ := json.Marshal(again.Origins[0].IndexedDB); string(loaded) != string(saved) {
+		t.Errorf("loaded IndexedDB:\n%s\nsaved:\n%s", loaded, saved)
+	}
+	navGoto(t, p, srv.URL+"/nav-a.html", "load")
+	check := `async () => {
+		const done = (r) => new Promise((ok, no) => { r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); });
+		const db = await done(indexedDB.open('notes'));
+		const log = db.transaction('log').objectStore('log');
+		const [first, loop] = [await done(log.get(1)), await done(log.get(4))];
+		db.close();
+		return first.at instanceof Date && Number.isNaN(first.nan) && 'missing' in first && loop.self === loop;
+	}`
+	var ok bool
+	if err := p.Main().CallJS(ctx, check, &ok); err != nil || !ok {
+		t.Errorf("the loaded values are not what the page stored: %v", err)
+	}
+}
+
+// A database that cannot be made is not made at all, and the load fails
+// naming its store and record; a value with no form in a state file (a
+// Blob) fails the save, naming its store.
+func TestStateIndexedDBRefused(t *testing.T) {
+	srv := testbrowser.Serve(t, "testdata")
+	p := navPage(t)
+	ctx := navCtx(t, 10*time.Second)
+	st, err := page.ParseState([]byte(`{"cookies":[],"origins":[{"origin":"` + srv.URL + `","localStorage":[],"indexedDB":[
+		{"name":"twice","version":1,"stores":[{"name":"users","autoIncrement":false,"keyPath":"id",
+			"indexes":[{"name":"byEmail","keyPath":"email","unique":true,"multiEntry":false}],
+			"records":[{"value":{"id":1,"email":"a@x"}},{"value":{"id":2,"email":"a@x"}}]}]}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = page.LoadState(ctx, p, st)
+	if err == nil || !strings.Contains(err.Error(), `IndexedDB of `+srv.URL+`: Error: database "twice", store "users", record 1:`) {
+		t.Errorf("LoadState of a database that breaks its unique index: %v", err)
+	}
+	navGoto(t, p, srv.URL+"/nav-a.html", "load")
+	if names := navEval[[]string](t, p.Main(), "indexedDB.databases().then((dbs) => dbs.map((d) => d.name))"); slices.Contains(names, "twice") {
+		t.Errorf("the database was made in part: %v", names)
+	}
+	blob := `() => new Promise((ok, no) => {
+		const open = indexedDB.open('files', 1);
+		open.onupgradeneeded = () => open.result.createObjectStore('uploads').add(new Blob(['x']), 1);
+		open.onsuccess = () => { open.result.close(); ok(); };
+		open.onerror = () => no(open.error);
+	})`
+	if err := p.Main().CallJS(ctx, blob, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := page.SaveState(ctx, p, page.SaveOptions{IndexedDB: true}); err == nil || !strings.Contains(err.Error(), `: Error: database "files", store "uploads" holds a Blob`) {
+		t.Errorf("SaveState of a Blob: %v", err)
 	}
 }
