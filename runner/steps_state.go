@@ -17,7 +17,7 @@ import (
 // tab's browser context, in Playwright's storageState format. Their
 // summaries are SKILL.md's sentence on them, beside the table.
 var stateSteps = []step{
-	defineFiles("saveState", `"file" | {path, sessionStorage}`, "",
+	defineFiles("saveState", `"file" | {path, sessionStorage, indexedDB}`, "",
 		needsTab, decodeSaveState, runSaveState).out(`{path, cookies, origins}`).
 		also(`{"saveState":"…"}`, "storageState", "saveStorageState"),
 	defineFiles("loadState", `"file"`, "",
@@ -31,6 +31,9 @@ type saveStateParams struct {
 	// SessionStorage saves the tab's sessionStorage too (not in
 	// Playwright's format, which leaves the field alone).
 	SessionStorage bool `json:"sessionStorage"`
+	// IndexedDB saves each origin's databases, as Playwright's
+	// storageState({indexedDB: true}) does.
+	IndexedDB bool `json:"indexedDB"`
 }
 
 func decodeSaveState(raw json.RawMessage, files capture.Files) (saveStateParams, error) {
@@ -57,13 +60,17 @@ type saveStateOutput struct {
 }
 
 func runSaveState(ctx context.Context, e *env, p saveStateParams) (output, error) {
-	st, err := page.SaveState(ctx, e.page(), page.SaveOptions{SessionStorage: p.SessionStorage})
+	st, err := page.SaveState(ctx, e.page(), page.SaveOptions{SessionStorage: p.SessionStorage, IndexedDB: p.IndexedDB})
 	if err != nil {
 		return output{}, err
 	}
 	data, err := json.MarshalIndent(st, "", "  ")
 	if err != nil {
 		return output{}, err
+	}
+	if len(data) > maxStateBytes {
+		// loadState would refuse it.
+		return output{}, newError(Execution, "the state is %d MB, over the %d MB loadState reads: save it without indexedDB", len(data)>>20, maxStateBytes>>20)
 	}
 	if err := e.files.Temp.WriteFile(p.Path, append(data, '\n')); err != nil {
 		return output{}, err
