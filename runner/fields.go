@@ -49,6 +49,9 @@ var fieldDefs = []fieldDef{
 		summary: "a browser context of your own (cookies, storage, downloads, tabs and aliases); default $CDPSKILL_SESSION",
 		set: func(raw json.RawMessage, _ place, req *request, _ *plannedStep) error {
 			s, ok := asString(raw)
+			if !ok && (hasField(raw, "state") || hasField(raw, "storageState")) {
+				return fmt.Errorf(`must be a session name such as "review-42"; %s`, startFromState)
+			}
 			if !ok {
 				return fmt.Errorf(`must be a session name such as "review-42", got %s`, jsonKind(raw))
 			}

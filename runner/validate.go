@@ -81,6 +81,8 @@ func parseRequest(input []byte, files capture.Files) (*request, *Error) {
 		f := fieldAt(k, topLevel)
 		switch {
 		case k == "config":
+		case f == nil && misplaced[k] != "":
+			add("%q is not a top-level field: %s", k, misplaced[k])
 		case f == nil:
 			msg := fmt.Sprintf("unknown top-level field %q", k)
 			if s := suggest.Nearest(k, top); s != "" {
@@ -127,6 +129,18 @@ func parseRequest(input []byte, files capture.Files) (*request, *Error) {
 		return nil, &Error{Type: Validation, Message: strings.Join(problems, "; ")}
 	}
 	return req, nil
+}
+
+// startFromState is how a session starts from a state file: its browser
+// context is made by its first tab, so the tab starts from the file, and
+// one way to say it serves a new session and an old one alike.
+const startFromState = `a session starts from a state file with its first tab: {"session":"pr-42","steps":[{"openTab":{"url":"https://example.com","state":"login.json"}}]}; an open tab takes {"loadState":"login.json"}`
+
+// misplaced are top-level fields agents write for what is said
+// elsewhere, and where.
+var misplaced = map[string]string{
+	"state":        startFromState,
+	"storageState": startFromState, // Playwright's newContext option
 }
 
 // parseDocument is the PARSE stage: the input must be one JSON object.
