@@ -10,12 +10,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cdpskill/cdpskill/internal/testbrowser"
 )
 
 // loginSites are two sites of their own hosts: one keeps its login in a
 // cookie the server sets (HttpOnly, so only the browser's cookie jar
-// holds it), the other a token in localStorage. Each page's title says
-// whether it is logged in, decided before any script of the agent's runs.
+// holds it), the other a token in localStorage, and at /idb a user in
+// IndexedDB, as Firebase's auth does. Each page's title says whether it
+// is logged in, decided before any script of the agent's runs (at /idb,
+// once the database answers: "?" until then).
 func loginSites(t *testing.T) (cookieSite, storageSite string) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/login", func(w http.ResponseWriter, r *http.Request) {
@@ -34,6 +38,28 @@ func loginSites(t *testing.T) (cookieSite, storageSite string) {
 	})
 	mux.HandleFunc("/app", func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, `<title>?</title><script>document.title = localStorage.getItem('token') === 't0k3n' ? 'logged in' : 'logged out'</script>`)
+	})
+	mux.HandleFunc("/idb/login", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `<title>?</title><script>
+			const open = indexedDB.open('auth', 1);
+			open.onupgradeneeded = () => open.result.createObjectStore('users', { keyPath: 'uid' })
+				.add({ uid: 'u1', token: 't0k3n', since: new Date() });
+			open.onsuccess = () => { open.result.close(); document.title = 'saved'; };
+		</script>`)
+	})
+	mux.HandleFunc("/idb", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `<title>?</title><script>
+			const open = indexedDB.open('auth');
+			open.onsuccess = () => {
+				const db = open.result;
+				if (!db.objectStoreNames.contains('users')) return void (document.title = 'logged out');
+				const get = db.transaction('users').objectStore('users').get('u1');
+				get.onsuccess = () => {
+					const u = get.result;
+					document.title = u && u.token === 't0k3n' && u.since instanceof Date ? 'logged in' : 'logged out';
+				};
+			};
+		</script>`)
 	})
 	a, b := httptest.NewServer(mux), httptest.NewServer(mux)
 	t.Cleanup(a.Close)
@@ -115,6 +141,47 @@ func TestStateSavedAndLoaded(t *testing.T) {
 	}
 	if outs[1]["title"] != "logged in" {
 		t.Errorf("after loadState the page is %v", outs[1])
+	}
+}
+
+// A login saved in one browser is loaded into a freshly launched one,
+// which has never seen the sites: the first navigation to each lands
+// logged in, by its cookie, its localStorage and its IndexedDB, all
+// saved after the tab had left the storage site.
+func TestStateIntoFreshBrowser(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t)
+	cookieSite, storageSite := loginSites(t)
+	saver := c.session(t, "saver")
+	tb := saver.openTab(t, storageSite+"/idb/login")
+	file := filepath.Join(c.tmp, "login.json")
+	saver.call(t, tb, fmt.Sprintf(`{"poll":"() => document.title === 'saved'"},{"goto":%q},{"goto":%q},{"goto":%q},{"saveState":{"path":%q,"indexedDB":true}}`,
+		storageSite+"/app/login", cookieSite+"/login", cookieSite+"/home", file))
+
+	fresh, err := testbrowser.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(fresh.Stop)
+	at := fmt.Sprintf(`"host":%q,"port":%d`, fresh.Endpoint.Host, fresh.Endpoint.Port)
+	res, code := c.run(fmt.Sprintf(`{"steps":[{"openTab":{"url":%q,"state":%q,%s}},{"goto":%q},{"goto":%q},{"poll":"() => document.title !== '?'"},{"getTitle":true}]}`,
+		storageSite+"/app", file, at, cookieSite+"/home", storageSite+"/idb"))
+	if code != 0 {
+		t.Fatalf("openTab with the state in a fresh browser: %v", res)
+	}
+	outs := stepOutputs(t, res)
+	t.Cleanup(func() { c.run(fmt.Sprintf(`{"steps":[{"closeTab":%q}]}`, res["tab"])) })
+	for i, by := range map[int]string{0: "localStorage", 1: "cookie", 4: "IndexedDB"} {
+		if title := outs[i]["output"].(map[string]any)["title"]; title != "logged in" {
+			t.Errorf("by %s, the first navigation landed %v", by, title)
+		}
+	}
+	// The fresh browser knew none of it: a session of its own there is
+	// logged out.
+	control := c.session(t, "control")
+	res, code = control.run(fmt.Sprintf(`{"steps":[{"openTab":{"url":%q,%s}}]}`, cookieSite+"/home", at))
+	if code != 0 || stepOutputs(t, res)[0]["output"].(map[string]any)["title"] != "logged out" {
+		t.Errorf("a fresh session without the state: %v", res)
 	}
 }
 
