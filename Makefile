@@ -4,7 +4,7 @@ BIN     := bin/cdpskill
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 DEMO    := file://$(CURDIR)/demo/index.html
 
-.PHONY: build install test soak demo chromium bench bench-go fuzz vet clean
+.PHONY: build install test soak demo chromium bench bench-go fuzz vet clean playwright playwright-check
 
 build:
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/cdpskill
@@ -18,6 +18,17 @@ chromium:
 
 vet:
 	$(GO) vet ./...
+
+# Playwright's side of the saved-state check: playwright-core (no
+# browser download) into runner/testdata/playwright, from the npm
+# registry. TestStatePlaywright, which make test runs, skips without it.
+playwright:
+	cd runner/testdata/playwright && npm ci --no-audit --no-fund
+
+# A state file either cdpskill or Playwright saved lands logged in in the
+# other, driving the tests' Chromium.
+playwright-check: chromium playwright
+	$(GO) test ./runner -run '^TestStatePlaywright$$' -count=1 -v
 
 # go test runs each fuzz target's seed corpus; the short -fuzz run below
 # explores a little further on every test run. Its budget is a count of
