@@ -20,6 +20,9 @@ var idbSaveJS string
 //go:embed js/idb_load.js
 var idbLoadJS string
 
+//go:embed js/idb_delete.js
+var idbDeleteJS string
+
 // IndexedDB is one database: its name, its version, and its object
 // stores.
 type IndexedDB struct {
@@ -120,9 +123,20 @@ func readIndexedDB(ctx context.Context, fp *Page, origin string) ([]IndexedDB, e
 }
 
 // writeIndexedDB makes dbs in the origin fp's document is on, each in
-// place of the database of its name (see js/idb_load.js).
-func writeIndexedDB(ctx context.Context, fp *Page, origin string, dbs []IndexedDB) error {
-	if err := fp.CallJS(ctx, idbLoadJS, nil, dbs); err != nil {
+// place of the database of its name (see js/idb_load.js), and returns
+// the names of those it made where there were none.
+func writeIndexedDB(ctx context.Context, fp *Page, origin string, dbs []IndexedDB) ([]string, error) {
+	var made []string
+	if err := fp.CallJS(ctx, idbLoadJS, &made, dbs); err != nil {
+		return nil, fmt.Errorf("IndexedDB of %s: %w", origin, err)
+	}
+	return made, nil
+}
+
+// deleteIndexedDB deletes the databases named of the origin fp's
+// document is on.
+func deleteIndexedDB(ctx context.Context, fp *Page, origin string, names []string) error {
+	if err := fp.CallJS(ctx, idbDeleteJS, nil, names); err != nil {
 		return fmt.Errorf("IndexedDB of %s: %w", origin, err)
 	}
 	return nil

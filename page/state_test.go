@@ -377,3 +377,37 @@ func TestStateIndexedDBRefused(t *testing.T) {
 		t.Errorf("SaveState of a Blob: %v", err)
 	}
 }
+
+// A load that fails in a later origin leaves nothing of the file set:
+// its cookies go, the keys of the origins before it have their old
+// values again (or none), and the databases it made there go too.
+func TestLoadStateTakenBack(t *testing.T) {
+	first := testbrowser.Serve(t, "testdata")
+	second := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	t.Cleanup(second.Close)
+	p := navPage(t)
+	ctx := navCtx(t, 10*time.Second)
+	navGoto(t, p, first.URL+"/nav-a.html", "load")
+	navEval[any](t, p, "localStorage.setItem('kept', 'old'), localStorage.removeItem('added')")
+	st, err := page.ParseState([]byte(`{"cookies":[{"name":"sid","value":"1","domain":"127.0.0.1","path":"/","expires":-1,"httpOnly":false,"secure":false,"sameSite":"Lax"}],
+		"origins":[
+		{"origin":"` + first.URL + `","localStorage":[{"name":"kept","value":"new"},{"name":"added","value":"new"}],
+			"indexedDB":[{"name":"made","version":1,"stores":[]}]},
+		{"origin":"` + second.URL + `","localStorage":[],"indexedDB":[{"name":"broken","version":1,"stores":[{"name":"s","autoIncrement":false,"keyPath":"id",
+			"indexes":[],"records":[{"value":{"id":1}},{"value":{"id":1}}]}]}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, err := page.LoadState(ctx, p, st)
+	if err == nil || !strings.Contains(err.Error(), "none of the file was left set") || done != (page.LoadedState{}) {
+		t.Fatalf("LoadState with a broken database in its second origin: %+v, %v", done, err)
+	}
+	if u := navEval[string](t, p, "location.href"); u != "about:blank" {
+		t.Errorf("LoadState left the tab on %s", u)
+	}
+	navGoto(t, p, first.URL+"/nav-a.html", "load")
+	got := navEval[[]any](t, p.Main(), "indexedDB.databases().then((dbs) => [localStorage.getItem('kept'), localStorage.getItem('added'), dbs.map((d) => d.name), document.cookie])")
+	if fmt.Sprint(got) != "[old <nil> [] ]" {
+		t.Errorf("after the failed load, [kept, added, databases, cookies] are %v", got)
+	}
+}

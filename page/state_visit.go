@@ -27,11 +27,13 @@ type blankVisits struct {
 	stop   context.CancelFunc
 }
 
-// startBlankVisits answers s's requests from now until end.
+// startBlankVisits answers s's requests from now until end or quit,
+// whatever becomes of ctx: a visit that takes back a failed load's
+// storage comes after the step's time ran out.
 func startBlankVisits(ctx context.Context, s *cdp.Session) (*blankVisits, error) {
 	v := &blankVisits{s: s, paused: s.Listen(proto.EventFetchRequestPaused)}
 	var answer context.Context
-	answer, v.stop = context.WithCancel(ctx)
+	answer, v.stop = context.WithCancel(context.WithoutCancel(ctx))
 	go func() {
 		for {
 			ev, err := v.paused.Next(answer)

@@ -36,3 +36,14 @@ type DOMStorageSetDOMStorageItem struct {
 func (p DOMStorageSetDOMStorageItem) Do(ctx context.Context, c Caller) error {
 	return run(ctx, c, "DOMStorage.setDOMStorageItem", p)
 }
+
+// DOMStorageRemoveDOMStorageItem removes a key of an origin's storage,
+// which, as for reading, a frame of the tab must be on.
+type DOMStorageRemoveDOMStorageItem struct {
+	StorageID StorageID `json:"storageId"`
+	Key       string    `json:"key"`
+}
+
+func (p DOMStorageRemoveDOMStorageItem) Do(ctx context.Context, c Caller) error {
+	return run(ctx, c, "DOMStorage.removeDOMStorageItem", p)
+}

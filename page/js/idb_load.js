@@ -5,8 +5,10 @@
 // every record, all in the upgrade's one transaction, so that a database
 // is loaded whole or not at all. Keys and values in Playwright's encoding
 // are decoded first. A failure names the database, the store and the
-// record; a database another tab holds open, and does not close when
-// asked, fails the load.
+// record, and deletes again the databases this load made where there
+// were none; a database another tab holds open, and does not close when
+// asked, fails the load. It answers the names of the databases it made
+// where there were none, which a failed load elsewhere deletes.
 async function idbLoad(databases) {
   const arrays = { i8: Int8Array, ui8: Uint8Array, ui8c: Uint8ClampedArray, i16: Int16Array,
     ui16: Uint16Array, i32: Int32Array, ui32: Uint32Array, f32: Float32Array, f64: Float64Array,
@@ -87,8 +89,17 @@ async function idbLoad(databases) {
     open.onerror = () => reject(failure ?? open.error);
   });
 
-  for (const info of databases) {
-    await remove(info.name);
-    await make(info);
+  const before = new Set((await indexedDB.databases()).map((d) => d.name));
+  const made = [];
+  try {
+    for (const info of databases) {
+      await remove(info.name);
+      await make(info);
+      if (!before.has(info.name)) made.push(info.name);
+    }
+  } catch (e) {
+    await Promise.allSettled(made.map(remove));
+    throw e;
   }
+  return made;
 }
