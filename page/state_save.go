@@ -23,10 +23,11 @@ type SaveOptions struct {
 
 // SaveState reads the state of the tab's browser context: every cookie
 // of the context (a session's, or the default one) and the localStorage
-// of every origin the tab shows or showed: its page's and its same-site
-// frames', read through the frames, and those of the other pages of its
-// history, read in a scratch tab of the context (see readLeft). An
-// origin with nothing stored is left out, as Playwright does.
+// (and, as opt asks, IndexedDB and sessionStorage) of every origin the
+// tab shows or showed: its page's and its same-site frames', read
+// through the frames, and those of the other pages of its history, read
+// in a scratch tab of the context (see readLeft). An origin with nothing
+// stored is left out, as Playwright does.
 func SaveState(ctx context.Context, p *Page, opt SaveOptions) (*State, error) {
 	st := &State{Origins: []OriginState{}}
 	var err error
@@ -38,7 +39,8 @@ func SaveState(ctx context.Context, p *Page, opt SaveOptions) (*State, error) {
 		return nil, err
 	}
 	for _, f := range shown {
-		fp := p.Top()
+		// cdpskill's world: the site's scripts cannot stand in the way.
+		fp := &Page{S: p.S, fs: p.frameState()}
 		fp.Enter(f.frame)
 		o, err := readOrigin(ctx, fp, f.origin, opt)
 		if err != nil {
