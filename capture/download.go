@@ -111,6 +111,21 @@ type Downloads struct {
 	// told: the watch told Chrome where to save downloads, and no step
 	// has begun since.
 	told bool
+	// relay, when set, brings the browser's download events from another
+	// connection, which holds the download settings (WatchRelayed).
+	relay Relay
+}
+
+// Relay brings the browser's download events, heard on another
+// connection to the browser (a keeper's, which holds the download
+// settings), to the call's connection (cdp.Conn.Deliver): a tab's own
+// websocket hears of none in the tabs the tab opens.
+type Relay interface {
+	// Renew sets the download settings again.
+	Renew(ctx context.Context) error
+	// Flush delivers every event Chrome sent before it.
+	Flush(ctx context.Context) error
+	Close()
 }
 
 type download struct {
@@ -162,6 +177,24 @@ func (f Files) WatchDownloads(ctx context.Context, conn *cdp.Conn, browserContex
 	return d, nil
 }
 
+// WatchRelayed follows the downloads r brings to conn; r's end holds the
+// download settings, saving them in DownloadsDir.
+func (f Files) WatchRelayed(conn *cdp.Conn, r Relay) (*Downloads, error) {
+	dir, err := f.Abs(f.DownloadsDir())
+	if err == nil {
+		err = f.Temp.Dir(dir)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Downloads{
+		conn: conn, dir: dir, temp: f.Temp, relay: r, told: true,
+		l:    conn.ListenAll(downloadEvents...),
+		seen: map[string]*download{}, openers: map[string]string{}, owned: map[string]bool{},
+		navs: map[string]time.Time{},
+	}, nil
+}
+
 // Renew tells Chrome again where to save downloads, in case another
 // process's end sent it back to its default since: a step that is about
 // to act sends its downloads here rather than through ~/Downloads. The
@@ -177,6 +210,9 @@ func (d *Downloads) Renew(ctx context.Context) error {
 }
 
 func (d *Downloads) tell(ctx context.Context) error {
+	if d.relay != nil {
+		return d.relay.Renew(ctx)
+	}
 	return proto.BrowserSetDownloadBehavior{
 		Behavior: "allowAndName", DownloadPath: d.dir, EventsEnabled: true, BrowserContextID: d.context,
 	}.Do(ctx, d.conn.Browser())
@@ -186,8 +222,13 @@ func (d *Downloads) tell(ctx context.Context) error {
 func (d *Downloads) Conn() *cdp.Conn { return d.conn }
 
 // Close stops listening. Chrome ends the download settings with the
-// connection.
-func (d *Downloads) Close() { d.l.Close() }
+// connection that set them.
+func (d *Downloads) Close() {
+	if d.relay != nil {
+		d.relay.Close()
+	}
+	d.l.Close()
+}
 
 // Taken is what a Take found: the downloads and, for those that ended
 // but not saved, what the agent should know.
@@ -206,6 +247,9 @@ func (d *Downloads) Take(ctx context.Context, p *page.Page) Taken {
 	// the downloads begun so far are queued.
 	fctx, cancel := xcontext.Detached(ctx, downloadFlushBudget)
 	_, _ = proto.BrowserGetVersion{}.Do(fctx, d.conn.Browser())
+	if d.relay != nil {
+		_ = d.relay.Flush(fctx) // a relay gone only delays what it brings
+	}
 	cancel()
 	for _, ev := range d.l.Drain() {
 		d.apply(ctx, p, ev)

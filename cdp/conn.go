@@ -346,6 +346,11 @@ func (c *Conn) shutdown(err error) {
 	close(c.done)
 }
 
+// Deliver hands ev to c's listeners as if Chrome had sent it on c: an
+// event heard on another connection to the same browser (a keeper's) that
+// Chrome does not send on this one.
+func (c *Conn) Deliver(ev Event) { c.dispatch(ev) }
+
 func (c *Conn) dispatch(ev Event) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

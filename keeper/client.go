@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"strings"
 	"time"
 
 	"github.com/cdpskill/cdpskill/chrome"
@@ -47,7 +48,7 @@ func (c *Client) Visit(ctx context.Context, ep chrome.Endpoint, session string, 
 	}
 	_, note, _, err := c.do(ctx, ep, request{Op: "visit", Session: session}, launched, need)
 	if err != nil {
-		return note + c.cannot(err, "closing the session when idle")
+		return strings.TrimPrefix(note+"; "+c.cannot(err, "closing the session when idle"), "; ")
 	}
 	return note
 }
@@ -148,7 +149,7 @@ func (c *Client) do(ctx context.Context, ep chrome.Endpoint, req request, launch
 func died(rec record, dir string, err error) string {
 	what := "had stopped"
 	var ne net.Error
-	if errors.As(err, &ne) && ne.Timeout() {
+	if errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout() {
 		what = "did not answer and was stopped"
 		if p, ferr := os.FindProcess(rec.PID); ferr == nil {
 			_ = p.Kill()
@@ -239,6 +240,7 @@ func ask(ctx context.Context, rec record, req request) (reply, error) {
 		return reply{}, err
 	}
 	defer conn.Close()
+	defer context.AfterFunc(ctx, func() { conn.Close() })() // a read ends with ctx too
 	if dl, ok := ctx.Deadline(); ok {
 		_ = conn.SetDeadline(dl)
 	}
@@ -248,6 +250,9 @@ func ask(ctx context.Context, rec record, req request) (reply, error) {
 	}
 	line, err := bufio.NewReader(conn).ReadBytes('\n')
 	if err != nil {
+		if ctx.Err() != nil { // the read ended with ctx (AfterFunc)
+			return reply{}, fmt.Errorf("keeper did not answer: %w", ctx.Err())
+		}
 		return reply{}, err
 	}
 	var rep reply

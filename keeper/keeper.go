@@ -154,10 +154,18 @@ func Held(e page.Emulation) page.Emulation {
 type request struct {
 	Token string `json:"token"`
 	// Op is "visit" (a call ran, in Session), "hold" (hold the emulation
-	// the tabs' files say now, and answer for Target), "status" or "stop".
+	// the tabs' files say now, and answer for Target), "watch" (have the
+	// downloads of browser context Context saved in Dir, and told),
+	// "events" (the download events after Since: all so far with Flush,
+	// else the next ones, waiting up to Wait ms), "status" or "stop".
 	Op      string `json:"op"`
 	Session string `json:"session,omitempty"`
 	Target  string `json:"target,omitempty"`
+	Context string `json:"context,omitempty"`
+	Dir     string `json:"dir,omitempty"`
+	Since   int64  `json:"since,omitempty"`
+	Flush   bool   `json:"flush,omitempty"`
+	Wait    int    `json:"wait,omitempty"`
 }
 
 type reply struct {
@@ -165,8 +173,12 @@ type reply struct {
 	Failure *Failure `json:"failure,omitempty"`
 	// Already: the keeper held Target's emulation, as it is, before the
 	// request.
-	Already bool    `json:"already,omitempty"`
-	Status  *Status `json:"status,omitempty"`
+	Already bool `json:"already,omitempty"`
+	// Events are the download events asked for, Seq the number of the
+	// last one the keeper has.
+	Events []relayed `json:"events,omitempty"`
+	Seq    int64     `json:"seq,omitempty"`
+	Status *Status   `json:"status,omitempty"`
 }
 
 // Failure is a keeper's failure to hold an emulation, carried whole to

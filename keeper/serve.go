@@ -35,6 +35,10 @@ type keeper struct {
 	started time.Time
 	stop    chan struct{}
 
+	// relay keeps the browser's download events for the calls; it has
+	// its own lock, so that a call waiting for one holds up no other.
+	relay *relay
+
 	mu sync.Mutex
 	// held are the tabs whose emulation it holds, by target id.
 	held map[string]*heldTab
@@ -111,6 +115,7 @@ func newKeeper(ctx context.Context, cfg Config, dir string, lg *log.Logger) (*ke
 	if old, ok := readRecord(cfg.Temp, dir); ok && old.Launched && old.Browser == k.browserURL() {
 		k.cfg.Launched = true
 	}
+	k.relay = newRelay(b.Conn)
 	go k.followDetaches()
 	return k, nil
 }
@@ -181,7 +186,8 @@ func (k *keeper) tick(ctx context.Context, now time.Time) string {
 		return fmt.Sprintf("closed its Chrome after %v with no call", k.cfg.Idle)
 	}
 	k.closeIdleSessions(tctx, now)
-	if len(k.held) == 0 && !(k.cfg.Idle > 0 && (k.cfg.Launched || len(k.sessions()) > 0)) {
+	downloads := k.relay.watching() && now.Sub(k.lastCall) < watchIdle
+	if len(k.held) == 0 && !downloads && !(k.cfg.Idle > 0 && (k.cfg.Launched || len(k.sessions()) > 0)) {
 		return "nothing to hold"
 	}
 	return ""
@@ -209,9 +215,14 @@ func (k *keeper) answer(ctx context.Context, conn net.Conn, token string) {
 	if json.Unmarshal(line, &req) != nil || subtle.ConstantTimeCompare([]byte(req.Token), []byte(token)) != 1 {
 		return // not a call of this user's: it read no keeper.json
 	}
-	k.mu.Lock()
-	rep := k.handle(ctx, req)
-	k.mu.Unlock()
+	var rep reply
+	if req.Op == "events" {
+		rep = k.events(ctx, req)
+	} else {
+		k.mu.Lock()
+		rep = k.handle(ctx, req)
+		k.mu.Unlock()
+	}
 	_ = json.NewEncoder(conn).Encode(rep)
 }
 
@@ -234,6 +245,15 @@ func (k *keeper) handle(ctx context.Context, req request) reply {
 		h := k.held[req.Target]
 		rep.Already = before != nil && h == before && reflect.DeepEqual(was, h.em)
 		return rep
+	case "watch":
+		wctx, cancel := context.WithTimeout(ctx, holdWait)
+		defer cancel()
+		seq, err := k.relay.watch(wctx, req.Context, req.Dir)
+		rep := reply{Seq: seq}
+		if err != nil {
+			rep.Failure = failure(err)
+		}
+		return rep
 	case "status":
 		return reply{Status: k.status()}
 	case "stop":
@@ -244,6 +264,18 @@ func (k *keeper) handle(ctx context.Context, req request) reply {
 		}
 	}
 	return reply{}
+}
+
+// events answers a call's ask for download events, within its wait.
+func (k *keeper) events(ctx context.Context, req request) reply {
+	wait := min(time.Duration(req.Wait)*time.Millisecond, holdWait)
+	if req.Flush {
+		wait = holdWait
+	}
+	ectx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	evs, seq := k.relay.since(ectx, req.Since, req.Flush)
+	return reply{Events: evs, Seq: seq}
 }
 
 func (k *keeper) status() *Status {

@@ -130,7 +130,9 @@ func run(ctx context.Context, input []byte, opts Options, trace *cdp.Trace) *Res
 	c.dialogs = dialogs
 
 	if req.tab != "" {
-		if err := c.open(ctx, req.tab, !req.any(browserWide)); err != nil {
+		// The keeper brings a click the downloads of the tabs it opens,
+		// which a tab's own websocket does not hear of.
+		if err := c.open(ctx, req.tab, !req.any(browserWide) || c.keep != nil); err != nil {
 			if died := tab.Died(ctx); died != nil {
 				err = died // the tab died while the call set up: that is the news
 			}

@@ -3,6 +3,7 @@ package tab
 import (
 	"context"
 	"errors"
+	"fmt"
 	"syscall"
 
 	"github.com/cdpskill/cdpskill/capture"
@@ -111,9 +112,13 @@ func (b *Browser) Close() { b.Release(false) }
 
 // followDownloads makes Chrome save the downloads of the call's browser
 // context under capture.DownloadsDir and report them to the call, once
-// per connection. Without it, downloads go where Chrome's defaults say
-// (a session's are cancelled) and no step reports them, so a failure is
-// a warning, never the call's end.
+// per connection. The browser's keeper holds the settings and brings the
+// events (keeper.Relay), so a call over its tab's own websocket hears of
+// a download in a tab its click opened too; without a keeper the call
+// sets them on its own connection, which a tab's websocket hears only
+// its own tab's downloads on. Without them, downloads go where Chrome's
+// defaults say (a session's are cancelled) and no step reports them, so
+// a failure is a warning, never the call's end.
 func (b *Browser) followDownloads(ctx context.Context, t *Tab) {
 	if b.Downloads != nil {
 		return
@@ -123,7 +128,16 @@ func (b *Browser) followDownloads(ctx context.Context, t *Tab) {
 		t.warn("downloads will not be saved or reported: %v", err)
 		return
 	}
-	d, err := t.opts.Files.WatchDownloads(ctx, b.Conn, bctx)
+	var d *capture.Downloads
+	if t.opts.Keeper != nil {
+		d, err = b.relayDownloads(ctx, t, bctx)
+		if err != nil && b.Tab != "" {
+			t.warn("a download in a tab your click opens is not reported: %v", err)
+		}
+	}
+	if d == nil {
+		d, err = t.opts.Files.WatchDownloads(ctx, b.Conn, bctx)
+	}
 	if _, ok := private.File(err); ok {
 		t.unsaved("the downloads directory (downloads are neither saved nor reported)", err)
 		return
@@ -133,4 +147,25 @@ func (b *Browser) followDownloads(ctx context.Context, t *Tab) {
 		return
 	}
 	b.Downloads = d
+}
+
+// relayDownloads has the browser's keeper hold the download settings of
+// browser context bctx and bring its download events to the call.
+func (b *Browser) relayDownloads(ctx context.Context, t *Tab, bctx string) (*capture.Downloads, error) {
+	dir, err := t.opts.Files.Abs(t.opts.Files.DownloadsDir())
+	if err != nil {
+		return nil, err
+	}
+	r, note, err := t.opts.Keeper.Relay(ctx, b.Endpoint, b.Conn, t.opts.Registry.Session(), bctx, dir)
+	if note != "" {
+		t.warn("%s", note)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cdpskill's keeper: %w", err)
+	}
+	d, err := t.opts.Files.WatchRelayed(b.Conn, r)
+	if err != nil {
+		r.Close()
+	}
+	return d, err
 }
