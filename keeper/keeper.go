@@ -2,7 +2,9 @@
 // small background process per browser that holds what Chrome forgets
 // when a call's connection closes, and does what must happen while no
 // call runs. It holds each emulated tab's emulation on a session of its
-// own, so the page's own reloads between calls load emulated; it closes a
+// own, so the page's own reloads between calls load emulated; it holds
+// the download settings and brings the calls the download events, which
+// a call over its tab's own websocket would not hear (Relay); it closes a
 // session no call used for the idle time (CDPSKILL_IDLE, 30 minutes), and
 // asks a Chrome cdpskill launched to exit when no call reached it for as
 // long. It holds those duties and nothing else: calls never go through it
@@ -205,4 +207,7 @@ type Status struct {
 	// ClosesChrome: it asks the Chrome cdpskill launched to exit after
 	// IdleClose with no call.
 	ClosesChrome bool `json:"closesChrome,omitempty"`
+	// Downloads: it holds the download settings of the browser contexts
+	// calls work in, and brings the calls their events.
+	Downloads bool `json:"downloads,omitempty"`
 }

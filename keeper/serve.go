@@ -279,7 +279,8 @@ func (k *keeper) events(ctx context.Context, req request) reply {
 }
 
 func (k *keeper) status() *Status {
-	st := &Status{PID: os.Getpid(), Since: k.started.Local().Format(time.DateTime), Sessions: k.sessions()}
+	st := &Status{PID: os.Getpid(), Since: k.started.Local().Format(time.DateTime), Sessions: k.sessions(),
+		Downloads: k.relay.watching()}
 	if k.cfg.Idle > 0 {
 		st.IdleClose, st.ClosesChrome = Duration(k.cfg.Idle), k.cfg.Launched
 	}

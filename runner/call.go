@@ -32,6 +32,8 @@ type Call struct {
 	browser *tab.Browser
 	// keep reaches the keepers of the call's browsers; nil: none.
 	keep *keeper.Client
+	// relay: the keeper brings the downloads of the call's tab (tab.Options.Relay).
+	relay bool
 	// tab is the call's tab: nil until one is attached, and once closeTab
 	// closed it.
 	tab   *tab.Tab
@@ -115,6 +117,7 @@ func (c *Call) tabOptions(tabSocket bool) tab.Options {
 		Files:     c.files,
 		TabSocket: tabSocket,
 		Keeper:    c.keep,
+		Relay:     tabSocket && c.relay,
 	}
 }
 

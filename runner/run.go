@@ -131,8 +131,10 @@ func run(ctx context.Context, input []byte, opts Options, trace *cdp.Trace) *Res
 
 	if req.tab != "" {
 		// The keeper brings a click the downloads of the tabs it opens,
-		// which a tab's own websocket does not hear of.
-		if err := c.open(ctx, req.tab, !req.any(browserWide) || c.keep != nil); err != nil {
+		// which a tab's own websocket does not hear of; a batch that
+		// clicks nothing hears its tab's own on it, at no cost.
+		c.relay = c.keep != nil && req.any(browserWide)
+		if err := c.open(ctx, req.tab, !req.any(browserWide) || c.relay); err != nil {
 			if died := tab.Died(ctx); died != nil {
 				err = died // the tab died while the call set up: that is the news
 			}

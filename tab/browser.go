@@ -112,11 +112,11 @@ func (b *Browser) Close() { b.Release(false) }
 
 // followDownloads makes Chrome save the downloads of the call's browser
 // context under capture.DownloadsDir and report them to the call, once
-// per connection. The browser's keeper holds the settings and brings the
-// events (keeper.Relay), so a call over its tab's own websocket hears of
-// a download in a tab its click opened too; without a keeper the call
-// sets them on its own connection, which a tab's websocket hears only
-// its own tab's downloads on. Without them, downloads go where Chrome's
+// per connection. For a batch that clicks over its tab's own websocket,
+// which hears only its own tab's downloads, the browser's keeper holds the
+// settings and brings the events (keeper.Relay), so a download in a tab
+// its click opened is heard too; otherwise the call sets them on its own
+// connection. Without them, downloads go where Chrome's
 // defaults say (a session's are cancelled) and no step reports them, so
 // a failure is a warning, never the call's end.
 func (b *Browser) followDownloads(ctx context.Context, t *Tab) {
@@ -129,7 +129,7 @@ func (b *Browser) followDownloads(ctx context.Context, t *Tab) {
 		return
 	}
 	var d *capture.Downloads
-	if t.opts.Keeper != nil {
+	if t.opts.Keeper != nil && t.opts.Relay {
 		d, err = b.relayDownloads(ctx, t, bctx)
 		if err != nil && b.Tab != "" {
 			t.warn("a download in a tab your click opens is not reported: %v", err)

@@ -58,6 +58,10 @@ type Options struct {
 	// Keeper holds the tab's emulation between calls; nil: the call
 	// applies it, and it ends with the call.
 	Keeper *keeper.Client
+	// Relay: the keeper brings the download events (keeper.Relay), which
+	// a batch that clicks over the tab's own websocket would not hear for
+	// the tabs its clicks open.
+	Relay bool
 }
 
 // connectWait bounds reaching the tab's browser: the call's timeout.
