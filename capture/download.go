@@ -79,8 +79,8 @@ const (
 )
 
 // Downloads follows the downloads of one browser connection. Like
-// Console, it queues events and folds them in when asked (Take), so no
-// goroutine runs beside the call.
+// Console, it queues events and folds them in when asked (Take); only a
+// Relay's follower runs beside the call, delivering the keeper's.
 type Downloads struct {
 	conn *cdp.Conn
 	// context is the browser context whose downloads are followed; empty
@@ -268,6 +268,15 @@ func (d *Downloads) Take(ctx context.Context, p *page.Page) Taken {
 			d.apply(ctx, p, ev)
 		} else if ctx.Err() != nil || wctx.Err() == nil {
 			break // the step's time is up, or the connection is gone
+		}
+	}
+	if d.relay != nil {
+		// The wait is given up: what the keeper heard last comes first.
+		fctx, cancel := xcontext.Detached(ctx, downloadFlushBudget)
+		_ = d.relay.Flush(fctx)
+		cancel()
+		for _, ev := range d.l.Drain() {
+			d.apply(ctx, p, ev)
 		}
 	}
 	clear(d.navs)

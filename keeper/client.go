@@ -9,7 +9,6 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"strings"
 	"time"
 
 	"github.com/cdpskill/cdpskill/chrome"
@@ -39,16 +38,22 @@ const (
 
 // Visit tells the keeper of the browser at ep that a call ran there, in
 // session (the idle clocks start again), and starts one when none runs
-// and the call leaves it something to hold: need (a session's context, a
-// Chrome the call launched, as launched says). What it returns is for the
-// agent: a keeper that had died and was started again.
-func (c *Client) Visit(ctx context.Context, ep chrome.Endpoint, session string, launched, need bool) string {
+// and the call leaves it something to hold: a session's context, or the
+// Chrome the call launched, whose websocket URL launched is ("" for
+// none). What it returns is for the agent: a keeper that had died, or
+// could not be had.
+func (c *Client) Visit(ctx context.Context, ep chrome.Endpoint, session, launched string) string {
 	if c == nil {
 		return ""
 	}
-	_, note, _, err := c.do(ctx, ep, request{Op: "visit", Session: session}, launched, need)
+	req := request{Op: "visit", Session: session, Launched: launched != "", Browser: launched}
+	_, _, note, _, err := c.do(ctx, ep, req, session != "" || launched != "")
 	if err != nil {
-		return strings.TrimPrefix(note+"; "+c.cannot(err, "closing the session when idle"), "; ")
+		what := "this session is not closed when idle"
+		if session == "" {
+			what = "the Chrome cdpskill launched is not closed when idle"
+		}
+		return join(note, fmt.Sprintf("no keeper runs for this browser (%v): %s", err, what))
 	}
 	return note
 }
@@ -61,9 +66,9 @@ func (c *Client) Visit(ctx context.Context, ep chrome.Endpoint, session string, 
 // page.Change's.
 func (c *Client) Hold(ctx context.Context, ep chrome.Endpoint, target string) (already bool, note string, err error) {
 	if c == nil || c.Exe == nil {
-		return false, "", errors.New("no keeper can be started in this process")
+		return false, "", errNoExe
 	}
-	rep, note, started, err := c.do(ctx, ep, request{Op: "hold", Target: target}, false, true)
+	rep, _, note, started, err := c.do(ctx, ep, request{Op: "hold", Target: target}, true)
 	if err != nil {
 		return false, note, err
 	}
@@ -76,6 +81,19 @@ func (c *Client) Hold(ctx context.Context, ep chrome.Endpoint, target string) (a
 	return rep.Already && !started, note, nil
 }
 
+var errNoExe = errors.New("no keeper can be started in this process")
+
+// join is the agent's notes a and b, either may be "".
+func join(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
+}
+
 // Look is what the keeper of the browser at ep holds; nil when none
 // runs there.
 func Look(ctx context.Context, temp private.Temp, ep chrome.Endpoint) *Status {
@@ -83,7 +101,7 @@ func Look(ctx context.Context, temp private.Temp, ep chrome.Endpoint) *Status {
 	if !ok {
 		return nil
 	}
-	rep, err := ask(ctx, rec, request{Op: "status"})
+	rep, err := ask(ctx, rec, request{Version: protocol, Op: "status"})
 	if err != nil {
 		return nil
 	}
@@ -98,7 +116,7 @@ func Stop(ctx context.Context, temp private.Temp, ep chrome.Endpoint) error {
 	if !ok {
 		return nil
 	}
-	if _, err := ask(ctx, rec, request{Op: "stop"}); err != nil {
+	if _, err := ask(ctx, rec, request{Version: protocol, Op: "stop"}); err != nil {
 		return err
 	}
 	for ctx.Err() == nil {
@@ -110,52 +128,73 @@ func Stop(ctx context.Context, temp private.Temp, ep chrome.Endpoint) error {
 	return ctx.Err()
 }
 
-// cannot says what a call went without when no keeper could be reached.
-func (c *Client) cannot(err error, what string) string {
-	if c.Exe == nil {
-		return ""
-	}
-	return fmt.Sprintf("no keeper runs for this browser (%v): nothing is %s between calls", err, what)
-}
-
-// do sends req to the keeper of the browser at ep, starting one first
-// (started) when none answers and need says the call leaves it
-// something, or one died, whose duties are the next one's.
-func (c *Client) do(ctx context.Context, ep chrome.Endpoint, req request, launched, need bool) (rep reply, note string, started bool, err error) {
+// do sends req to the keeper of the browser at ep and returns its reply
+// and record. It starts one first (started) when none answers and need
+// says the call leaves it something, or one that had duties died, was
+// hung, or is exiting or speaks another protocol. A call whose own time
+// ran out blames no keeper.
+func (c *Client) do(ctx context.Context, ep chrome.Endpoint, req request, need bool) (rep reply, rec record, note string, started bool, err error) {
+	req.Version = protocol
 	dir := Dir(c.Temp, ep)
-	if rec, ok := readRecord(c.Temp, dir); ok {
-		rep, err := ask(ctx, rec, req)
-		if err == nil {
-			return rep, "", false, nil
+	var gone *record
+	var goneErr error
+	if old, ok := readRecord(c.Temp, dir); ok {
+		if old.Version != protocol {
+			_, _ = ask(ctx, old, request{Version: protocol, Op: "stop"}) // an older cdpskill's: replaced on the quiet
+			need = true
+		} else {
+			rep, err := ask(ctx, old, req)
+			switch {
+			case err == nil && (rep.Failure == nil || !rep.Failure.Exiting):
+				return rep, old, "", false, nil
+			case ctx.Err() != nil:
+				return reply{}, old, "", false, err
+			case err == nil: // exiting: its successor takes over
+				need = true
+			default: // gone, or hung: it holds nothing now
+				need, gone, goneErr = true, &old, err
+			}
 		}
-		// Gone, or hung: a keeper that does not answer holds nothing.
-		need = true
-		note = died(rec, dir, err)
 	}
 	if !need || c.Exe == nil {
-		return reply{}, note, false, nil
+		if gone != nil {
+			note = died(c.Temp, *gone, dir, goneErr) + "; no new one could be started in this process"
+		}
+		return reply{}, rec, note, false, nil
 	}
-	rec, err := c.start(ctx, ep, dir, launched)
-	if err != nil {
-		return reply{}, note, false, err
+	what := ""
+	if gone != nil {
+		what = died(c.Temp, *gone, dir, goneErr)
 	}
-	rep, err = ask(ctx, rec, req)
-	return rep, note, true, err
+	rec, err = c.start(ctx, ep, dir, req.Launched)
+	if err == nil {
+		rep, err = ask(ctx, rec, req)
+	}
+	switch {
+	case what != "" && err == nil:
+		note = what + "; a new one holds its duties again, but while none ran, emulation and download settings did not hold between calls, nor were idle sessions closed"
+	case what != "":
+		note = what + ", and no new one could be had"
+	}
+	return rep, rec, note, err == nil, err
 }
 
-// died is the agent's word on a keeper that did not answer. One that
-// hung is killed: it still holds the browser's sessions, and another
-// cannot take its lock.
-func died(rec record, dir string, err error) string {
+// died says what became of a keeper that did not answer. One that hung
+// (its ask timed out while it held the browser's keeper lock) is killed:
+// it still holds the browser's sessions, and another cannot take its
+// lock.
+func died(temp private.Temp, rec record, dir string, err error) string {
 	what := "had stopped"
 	var ne net.Error
 	if errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout() {
-		what = "did not answer and was stopped"
-		if p, ferr := os.FindProcess(rec.PID); ferr == nil {
-			_ = p.Kill()
+		what = "did not answer"
+		if unlock, lerr := tabs.LockFile(temp, lockPath(dir), 0); lerr == nil {
+			unlock() // no keeper holds the lock: the pid is not a keeper's now
+		} else if p, ferr := os.FindProcess(rec.PID); ferr == nil && p.Kill() == nil {
+			what = "did not answer and was stopped"
 		}
 	}
-	return fmt.Sprintf("cdpskill's keeper of this browser %s (pid %d, started %s; its log: %s); a new one holds its duties again, but while none did, emulation did not hold and idle sessions stayed open",
+	return fmt.Sprintf("cdpskill's keeper of this browser %s (pid %d, started %s; its log: %s)",
 		what, rec.PID, rec.Started.Local().Format("15:04:05"), logPath(dir))
 }
 
@@ -165,12 +204,12 @@ func died(rec record, dir string, err error) string {
 func (c *Client) start(ctx context.Context, ep chrome.Endpoint, dir string, launched bool) (record, error) {
 	unlock, err := tabs.LockFile(c.Temp, startPath(dir), startWait)
 	if err != nil {
-		return record{}, fmt.Errorf("keeper: %w", err)
+		return record{}, fmt.Errorf("another call was starting a keeper for %v and did not finish", startWait)
 	}
 	defer unlock()
-	if rec, ok := readRecord(c.Temp, dir); ok {
-		if _, err := ask(ctx, rec, request{Op: "status"}); err == nil {
-			return rec, nil
+	if rec, ok := readRecord(c.Temp, dir); ok && rec.Version == protocol {
+		if rep, err := ask(ctx, rec, request{Version: protocol, Op: "visit"}); err == nil && rep.Failure == nil {
+			return rec, nil // another call's, started while this one waited
 		}
 	}
 	cfg, err := json.Marshal(Config{Endpoint: ep.WithDefaults(), Temp: c.Temp, Idle: c.Idle, Launched: launched})
@@ -217,6 +256,7 @@ func (c *Client) spawn(dir string, cfg []byte) (int, error) {
 	defer r.Close()
 	cmd := exec.Command(c.Exe.Path, c.Exe.Args...)
 	cmd.Env = append(os.Environ(), c.Exe.Env...)
+	cmd.Dir = dir // not the agent's project, which it would keep busy
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = r, log, log
 	chrome.Detach(cmd)
 	if err := cmd.Start(); err != nil {

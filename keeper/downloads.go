@@ -38,9 +38,8 @@ type relay struct {
 	events  []relayed
 	seq     int64
 	arrived chan struct{} // closed, and replaced, when events arrive
-	// watched are the browser contexts whose downloads it is told of,
-	// each with the directory they go to.
-	watched map[string]string
+	// watched are the browser contexts whose downloads it is told of.
+	watched map[string]bool
 }
 
 // relayed is an event the keeper heard, numbered.
@@ -51,7 +50,7 @@ type relayed struct {
 }
 
 func newRelay(conn *cdp.Conn) *relay {
-	r := &relay{conn: conn, arrived: make(chan struct{}), watched: map[string]string{},
+	r := &relay{conn: conn, arrived: make(chan struct{}), watched: map[string]bool{},
 		l: conn.ListenAll(proto.EventBrowserDownloadWillBegin, proto.EventBrowserDownloadProgress)}
 	go r.follow()
 	return r
@@ -98,7 +97,7 @@ func (r *relay) watch(ctx context.Context, bctx, dir string) (int64, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if err == nil {
-		r.watched[bctx] = dir
+		r.watched[bctx] = true
 	}
 	return r.seq, err
 }

@@ -136,9 +136,15 @@ func (k *keeper) hold(ctx context.Context, id string, w wantedTab) error {
 	if reflect.DeepEqual(h.em, em) {
 		return nil
 	}
-	from := h.em
-	h.em = em // what the session has now, even in part: the next change starts from it
-	return page.Change(ctx, h.page, from, em)
+	if err := page.Change(ctx, h.page, h.em, em); err != nil {
+		// What the session has now is not known: letting go of the tab
+		// ends it all, and the next sync starts from nothing, and says
+		// what fails again.
+		k.release(ctx, id, h)
+		return err
+	}
+	h.em = em
+	return nil
 }
 
 // release lets go of the tab id: detaching ends its emulation.

@@ -19,7 +19,7 @@ func TestHungKeeperReplaced(t *testing.T) {
 	c := &Client{Exe: testExe, Temp: private.Temp(t.TempDir()), Idle: time.Hour}
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	if note := c.Visit(ctx, b.Endpoint, "s", false, true); note != "" {
+	if note := c.Visit(ctx, b.Endpoint, "s", ""); note != "" {
 		t.Fatalf("first visit: %s", note)
 	}
 	first := Look(ctx, c.Temp, b.Endpoint)
@@ -30,7 +30,7 @@ func TestHungKeeperReplaced(t *testing.T) {
 	if err := syscall.Kill(first.PID, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
-	note := c.Visit(ctx, b.Endpoint, "s", false, true)
+	note := c.Visit(ctx, b.Endpoint, "s", "")
 	if !strings.Contains(note, "did not answer and was stopped") {
 		t.Errorf("note: %q", note)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"time"
@@ -21,9 +22,18 @@ import (
 // Chrome).
 
 // sessions are the sessions with an open browser context in the keeper's
-// browser, by name.
-func (k *keeper) sessions() []string {
+// browser, by name: recorded in their registry, and in Chrome (a context
+// recorded in a Chrome that ran before is not the keeper's to hold; the
+// session's next call finds it gone).
+func (k *keeper) sessions(ctx context.Context) []string {
 	regs, _ := filepath.Glob(filepath.Join(k.cfg.Temp.Root(), "sessions", "*", "tabs.json"))
+	if len(regs) == 0 {
+		return nil
+	}
+	res, err := (proto.TargetGetBrowserContexts{}).Do(ctx, k.browser.Conn.Browser())
+	if err != nil {
+		return nil
+	}
 	var names []string
 	for _, p := range regs {
 		name := filepath.Base(filepath.Dir(p))
@@ -31,7 +41,7 @@ func (k *keeper) sessions() []string {
 			continue
 		}
 		c, found, err := tabs.OpenSession(k.cfg.Temp, name).Context(k.cfg.Endpoint)
-		if err == nil && found && c.Closed == "" {
+		if err == nil && found && c.Closed == "" && slices.Contains(res.BrowserContextIDs, c.ID) {
 			names = append(names, name)
 		}
 	}
@@ -39,14 +49,15 @@ func (k *keeper) sessions() []string {
 	return names
 }
 
-// closeIdleSessions closes the contexts of the sessions that had no call
-// for the idle time: since their last call, or since the keeper first
-// found their context, for one it has not heard from since.
-func (k *keeper) closeIdleSessions(ctx context.Context, now time.Time) {
+// closeIdleSessions closes the contexts of the sessions (of those open
+// here) that had no call for the idle time: since their last call, or
+// since the keeper first found their context, for one it has not heard
+// from since.
+func (k *keeper) closeIdleSessions(ctx context.Context, now time.Time, open []string) {
 	if k.cfg.Idle <= 0 {
 		return
 	}
-	for _, name := range k.sessions() {
+	for _, name := range open {
 		reg := tabs.OpenSession(k.cfg.Temp, name)
 		c, found, err := reg.Context(k.cfg.Endpoint)
 		if err != nil || !found {
@@ -56,7 +67,10 @@ func (k *keeper) closeIdleSessions(ctx context.Context, now time.Time) {
 		if !ok {
 			found1, k.found[c.ID] = now, now
 		}
-		if last := k.seen[name]; now.Sub(later(last, found1)) < k.cfg.Idle {
+		k.clock.Lock()
+		last := k.seen[name]
+		k.clock.Unlock()
+		if now.Sub(later(last, found1)) < k.cfg.Idle {
 			continue
 		}
 		err = proto.TargetDisposeBrowserContext{BrowserContextID: c.ID}.Do(ctx, k.browser.Conn.Browser())
@@ -74,14 +88,18 @@ func (k *keeper) closeIdleSessions(ctx context.Context, now time.Time) {
 }
 
 // exitChrome leaves the note that says why Chrome is gone, then asks it
-// to exit.
+// to exit. A Chrome that stays has the note taken back.
 func (k *keeper) exitChrome(ctx context.Context, now time.Time) {
 	data, _ := json.Marshal(exitNote{At: now, Idle: k.cfg.Idle})
 	if err := k.cfg.Temp.WriteFile(exitPath(k.dir), data); err != nil {
 		k.log.Print(err)
 	}
-	if err := (proto.BrowserClose{}).Do(ctx, k.browser.Conn.Browser()); err != nil {
-		k.log.Printf("Chrome did not take Browser.close: %v", err)
+	_ = (proto.BrowserClose{}).Do(ctx, k.browser.Conn.Browser()) // Chrome may close the connection before it answers
+	select {
+	case <-k.browser.Conn.Done():
+	case <-time.After(2 * time.Second):
+		k.log.Print("Chrome did not exit when asked")
+		_ = os.Remove(exitPath(k.dir))
 	}
 }
 

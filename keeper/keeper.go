@@ -9,10 +9,11 @@
 // asks a Chrome cdpskill launched to exit when no call reached it for as
 // long. It holds those duties and nothing else: calls never go through it
 // (each dials Chrome itself), so a keeper that hangs or dies cannot hang a
-// call. The call that needs one starts it (Visit, Hold); the next call that
-// finds it gone starts another, which takes its duties back from the files
-// calls keep (a tab's emulation, a session's registry), and says so. It
-// exits when it has nothing to hold, or its Chrome is gone.
+// call. The call that needs one starts it (Visit, Hold, Relay); the next
+// call that finds it gone starts another, which takes its duties back from
+// the files calls keep (a tab's emulation, a session's registry) and the
+// calls' requests, and says so. It exits when it has nothing to hold, or
+// its Chrome is gone.
 //
 // A keeper's files are in its browser's directory under the private temp
 // directory (Dir): keeper.json, how calls reach it (its address and a
@@ -100,6 +101,9 @@ func Dir(temp private.Temp, ep chrome.Endpoint) string {
 // started for. The keeper removes it when it exits on its own; one left
 // behind by a keeper that is gone tells the next call that one died.
 type record struct {
+	// Version is the protocol the keeper speaks: a call replaces one
+	// that speaks another (a keeper an older cdpskill started).
+	Version int       `json:"version"`
 	PID     int       `json:"pid"`
 	Addr    string    `json:"addr"`
 	Token   string    `json:"token"`
@@ -153,8 +157,12 @@ func Held(e page.Emulation) page.Emulation {
 
 // --- the keeper's protocol: one request, one reply, one JSON line each
 
+// protocol is the version of the protocol below.
+const protocol = 1
+
 type request struct {
-	Token string `json:"token"`
+	Version int    `json:"version"`
+	Token   string `json:"token"`
 	// Op is "visit" (a call ran, in Session), "hold" (hold the emulation
 	// the tabs' files say now, and answer for Target), "watch" (have the
 	// downloads of browser context Context saved in Dir, and told),
@@ -168,6 +176,10 @@ type request struct {
 	Since   int64  `json:"since,omitempty"`
 	Flush   bool   `json:"flush,omitempty"`
 	Wait    int    `json:"wait,omitempty"`
+	// Launched: the call launched the Chrome whose websocket URL is
+	// Browser, which the keeper then closes when idle.
+	Launched bool   `json:"launched,omitempty"`
+	Browser  string `json:"browser,omitempty"`
 }
 
 type reply struct {
@@ -191,6 +203,8 @@ type Failure struct {
 	Field  string `json:"field,omitempty"`
 	Value  string `json:"value,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	// Exiting: the keeper is exiting, and takes no more duties.
+	Exiting bool `json:"exiting,omitempty"`
 }
 
 // Status is what a keeper holds, for chromeStatus.

@@ -14,17 +14,18 @@ import (
 // (see relay), delivered to the call's connection as if Chrome had sent
 // them there: the call's download watch and its click's new-tab watch
 // listen for them as ever. It follows them while the call runs, and a
-// Flush delivers all Chrome sent so far.
+// Flush delivers all Chrome sent so far. A keeper that goes away meanwhile
+// is found again, or another started, and told to watch again.
 type Relay struct {
-	c        *Client
-	ep       chrome.Endpoint
-	rec      record
-	conn     *cdp.Conn
-	bctx     string
-	dir      string
-	session  string
-	mu       sync.Mutex
-	seq      int64
+	c     *Client
+	ep    chrome.Endpoint
+	conn  *cdp.Conn
+	watch request
+
+	mu  sync.Mutex
+	rec record
+	seq int64
+
 	stop     context.CancelFunc
 	followed chan struct{}
 }
@@ -38,45 +39,54 @@ const relayPoll = time.Second
 // call's connection; session is the call's, whose visit it counts as.
 func (c *Client) Relay(ctx context.Context, ep chrome.Endpoint, conn *cdp.Conn, session, bctx, dir string) (*Relay, string, error) {
 	if c == nil || c.Exe == nil {
-		return nil, "", errors.New("no keeper can be started in this process")
+		return nil, "", errNoExe
 	}
-	rep, note, _, err := c.do(ctx, ep, request{Op: "watch", Session: session, Context: bctx, Dir: dir}, false, true)
+	r := &Relay{c: c, ep: ep, conn: conn, watch: request{Op: "watch", Session: session, Context: bctx, Dir: dir},
+		followed: make(chan struct{})}
+	note, err := r.rewatch(ctx)
 	if err != nil {
 		return nil, note, err
 	}
-	if rep.Failure != nil {
-		return nil, note, errors.New(rep.Failure.Message)
-	}
-	rec, ok := readRecord(c.Temp, Dir(c.Temp, ep))
-	if !ok {
-		return nil, note, errors.New("keeper: its record is gone")
-	}
 	fctx, cancel := context.WithCancel(context.Background())
-	r := &Relay{c: c, ep: ep, rec: rec, conn: conn, bctx: bctx, dir: dir, session: session,
-		seq: rep.Seq, stop: cancel, followed: make(chan struct{})}
+	r.stop = cancel
 	go r.follow(fctx)
 	return r, note, nil
 }
 
-// Renew sets the download settings again (see capture.Downloads.Renew).
-func (r *Relay) Renew(ctx context.Context) error {
-	rep, err := ask(ctx, r.rec, request{Op: "watch", Session: r.session, Context: r.bctx, Dir: r.dir})
+// rewatch has the keeper, or the one that replaced it, watch the call's
+// downloads, and follows it from its last event on.
+func (r *Relay) rewatch(ctx context.Context) (string, error) {
+	rep, rec, note, _, err := r.c.do(ctx, r.ep, r.watch, true)
 	if err == nil && rep.Failure != nil {
 		err = errors.New(rep.Failure.Message)
 	}
+	if err != nil {
+		return note, err
+	}
+	r.mu.Lock()
+	if r.rec.Addr != rec.Addr {
+		r.rec, r.seq = rec, rep.Seq // a new keeper numbers its events afresh
+	}
+	r.mu.Unlock()
+	return note, nil
+}
+
+// Renew sets the download settings again (see capture.Downloads.Renew).
+func (r *Relay) Renew(ctx context.Context) error {
+	_, err := r.rewatch(ctx)
 	return err
 }
 
 // Flush delivers every download event Chrome sent before it.
 func (r *Relay) Flush(ctx context.Context) error {
 	r.mu.Lock()
-	since := r.seq
+	rec, since := r.rec, r.seq
 	r.mu.Unlock()
-	rep, err := ask(ctx, r.rec, request{Op: "events", Since: since, Flush: true})
+	rep, err := ask(ctx, rec, request{Version: protocol, Op: "events", Since: since, Flush: true})
 	if err != nil {
 		return err
 	}
-	r.deliver(rep)
+	r.deliver(rec, rep)
 	return nil
 }
 
@@ -86,30 +96,47 @@ func (r *Relay) Close() {
 	<-r.followed
 }
 
-// follow asks for the next events, one ask at a time, until stopped.
+// follow asks for the next events, one ask at a time, until stopped; a
+// keeper that does not answer is found again, or replaced.
 func (r *Relay) follow(ctx context.Context) {
 	defer close(r.followed)
 	for ctx.Err() == nil {
 		r.mu.Lock()
-		since := r.seq
+		rec, since := r.rec, r.seq
 		r.mu.Unlock()
-		rep, err := ask(ctx, r.rec, request{Op: "events", Since: since, Wait: int(relayPoll / time.Millisecond)})
-		if err != nil {
-			select { // a keeper gone for a moment is asked again, not hammered
-			case <-ctx.Done():
-			case <-time.After(relayPoll):
+		start := time.Now()
+		rep, err := ask(ctx, rec, request{Version: protocol, Op: "events", Since: since, Wait: int(relayPoll / time.Millisecond)})
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil || rep.Failure != nil:
+			if _, werr := r.rewatch(ctx); werr != nil {
+				pause(ctx, relayPoll)
 			}
-			continue
+		default:
+			r.deliver(rec, rep)
+			if len(rep.Events) == 0 && time.Since(start) < relayPoll/10 {
+				pause(ctx, relayPoll/10) // a keeper that answers nothing at once is not asked at once again
+			}
 		}
-		r.deliver(rep)
 	}
 }
 
-// deliver hands the events after the Relay's last to the call's
-// connection, in order, each once.
-func (r *Relay) deliver(rep reply) {
+func pause(ctx context.Context, d time.Duration) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(d):
+	}
+}
+
+// deliver hands the events rec's keeper sent after the Relay's last to
+// the call's connection, in order, each once.
+func (r *Relay) deliver(rec record, rep reply) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if rec.Addr != r.rec.Addr {
+		return // from a keeper since replaced
+	}
 	for _, ev := range rep.Events {
 		if ev.Seq <= r.seq {
 			continue

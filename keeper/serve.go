@@ -39,14 +39,25 @@ type keeper struct {
 	// its own lock, so that a call waiting for one holds up no other.
 	relay *relay
 
+	// mu orders the work on tabs and sessions: holds, and the clock's
+	// ticks. It is held across CDP commands, each bounded.
 	mu sync.Mutex
 	// held are the tabs whose emulation it holds, by target id.
 	held map[string]*heldTab
-	// lastCall is the last call's visit; seen the last of each session's.
-	lastCall time.Time
-	seen     map[string]time.Time
 	// found is when the keeper first found each session's context.
 	found map[string]time.Time
+	// exiting: the keeper is about to exit; it takes no more duties.
+	exiting bool
+
+	// clock guards what every request updates, so that none waits on mu
+	// for it: lastCall is the last call's request; seen the last of each
+	// session's.
+	clock    sync.Mutex
+	lastCall time.Time
+	seen     map[string]time.Time
+
+	// addr and token are how calls reach it (keeper.json).
+	addr, token string
 }
 
 // Main is the keeper process: it reads its Config from stdin, logs to
@@ -64,7 +75,8 @@ func Main(stdin io.Reader, logw io.Writer) int {
 		lg.Print(err)
 		return 1
 	}
-	unlock, err := tabs.LockFile(cfg.Temp, lockPath(dir), 0)
+	// The keeper it replaces may take a moment to let go of the lock.
+	unlock, err := tabs.LockFile(cfg.Temp, lockPath(dir), lockWait)
 	if err != nil {
 		lg.Printf("another keeper holds this browser: %v", err)
 		return 0
@@ -84,21 +96,28 @@ func Main(stdin io.Reader, logw io.Writer) int {
 		return 1
 	}
 	defer ln.Close()
-	token, err := k.publish(ln.Addr().String())
-	if err != nil {
+	if err := k.publish(ln.Addr().String()); err != nil {
 		lg.Print(err)
 		return 1
 	}
 	defer os.Remove(recordPath(dir))
 	lg.Printf("holds Chrome at %s (idle %v, launched %v)", cdp.RedactURL(cfg.Endpoint.String()), k.cfg.Idle, k.cfg.Launched)
-	k.mu.Lock()
-	k.sync(ctx) // the duties a keeper before it left
-	k.mu.Unlock()
-	go k.serve(ctx, ln, token)
+	go k.serve(ctx, ln)
+	go func() { // the duties a keeper before it left, while calls are answered
+		k.mu.Lock()
+		defer k.mu.Unlock()
+		sctx, cancel := context.WithTimeout(ctx, holdWait)
+		defer cancel()
+		k.sync(sctx)
+	}()
 	why := k.run(ctx)
 	lg.Printf("exits: %s", why)
 	return 0
 }
+
+// lockWait is how long a keeper waits for its browser's lock: the one it
+// replaces, killed, may not have let go of it yet.
+const lockWait = 2 * time.Second
 
 func newKeeper(ctx context.Context, cfg Config, dir string, lg *log.Logger) (*keeper, error) {
 	cctx, cancel := context.WithTimeout(ctx, startWait)
@@ -127,20 +146,25 @@ func (k *keeper) browserURL() string {
 	return ""
 }
 
-// publish writes keeper.json, which tells calls how to reach it, and
-// returns the token they must show.
-func (k *keeper) publish(addr string) (string, error) {
+// publish writes keeper.json, which tells calls how to reach it and the
+// token they must show.
+func (k *keeper) publish(addr string) error {
 	b := make([]byte, 16)
 	if _, err := rand.Read(b); err != nil {
-		return "", err
+		return err
 	}
-	token := hex.EncodeToString(b)
-	data, err := json.Marshal(record{PID: os.Getpid(), Addr: addr, Token: token, Started: k.started,
-		Browser: k.browserURL(), Launched: k.cfg.Launched, Idle: k.cfg.Idle})
+	k.addr, k.token = addr, hex.EncodeToString(b)
+	return k.republish()
+}
+
+// republish writes keeper.json again, as what it holds changed.
+func (k *keeper) republish() error {
+	data, err := json.Marshal(record{Version: protocol, PID: os.Getpid(), Addr: k.addr, Token: k.token,
+		Started: k.started, Browser: k.browserURL(), Launched: k.cfg.Launched, Idle: k.cfg.Idle})
 	if err != nil {
-		return "", err
+		return err
 	}
-	return token, k.cfg.Temp.WriteFile(recordPath(k.dir), data)
+	return k.cfg.Temp.WriteFile(recordPath(k.dir), data)
 }
 
 // run ticks the keeper's clock until it has nothing to hold, its Chrome
@@ -159,6 +183,7 @@ func (k *keeper) run(ctx context.Context) string {
 		case <-tick.C:
 			k.mu.Lock()
 			why := k.tick(ctx, time.Now())
+			k.exiting = why != ""
 			k.mu.Unlock()
 			if why != "" {
 				return why
@@ -179,32 +204,38 @@ func (k *keeper) tickEvery() time.Duration {
 // tick closes what has been idle too long and says why the keeper ends,
 // if it does.
 func (k *keeper) tick(ctx context.Context, now time.Time) string {
-	tctx, cancel := context.WithTimeout(ctx, askWait)
+	// Within a hold's time: a call's request waits for a tick, and one
+	// that waits past askWait takes the keeper for hung.
+	tctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
-	if k.cfg.Idle > 0 && k.cfg.Launched && now.Sub(k.lastCall) >= k.cfg.Idle {
+	k.clock.Lock()
+	lastCall, launched := k.lastCall, k.cfg.Launched
+	k.clock.Unlock()
+	if k.cfg.Idle > 0 && launched && now.Sub(lastCall) >= k.cfg.Idle {
 		k.exitChrome(tctx, now)
 		return fmt.Sprintf("closed its Chrome after %v with no call", k.cfg.Idle)
 	}
-	k.closeIdleSessions(tctx, now)
-	downloads := k.relay.watching() && now.Sub(k.lastCall) < watchIdle
-	if len(k.held) == 0 && !downloads && !(k.cfg.Idle > 0 && (k.cfg.Launched || len(k.sessions()) > 0)) {
+	sessions := k.sessions(tctx)
+	k.closeIdleSessions(tctx, now, sessions)
+	downloads := k.relay.watching() && now.Sub(lastCall) < watchIdle
+	if len(k.held) == 0 && !downloads && !(k.cfg.Idle > 0 && (launched || len(sessions) > 0)) {
 		return "nothing to hold"
 	}
 	return ""
 }
 
 // serve answers calls, one request per connection.
-func (k *keeper) serve(ctx context.Context, ln net.Listener, token string) {
+func (k *keeper) serve(ctx context.Context, ln net.Listener) {
 	for {
 		conn, err := ln.Accept()
 		if err != nil {
 			return
 		}
-		go k.answer(ctx, conn, token)
+		go k.answer(ctx, conn)
 	}
 }
 
-func (k *keeper) answer(ctx context.Context, conn net.Conn, token string) {
+func (k *keeper) answer(ctx context.Context, conn net.Conn) {
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(askWait))
 	line, err := bufio.NewReader(io.LimitReader(conn, 1<<16)).ReadBytes('\n')
@@ -212,39 +243,26 @@ func (k *keeper) answer(ctx context.Context, conn net.Conn, token string) {
 		return
 	}
 	var req request
-	if json.Unmarshal(line, &req) != nil || subtle.ConstantTimeCompare([]byte(req.Token), []byte(token)) != 1 {
+	if json.Unmarshal(line, &req) != nil || subtle.ConstantTimeCompare([]byte(req.Token), []byte(k.token)) != 1 {
 		return // not a call of this user's: it read no keeper.json
 	}
-	var rep reply
-	if req.Op == "events" {
-		rep = k.events(ctx, req)
-	} else {
-		k.mu.Lock()
-		rep = k.handle(ctx, req)
-		k.mu.Unlock()
-	}
-	_ = json.NewEncoder(conn).Encode(rep)
+	_ = json.NewEncoder(conn).Encode(k.handle(ctx, req))
 }
 
+// handle answers one request. Only holds, status and stop wait for mu:
+// a call's visit and its downloads never wait on a tab's hold or a tick.
 func (k *keeper) handle(ctx context.Context, req request) reply {
-	now := time.Now()
-	k.lastCall = now
-	if req.Session != "" {
-		k.seen[req.Session] = now
+	if req.Version != protocol {
+		return reply{Failure: &Failure{Message: fmt.Sprintf("keeper: protocol %d, asked %d", protocol, req.Version)}}
+	}
+	if req.Op != "events" && req.Op != "status" {
+		k.visited(req)
 	}
 	switch req.Op {
-	case "hold":
-		hctx, cancel := context.WithTimeout(ctx, holdWait)
-		defer cancel()
-		before := k.held[req.Target]
-		var was page.Emulation
-		if before != nil {
-			was = before.em
-		}
-		rep := reply{Failure: k.sync(hctx)[req.Target]}
-		h := k.held[req.Target]
-		rep.Already = before != nil && h == before && reflect.DeepEqual(was, h.em)
-		return rep
+	case "visit":
+		return reply{}
+	case "events":
+		return k.events(ctx, req)
 	case "watch":
 		wctx, cancel := context.WithTimeout(ctx, holdWait)
 		defer cancel()
@@ -254,16 +272,59 @@ func (k *keeper) handle(ctx context.Context, req request) reply {
 			rep.Failure = failure(err)
 		}
 		return rep
-	case "status":
-		return reply{Status: k.status()}
-	case "stop":
-		select {
-		case <-k.stop:
-		default:
-			close(k.stop)
-		}
 	}
-	return reply{}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.exiting {
+		return reply{Failure: &Failure{Message: "keeper: exiting", Exiting: true}}
+	}
+	switch req.Op {
+	case "hold":
+		return k.holdFor(ctx, req.Target)
+	case "status":
+		return reply{Status: k.status(ctx)}
+	case "stop":
+		k.exiting = true
+		close(k.stop)
+		return reply{}
+	}
+	return reply{Failure: &Failure{Message: fmt.Sprintf("keeper: no op %q", req.Op)}}
+}
+
+// visited notes a call's request: the idle clocks start again, and a
+// call that launched the keeper's Chrome says so.
+func (k *keeper) visited(req request) {
+	now := time.Now()
+	k.clock.Lock()
+	defer k.clock.Unlock()
+	k.lastCall = now
+	if req.Session != "" {
+		k.seen[req.Session] = now
+	}
+	if req.Launched && !k.cfg.Launched && req.Browser == k.browserURL() {
+		k.cfg.Launched = true
+		_ = k.republish() // a keeper started again then knows it too
+		k.log.Printf("closes its Chrome, which a call launched, after %v with no call", k.cfg.Idle)
+	}
+}
+
+// holdFor syncs the tabs' emulation and answers for target: whether it
+// holds it now, and held it so before.
+func (k *keeper) holdFor(ctx context.Context, target string) reply {
+	hctx, cancel := context.WithTimeout(ctx, holdWait)
+	defer cancel()
+	before := k.held[target]
+	var was page.Emulation
+	if before != nil {
+		was = before.em
+	}
+	rep := reply{Failure: k.sync(hctx)[target]}
+	h := k.held[target]
+	if rep.Failure == nil && h == nil {
+		rep.Failure = &Failure{Message: "keeper: the tab is not among its browser's, or its file says no emulation"}
+	}
+	rep.Already = before != nil && h == before && reflect.DeepEqual(was, h.em)
+	return rep
 }
 
 // events answers a call's ask for download events, within its wait.
@@ -278,11 +339,15 @@ func (k *keeper) events(ctx context.Context, req request) reply {
 	return reply{Events: evs, Seq: seq}
 }
 
-func (k *keeper) status() *Status {
-	st := &Status{PID: os.Getpid(), Since: k.started.Local().Format(time.DateTime), Sessions: k.sessions(),
+func (k *keeper) status(ctx context.Context) *Status {
+	sctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	st := &Status{PID: os.Getpid(), Since: k.started.Local().Format(time.DateTime), Sessions: k.sessions(sctx),
 		Downloads: k.relay.watching()}
 	if k.cfg.Idle > 0 {
+		k.clock.Lock()
 		st.IdleClose, st.ClosesChrome = Duration(k.cfg.Idle), k.cfg.Launched
+		k.clock.Unlock()
 	}
 	for _, h := range k.held {
 		st.Emulating = append(st.Emulating, h.label)

@@ -84,7 +84,8 @@ func WatchEffects(ctx context.Context, p *Page, newTabs bool) (*Effects, error) 
 	conn := p.S.Conn()
 	if newTabs {
 		// Browser.downloadWillBegin arrives when the call asked Chrome
-		// for download events (capture.WatchDownloads).
+		// for download events (capture.WatchDownloads), or the keeper
+		// brings them (keeper.Relay, cdp.Conn.Deliver).
 		w.targets = conn.Listen("", proto.EventTargetCreated, proto.EventTargetInfoChanged, proto.EventTargetDestroyed, proto.EventBrowserDownloadWillBegin)
 	}
 	var g errgroup.Group

@@ -50,8 +50,9 @@ type tabTable interface {
 	// letGo lets the call's tab go when it is targetID.
 	letGo(targetID string)
 	// visit tells the keeper of the browser at ep that the call ran there
-	// (starting one for a Chrome the call launched).
-	visit(ctx context.Context, ep chrome.Endpoint, launched bool)
+	// (starting one for a Chrome the call launched, whose websocket URL
+	// launched is).
+	visit(ctx context.Context, ep chrome.Endpoint, launched string)
 }
 
 // output is what an executor returns: the value the agent reads as the

@@ -27,12 +27,18 @@ func (c *Call) visitKeeper(ctx context.Context) {
 	if c.keep == nil || c.browser == nil {
 		return
 	}
-	c.visit(ctx, c.browser.Endpoint, c.browser.Launched)
+	launched := ""
+	if v := c.browser.Version; c.browser.Launched && v != nil {
+		launched = v.WebSocketDebuggerURL
+	}
+	c.visit(ctx, c.browser.Endpoint, launched)
 }
 
-func (c *Call) visit(ctx context.Context, ep chrome.Endpoint, launched bool) {
-	session := c.tabs.Session()
-	if note := c.keep.Visit(ctx, ep, session, launched, session != "" || launched); note != "" {
+// visit tells the keeper of the browser at ep that the call ran there;
+// launched is the websocket URL of the Chrome the call launched, if it
+// did.
+func (c *Call) visit(ctx context.Context, ep chrome.Endpoint, launched string) {
+	if note := c.keep.Visit(ctx, ep, c.tabs.Session(), launched); note != "" {
 		c.warn("%s", note)
 	}
 }

@@ -36,12 +36,15 @@ const (
 	// rendered: the action itself waits for the page to render a frame
 	// after it (dom's effects watch), so the settle looks at once.
 	rendered
-	// browserWide: the step needs the browser's websocket, not only its
-	// tab's: Chrome tells a download in a tab the step opened to the
+	// browserWide: the step needs the browser's download events, not only
+	// its tab's: Chrome tells a download in a tab the step opened to the
 	// browser's sessions and that tab's only, and the tab's websocket can
 	// attach to the new tab only once it is announced, when its first
-	// response may already have begun the download. A batch without one
-	// talks to its tab alone (chrome.DialTab), which costs Chrome far less.
+	// response may already have begun the download. The browser's keeper
+	// brings them to a batch over its tab's own websocket (tab.Options.
+	// Relay); without a keeper such a batch uses the browser's websocket.
+	// A batch without one talks to its tab alone (chrome.DialTab), which
+	// costs Chrome far less.
 	browserWide
 	// script: the step runs the agent's code in the page, which may
 	// change it: the changes summary names the step when it did.

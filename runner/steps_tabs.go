@@ -104,8 +104,10 @@ func runChromeStatus(ctx context.Context, e *env, p chromeStatusParams) (output,
 	if !cs.Running {
 		return output{value: cs}, &Error{Type: Connection, Message: "Chrome is not reachable: " + cs.Error, Err: ctx.Err()}
 	}
-	if cs.Launched {
-		e.tabs.visit(ctx, ep, true) // its keeper closes it when idle
+	if cs.Launched { // its keeper closes it when idle
+		if v, verr := chrome.GetVersion(ctx, ep); verr == nil {
+			e.tabs.visit(ctx, ep, v.WebSocketDebuggerURL)
+		}
 	}
 	st := chromeStatusOutput{Status: cs, Keeper: keeper.Look(ctx, e.files.Temp, ep)}
 	session := e.tabs.registry().Session()

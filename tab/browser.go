@@ -47,8 +47,10 @@ func Connect(ctx context.Context, getenv chrome.Env, ep chrome.Endpoint, temp pr
 		return nil, e
 	}
 	br := &Browser{Browser: b}
-	if b.Launched {
-		br.Relaunched = keeper.TakeExitNote(temp, ep)
+	// A note of a Chrome the keeper closed is said by the call that
+	// launches the next, and stale once any Chrome answers there.
+	if why := keeper.TakeExitNote(temp, ep); b.Launched {
+		br.Relaunched = why
 	}
 	return br, nil
 }

@@ -143,7 +143,8 @@ func (t *Tab) ChangeEmulation(ctx context.Context, from, to page.Emulation) erro
 	}
 	t.warn("cdpskill's keeper could not hold the emulation (%v): it is in force for this call only, and the next call applies it again", err)
 	t.selfHeld = true
-	if err := page.Change(ctx, t.Page, hf, ht); err != nil {
+	// The call's session has the network part only: the rest from nothing.
+	if err := page.Change(ctx, t.Page, page.Emulation{Network: to.Network}, to); err != nil {
 		_ = t.SaveEmulation(from)
 		return err
 	}
