@@ -4,6 +4,8 @@ package keeper
 
 import (
 	"context"
+	"encoding/json"
+	"net"
 	"strings"
 	"syscall"
 	"testing"
@@ -42,5 +44,50 @@ func TestHungKeeperReplaced(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the hung keeper %d still runs", first.PID)
 		}
+	}
+}
+
+// A keeper an older cdpskill started, which speaks another protocol (it
+// would answer a download watch it does not know with nothing), is asked
+// to stop and replaced.
+func TestOlderKeeperReplaced(t *testing.T) {
+	b := browser.Get(t)
+	c := &Client{Exe: testExe, Temp: private.Temp(t.TempDir()), Idle: time.Hour}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	asked := make(chan string, 4)
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			var req request
+			if json.NewDecoder(conn).Decode(&req) == nil {
+				asked <- req.Op
+			}
+			conn.Write([]byte("{}\n"))
+			conn.Close()
+		}
+	}()
+	dir := Dir(c.Temp, b.Endpoint)
+	old, _ := json.Marshal(record{PID: 1 << 22, Addr: ln.Addr().String(), Token: "t", Started: time.Now()})
+	if err := c.Temp.WriteFile(recordPath(dir), old); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	t.Cleanup(func() { Stop(context.Background(), c.Temp, b.Endpoint) })
+	if note := c.Visit(ctx, b.Endpoint, "s", ""); note != "" {
+		t.Errorf("note: %q", note)
+	}
+	if op := <-asked; op != "stop" {
+		t.Errorf("the older keeper was asked %q", op)
+	}
+	if k := Look(ctx, c.Temp, b.Endpoint); k == nil || k.PID == 1<<22 {
+		t.Errorf("the keeper after: %+v", k)
 	}
 }

@@ -119,6 +119,9 @@ func TestSoak(t *testing.T) {
 	}
 	tab := res["tab"].(string)
 	c.call(t, tab, `{"pageFunction":"document.body.insertAdjacentHTML('beforeend', '<button onclick=\"this.textContent = ++window.n\">Count</button>'); window.n = 0"}`)
+	// A click has the browser's keeper started (its downloads): it stays,
+	// one per browser, and is no growth.
+	c.call(t, tab, `{"click":"button"}`)
 	before := measure(t, b, c)
 	for i := range calls {
 		step := `{"pageFunction":"window.n"}`
