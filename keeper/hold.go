@@ -88,6 +88,7 @@ func label(root, path string) string {
 func (k *keeper) sync(ctx context.Context) map[string]*Failure {
 	failed := map[string]*Failure{}
 	want := k.wanted()
+	k.wanting = want
 	pages, err := proto.TargetGetTargets{}.Do(ctx, k.browser.Conn.Browser())
 	if err != nil {
 		k.log.Printf("cannot list the tabs: %v", err)

@@ -46,6 +46,8 @@ type keeper struct {
 	held map[string]*heldTab
 	// found is when the keeper first found each session's context.
 	found map[string]time.Time
+	// wanting is what the tabs' files said at the last sync.
+	wanting map[string]wantedTab
 	// exiting: the keeper is about to exit; it takes no more duties.
 	exiting bool
 
@@ -320,8 +322,8 @@ func (k *keeper) holdFor(ctx context.Context, target string) reply {
 	}
 	rep := reply{Failure: k.sync(hctx)[target]}
 	h := k.held[target]
-	if rep.Failure == nil && h == nil {
-		rep.Failure = &Failure{Message: "keeper: the tab is not among its browser's, or its file says no emulation"}
+	if _, wanted := k.wanting[target]; wanted && rep.Failure == nil && h == nil {
+		rep.Failure = &Failure{Message: "keeper: the tab is not among its browser's tabs"}
 	}
 	rep.Already = before != nil && h == before && reflect.DeepEqual(was, h.em)
 	return rep

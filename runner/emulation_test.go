@@ -188,8 +188,8 @@ func TestEmulatedWorldAcrossCalls(t *testing.T) {
 	}
 
 	res = c.act(t, tab, `{"emulate":"reset"},`+look)
-	if out := jsonText(field(stepOutputs(t, res)[0], "output")); out != `{"reset":true}` {
-		t.Errorf("reset: %s", out)
+	if out := jsonText(field(stepOutputs(t, res)[0], "output")); out != `{"reset":true}` || res["warnings"] != nil {
+		t.Errorf("reset: %s, warnings %s", out, jsonText(res["warnings"]))
 	}
 	if got := worldOf(t, field(stepOutputs(t, res)[1], "output", "value")); got != own {
 		t.Errorf("after reset:\n got %+v\nwant %+v", got, own)
