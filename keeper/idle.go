@@ -97,6 +97,7 @@ func (k *keeper) exitChrome(ctx context.Context, now time.Time) {
 	_ = (proto.BrowserClose{}).Do(ctx, k.browser.Conn.Browser()) // Chrome may close the connection before it answers
 	select {
 	case <-k.browser.Conn.Done():
+		_ = os.Remove(launchedPath(k.dir))
 	case <-time.After(2 * time.Second):
 		k.log.Print("Chrome did not exit when asked")
 		_ = os.Remove(exitPath(k.dir))

@@ -97,9 +97,9 @@ func Dir(temp private.Temp, ep chrome.Endpoint) string {
 	return filepath.Join(temp.Root(), "keepers", name)
 }
 
-// record is keeper.json: how calls reach the keeper, and what it was
-// started for. The keeper removes it when it exits on its own; one left
-// behind by a keeper that is gone tells the next call that one died.
+// record is keeper.json: how calls reach the keeper. The keeper removes
+// it when it exits on its own; one left behind by a keeper that is gone
+// tells the next call that one died.
 type record struct {
 	// Version is the protocol the keeper speaks: a call replaces one
 	// that speaks another (a keeper an older cdpskill started).
@@ -108,12 +108,6 @@ type record struct {
 	Addr    string    `json:"addr"`
 	Token   string    `json:"token"`
 	Started time.Time `json:"started"`
-	// Browser is the browser's websocket URL: it names one run of Chrome,
-	// so a keeper started again knows whether its Chrome is the one that
-	// was launched.
-	Browser  string        `json:"browser"`
-	Launched bool          `json:"launched,omitempty"`
-	Idle     time.Duration `json:"idle"`
 }
 
 func recordPath(dir string) string { return filepath.Join(dir, "keeper.json") }
@@ -121,6 +115,9 @@ func logPath(dir string) string    { return filepath.Join(dir, "keeper.log") }
 func lockPath(dir string) string   { return filepath.Join(dir, "keeper.lock") }
 func startPath(dir string) string  { return filepath.Join(dir, "start.lock") }
 func exitPath(dir string) string   { return filepath.Join(dir, "exited.json") }
+
+// launchedPath holds the websocket URL of the Chrome cdpskill launched.
+func launchedPath(dir string) string { return filepath.Join(dir, "launched") }
 
 func readRecord(temp private.Temp, dir string) (record, bool) {
 	data, err := temp.ReadFile(recordPath(dir), 1<<16)

@@ -131,9 +131,11 @@ func newKeeper(ctx context.Context, cfg Config, dir string, lg *log.Logger) (*ke
 	now := time.Now()
 	k := &keeper{cfg: cfg, dir: dir, browser: b, log: lg, started: now, stop: make(chan struct{}),
 		held: map[string]*heldTab{}, lastCall: now, seen: map[string]time.Time{}, found: map[string]time.Time{}}
-	// A keeper started again after one died inherits its launched Chrome:
-	// the browser's websocket URL names one run of it.
-	if old, ok := readRecord(cfg.Temp, dir); ok && old.Launched && old.Browser == k.browserURL() {
+	// A keeper started again inherits its launched Chrome: the browser's
+	// websocket URL names one run of it.
+	if cfg.Launched {
+		k.noteLaunched()
+	} else if data, err := cfg.Temp.ReadFile(launchedPath(dir), 1<<12); err == nil && string(data) == k.browserURL() {
 		k.cfg.Launched = true
 	}
 	k.relay = newRelay(b.Conn)
@@ -156,13 +158,7 @@ func (k *keeper) publish(addr string) error {
 		return err
 	}
 	k.addr, k.token = addr, hex.EncodeToString(b)
-	return k.republish()
-}
-
-// republish writes keeper.json again, as what it holds changed.
-func (k *keeper) republish() error {
-	data, err := json.Marshal(record{Version: protocol, PID: os.Getpid(), Addr: k.addr, Token: k.token,
-		Started: k.started, Browser: k.browserURL(), Launched: k.cfg.Launched, Idle: k.cfg.Idle})
+	data, err := json.Marshal(record{Version: protocol, PID: os.Getpid(), Addr: k.addr, Token: k.token, Started: k.started})
 	if err != nil {
 		return err
 	}
@@ -305,8 +301,16 @@ func (k *keeper) visited(req request) {
 	}
 	if req.Launched && !k.cfg.Launched && req.Browser == k.browserURL() {
 		k.cfg.Launched = true
-		_ = k.republish() // a keeper started again then knows it too
+		k.noteLaunched()
 		k.log.Printf("closes its Chrome, which a call launched, after %v with no call", k.cfg.Idle)
+	}
+}
+
+// noteLaunched keeps, beside the keeper, which run of Chrome cdpskill
+// launched, for a keeper started after this one.
+func (k *keeper) noteLaunched() {
+	if err := k.cfg.Temp.WriteFile(launchedPath(k.dir), []byte(k.browserURL())); err != nil {
+		k.log.Print(err)
 	}
 }
 
