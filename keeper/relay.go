@@ -26,8 +26,11 @@ type Relay struct {
 	rec record
 	seq int64
 
-	stop     context.CancelFunc
-	followed chan struct{}
+	stop      context.CancelFunc
+	ctx       context.Context // the Relay's life
+	followed  chan struct{}
+	renewing  sync.WaitGroup
+	renewBusy sync.Mutex
 }
 
 // relayPoll is how long one ask of a following Relay waits for an event.
@@ -47,9 +50,8 @@ func (c *Client) Relay(ctx context.Context, ep chrome.Endpoint, conn *cdp.Conn, 
 	if err != nil {
 		return nil, note, err
 	}
-	fctx, cancel := context.WithCancel(context.Background())
-	r.stop = cancel
-	go r.follow(fctx)
+	r.ctx, r.stop = context.WithCancel(context.Background())
+	go r.follow(r.ctx)
 	return r, note, nil
 }
 
@@ -71,10 +73,22 @@ func (r *Relay) rewatch(ctx context.Context) (string, error) {
 	return note, nil
 }
 
-// Renew sets the download settings again (see capture.Downloads.Renew).
-func (r *Relay) Renew(ctx context.Context) error {
-	_, err := r.rewatch(ctx)
-	return err
+// Renew sets the download settings again (see capture.Downloads.Renew),
+// beside the step rather than before it: a step waits for no keeper, and
+// a call that ended their settings ended within the step's first
+// milliseconds is as rare as one that ends them during it. One renewal
+// at a time; one asked meanwhile is the one under way.
+func (r *Relay) Renew(context.Context) error {
+	if !r.renewBusy.TryLock() {
+		return nil
+	}
+	r.renewing.Add(1)
+	go func() {
+		defer r.renewing.Done()
+		defer r.renewBusy.Unlock()
+		_, _ = r.rewatch(r.ctx) // a keeper gone is found again by the follower
+	}()
+	return nil
 }
 
 // Flush delivers every download event Chrome sent before it.
@@ -90,10 +104,11 @@ func (r *Relay) Flush(ctx context.Context) error {
 	return nil
 }
 
-// Close stops following.
+// Close stops following, and renewing.
 func (r *Relay) Close() {
 	r.stop()
 	<-r.followed
+	r.renewing.Wait()
 }
 
 // follow asks for the next events, one ask at a time, until stopped; a
