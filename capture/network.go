@@ -33,6 +33,10 @@ type Request struct {
 	ResponseMs int    `json:"responseMs,omitempty"` // until the response headers
 	Ms         int    `json:"ms,omitempty"`         // until the last byte, or the failure
 	Error      string `json:"error,omitempty"`      // net::ERR_…, or why it was blocked
+	// Transferred is what came over the network, headers included;
+	// Decoded the body as the page got it (decompressed).
+	Transferred int64 `json:"transferred,omitempty"`
+	Decoded     int64 `json:"decoded,omitempty"`
 	// Pending is a request sent with nothing back yet; Receiving one whose
 	// response came and whose body is still arriving.
 	Pending   bool `json:"pending,omitempty"`
@@ -106,13 +110,14 @@ const (
 	evFinished   = proto.EventNetworkLoadingFinished
 	evFailed     = proto.EventNetworkLoadingFailed
 	evFromCache  = proto.EventNetworkRequestServedFromCache
+	evData       = proto.EventNetworkDataReceived
 )
 
 // StartNetwork subscribes to the tab's network events and enables the
 // Network domain. Requests already in flight are not seen: Chrome does
 // not replay them.
 func StartNetwork(ctx context.Context, s *cdp.Session) (*Network, error) {
-	l := s.Listen(evWillBeSent, evResponse, evFinished, evFailed, evFromCache)
+	l := s.Listen(evWillBeSent, evResponse, evFinished, evFailed, evFromCache, evData)
 	if err := (proto.NetworkEnable{}).Do(ctx, s); err != nil {
 		l.Close()
 		return nil, fmt.Errorf("capture: start network: %w", err)
@@ -261,6 +266,10 @@ type netEvent struct {
 	Canceled         bool                   `json:"canceled"`
 	BlockedReason    string                 `json:"blockedReason"`
 	CorsErrorStatus  *proto.CorsErrorStatus `json:"corsErrorStatus"`
+	// EncodedDataLength is, when loading finished, what came over the
+	// network in all; DataLength what one chunk of the body decoded to.
+	EncodedDataLength float64 `json:"encodedDataLength"`
+	DataLength        int64   `json:"dataLength"`
 }
 
 // apply folds one event in; n.mu is held. A request begins with
@@ -273,6 +282,9 @@ func (n *Network) apply(method string, params json.RawMessage) *Request {
 	}
 	r := n.byID[e.RequestID]
 	if r == nil {
+		if method == evData {
+			return nil // a body's chunks of a request begun before: its size is not the call's to know
+		}
 		if method != evWillBeSent || e.RedirectResponse != nil {
 			n.keepLate(method, e)
 		}
@@ -309,6 +321,9 @@ func (r *Request) update(method string, e *netEvent) {
 		}
 	case evFinished:
 		r.finish(e.Timestamp)
+		r.Transferred = int64(e.EncodedDataLength)
+	case evData:
+		r.Decoded += e.DataLength
 	case evFailed:
 		r.fail(e)
 	case evFromCache:

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -161,9 +162,22 @@ func TestNetworkRecordsRequests(t *testing.T) {
 		t.Errorf("dead: %+v", r)
 	}
 
-	rep := n.Report()
+	if ok.Decoded != int64(len(`{"ok":true}`)) || ok.Transferred <= ok.Decoded {
+		t.Errorf("ok sizes: decoded %d, transferred %d", ok.Decoded, ok.Transferred)
+	}
+
+	rep := n.Report(0, "")
 	if rep == nil {
 		t.Fatal("no report")
+	}
+	// The page's own requests, by path on its origin: the document and
+	// its fetches, not its favicon.
+	okLine := regexp.MustCompile(`^GET /api/ok 200 \d+ms 11B$`)
+	if len(rep.Requests) < 5 || rep.Requests[0] != fmt.Sprintf("GET /fetches.html 200 %dms %dB", doc.Ms, doc.Decoded) || !okLine.MatchString(rep.Requests[1]) {
+		t.Errorf("requests: %q", rep.Requests)
+	}
+	if !slices.Contains(rep.Requests, "GET "+dead+" net::ERR_CONNECTION_REFUSED") {
+		t.Errorf("the failed request, with its whole URL on another origin: %q", rep.Requests)
 	}
 	var lines []string
 	for _, f := range rep.Errors {
@@ -179,7 +193,7 @@ func TestNetworkReportGroupsRepeats(t *testing.T) {
 	s, ctx, n, _ := fetchPage(t)
 	evalAwait(t, ctx, s, "Promise.all([1,2,3].map(() => fetch('/api/missing').then(r => r.text()))).then(() => post())")
 	n.Flush(ctx)
-	rep := n.Report()
+	rep := n.Report(0, "")
 	if rep == nil || len(rep.Errors) != 1 || rep.Errors[0].Count != 3 || rep.Errors[0].Method != "" {
 		t.Errorf("report: %+v", rep)
 	}

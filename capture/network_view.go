@@ -158,11 +158,13 @@ const MaxReportRequests = 10
 // maxReportURL keeps the call's report small; the network step shows more.
 const maxReportURL = 150
 
-// NetworkReport is what a call says about its own failed requests, next
-// to its console errors: network failures and HTTP error statuses. Each
-// distinct failure is listed once.
+// NetworkReport is what a call says about its own requests, next to its
+// console errors: the page's own (documents, fetch, XHR), one line each,
+// and the failures, network failures and HTTP error statuses, each
+// distinct one listed once.
 type NetworkReport struct {
-	Errors []FailedRequest `json:"errors"`
+	Requests []string        `json:"requests,omitempty"`
+	Errors   []FailedRequest `json:"errors,omitempty"`
 	// Omitted counts the failures left out beyond MaxReportRequests.
 	Omitted int `json:"omitted,omitempty"`
 }
@@ -176,15 +178,25 @@ type FailedRequest struct {
 	Count  int    `json:"count,omitempty"` // set when it happened more than once
 }
 
-// Report summarises the failures among every request the Network saw,
-// Clear or not, or returns nil when nothing failed. Requests the page
-// cancelled itself (navigating away, AbortController) are not failures,
-// nor is a missing /favicon.ico that Chrome, not the page, asked for.
-func (n *Network) Report() *NetworkReport {
+// Report lists the page's own requests begun since since (milliseconds
+// since the epoch: the call's start), and summarises the failures among
+// every request the Network saw, Clear or not; nil when there is neither.
+// Requests the page cancelled itself (navigating away, AbortController)
+// are not failures, nor is a missing /favicon.ico that Chrome, not the
+// page, asked for. A URL on the origin of the tab's document (its last
+// one the call loaded, else page) is shown by its path.
+func (n *Network) Report(since int64, page string) *NetworkReport {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.pump()
-	return newNetworkReport(n.reqs)
+	r := newNetworkReport(n.reqs)
+	if lines := requestLines(n.reqs, since, n.s.TargetID, page); len(lines) > 0 {
+		if r == nil {
+			r = &NetworkReport{}
+		}
+		r.Requests = lines
+	}
+	return r
 }
 
 // isFaviconProbe is Chrome's own request for a page's default icon.
@@ -225,4 +237,95 @@ func newNetworkReport(reqs []*Request) *NetworkReport {
 // directory.
 func NewNetworkView(reqs []Request, q NetworkQuery, spillPath string) (*NetworkView, error) {
 	return Files{}.NewNetworkView(reqs, q, spillPath)
+}
+
+// maxReportLines bounds the report's requests: the network step lists
+// them all.
+const maxReportLines = 10
+
+// requestLines are the report's lines for the page's own requests begun
+// since since: "POST /api/items 201 12ms 48B".
+func requestLines(reqs []*Request, since int64, main, page string) []string {
+	var own []*Request
+	for _, r := range reqs {
+		if r.Start >= since && pageOwn(r) {
+			own = append(own, r)
+			if r.Type == "Document" && r.frame == main {
+				page = r.URL
+			}
+		}
+	}
+	origin := originOf(page)
+	var lines []string
+	for i, r := range own {
+		if i == maxReportLines {
+			lines = append(lines, fmt.Sprintf("+%d more (the network step lists them)", len(own)-i))
+			break
+		}
+		lines = append(lines, requestLine(r, origin))
+	}
+	return lines
+}
+
+// pageOwn: a document, or a fetch or XHR, the requests that carry what
+// the page does, unlike its images, scripts and fonts.
+func pageOwn(r *Request) bool {
+	switch r.Type {
+	case "Document", "Fetch", "XHR", "EventSource":
+		return true
+	}
+	return false
+}
+
+// requestLine is r in one line: method, address, then its status (or
+// what became of it), time and size, and where the answer came from when
+// not the network.
+func requestLine(r *Request, origin string) string {
+	u := r.URL
+	if origin != "" && strings.HasPrefix(u, origin+"/") {
+		u = u[len(origin):]
+	}
+	parts := []string{r.Method, truncate(u, maxReportURL)}
+	switch {
+	case r.Pending || r.Receiving:
+		parts = append(parts, "pending")
+	case r.canceled:
+		parts = append(parts, "canceled")
+	case r.Error != "":
+		parts = append(parts, r.Error)
+	default:
+		parts = append(parts, strconv.Itoa(r.Status))
+	}
+	if r.Done() && r.Error == "" {
+		parts = append(parts, fmt.Sprintf("%dms", r.Ms))
+		if r.Decoded > 0 { // the body as the page got it
+			parts = append(parts, byteSize(r.Decoded))
+		}
+	}
+	if r.From != "" && r.From != FromNetwork {
+		parts = append(parts, "("+r.From+")")
+	}
+	return strings.Join(parts, " ")
+}
+
+// originOf is raw's scheme and host, "" for none.
+func originOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}
+
+// byteSize is n as the agent reads it: 48B, 1.2KB, 230KB, 3.4MB.
+func byteSize(n int64) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%dB", n)
+	case n < 10_000:
+		return fmt.Sprintf("%.1fKB", float64(n)/1000)
+	case n < 1_000_000:
+		return fmt.Sprintf("%dKB", n/1000)
+	}
+	return fmt.Sprintf("%.1fMB", float64(n)/1e6)
 }

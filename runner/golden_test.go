@@ -22,6 +22,10 @@ var (
 	// logged counts the page's log messages, which a document restored
 	// from the back/forward cache does not log again: Chrome's choice.
 	loggedCount = regexp.MustCompile(`"logged":\d+`)
+	// requestMs is how long a request of the report's took, and
+	// fromCache whether Chrome's cache had it, after the other tests.
+	requestMs = regexp.MustCompile(`( \d{3}) \d+ms`)
+	fromCache = regexp.MustCompile(` \((disk|memory)-cache\)"`)
 )
 
 // normalize replaces what differs between runs: ports, temp dirs, ids.
@@ -36,6 +40,8 @@ func normalize(c *cli, tab string, out []byte) string {
 	s = elapsed.ReplaceAllString(s, `"elapsed":0`)
 	s = still.ReplaceAllString(s, "waited 1s: the page had not changed for 1s ")
 	s = loggedCount.ReplaceAllString(s, `"logged":"$$N"`)
+	s = requestMs.ReplaceAllString(s, "$1 Nms")
+	s = fromCache.ReplaceAllString(s, `"`)
 	var pretty bytes.Buffer
 	if json.Indent(&pretty, []byte(s), "", "  ") != nil {
 		return s

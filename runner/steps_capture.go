@@ -420,5 +420,5 @@ func (c *Call) finishNetwork(ctx context.Context, held bool) (*capture.NetworkRe
 		top = nil // a page a navigation holds back answers nothing
 	}
 	err := nc.Save(ctx, nc.Log, true, top)
-	return nc.Report(), err
+	return nc.Report(c.start.UnixMilli(), c.startURL), err
 }

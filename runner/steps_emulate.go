@@ -23,7 +23,7 @@ var emulateSteps = []step{
 		also(`{"viewport":"…"}`, "emulateDevice", "device", "setDevice").
 		also(`{"viewport":{"width":390,"height":844}}`, "setViewport", "setViewportSize", "resize", "resizeWindow", "windowSize"),
 	define("emulate", `{colorScheme, reducedMotion, forcedColors, media, locale, timezone, geolocation, permissions, userAgent, cpuThrottle, cache: false}`,
-		"held across calls and reloads until \"reset\"",
+		"held, reloads too, until \"reset\"",
 		needsTab|visual, decodeEmulate, runEmulate).out(`{emulated} | {reset, emulated?}`).did("Emulated").
 		also(`{"emulate":{"colorScheme":"dark"}}`, "emulateMedia", "emulateMediaFeatures", "colorScheme", "darkMode", "prefersColorScheme").
 		also(`{"emulate":{"media":"print"}}`, "emulateMediaType", "printMedia").

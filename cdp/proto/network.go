@@ -228,4 +228,5 @@ const (
 	EventNetworkLoadingFinished        = "Network.loadingFinished"
 	EventNetworkLoadingFailed          = "Network.loadingFailed"
 	EventNetworkRequestServedFromCache = "Network.requestServedFromCache"
+	EventNetworkDataReceived           = "Network.dataReceived"
 )
