@@ -12,6 +12,8 @@ import (
 // ResponseMatch names the response a step waits for: a URL substring,
 // and a method and a status when given.
 type ResponseMatch struct {
+	// URL is a part of the URL; empty matches any fetch or XHR (not a
+	// document, image or script the page loads meanwhile).
 	URL    string `json:"url"`
 	Method string `json:"method,omitempty"`
 	Status int    `json:"status,omitempty"`
@@ -19,6 +21,9 @@ type ResponseMatch struct {
 
 func (m ResponseMatch) String() string {
 	s := fmt.Sprintf("url containing %q", m.URL)
+	if m.URL == "" {
+		s = "a fetch or XHR"
+	}
 	if m.Method != "" {
 		s = strings.ToUpper(m.Method) + " " + s
 	}
@@ -31,6 +36,9 @@ func (m ResponseMatch) String() string {
 // matches: a request that got a response (not one that failed or is
 // still waiting for its headers) as m asks.
 func (m ResponseMatch) matches(r *Request) bool {
+	if m.URL == "" && r.Type != "Fetch" && r.Type != "XHR" {
+		return false
+	}
 	return r.Status != 0 && strings.Contains(r.URL, m.URL) &&
 		(m.Method == "" || strings.EqualFold(r.Method, m.Method)) &&
 		(m.Status == 0 || r.Status == m.Status)

@@ -104,7 +104,7 @@ var fieldDefs = []fieldDef{
 			}
 			return nil
 		}},
-	{name: "waitForResponse", where: onStep, usage: `"/api/items" | {url, method, status}`,
+	{name: "waitForResponse", where: onStep, usage: `"/api/items" | "any" | "POST" | {url, method, status}`,
 		summary: "after the action, wait for that response; it comes back as the step's response",
 		set: func(raw json.RawMessage, _ place, _ *request, ps *plannedStep) error {
 			m, err := decodeWaitForResponse(raw)

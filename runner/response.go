@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -21,22 +22,36 @@ import (
 // one goes to a file, with a preview.
 const bodyInlineLimit = 4000
 
-// decodeWaitForResponse reads "url substring" or {url, method, status}.
+// decodeWaitForResponse reads "url substring", "any" (the first fetch or
+// XHR), a method alone ("POST": the first fetch or XHR with it, as an
+// HTTP method is written, in capitals), or {url, method, status}, whose
+// url may then be left out.
 func decodeWaitForResponse(raw json.RawMessage) (*capture.ResponseMatch, error) {
 	var m capture.ResponseMatch
 	if s, ok := asString(raw); ok {
-		m.URL = s
+		switch {
+		case s == "any":
+		case slices.Contains(httpMethods, s):
+			m.Method = s
+		default:
+			m.URL = s
+		}
 	} else if err := decodeStrict(raw, &m); err != nil {
-		return nil, fmt.Errorf(`must be "url substring" or {url, method, status}: %v`, err)
+		return nil, fmt.Errorf(`must be "url substring", "any", a method ("POST") or {url, method, status}: %v`, err)
+	} else if m.URL == "" && m.Method == "" && m.Status == 0 {
+		return nil, fmt.Errorf(`says nothing to wait for: give "url" (a part of the URL), "method" or "status", or "any"`)
 	}
 	switch {
-	case m.URL == "":
-		return nil, fmt.Errorf(`needs a non-empty "url" (a part of the URL to wait for)`)
+	case strings.TrimSpace(string(raw)) == `""`:
+		return nil, fmt.Errorf(`needs a part of the URL to wait for, "any" or a method ("POST")`)
 	case m.Status != 0 && (m.Status < 100 || m.Status > 599):
 		return nil, fmt.Errorf(`"status" must be an HTTP status (100-599), got %d`, m.Status)
 	}
 	return &m, nil
 }
+
+// httpMethods are the methods waitForResponse takes alone.
+var httpMethods = []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}
 
 // stepResponse is the response as a step's output shows it: a JSON body
 // parsed, a text body as text, a binary one as its size, a long one in a

@@ -30,6 +30,26 @@ func TestWaitForResponseOfAClick(t *testing.T) {
 	}
 }
 
+// "any" waits for the first fetch or XHR the action starts, a method
+// alone for the first with that method: the save's probe, then its POST.
+func TestWaitForAnyResponse(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/save.html")
+	_, resp := c.responded(t, tab, `{"click":"#save","waitForResponse":"any"}`)
+	if resp["status"] != 404.0 || !strings.HasSuffix(fmt.Sprint(resp["url"]), "/favicon-probe.png") {
+		t.Errorf("any: %v", resp)
+	}
+	_, resp = c.responded(t, tab, `{"click":"#save","waitForResponse":"POST"}`)
+	if resp["status"] != 201.0 || !strings.HasSuffix(fmt.Sprint(resp["url"]), "/api/items") {
+		t.Errorf("POST: %v", resp)
+	}
+	_, resp = c.responded(t, tab, `{"click":"#save","waitForResponse":{"method":"POST","status":201}}`)
+	if resp["status"] != 201.0 {
+		t.Errorf("{method, status}: %v", resp)
+	}
+}
+
 // responded runs step on tab and returns its output and its response.
 func (c *cli) responded(t *testing.T, tab, step string) (out, resp map[string]any) {
 	t.Helper()
@@ -56,6 +76,7 @@ func TestWaitForResponseTimesOut(t *testing.T) {
 	}
 	for _, bad := range []string{
 		`{"click":"#save","waitForResponse":""}`,
+		`{"click":"#save","waitForResponse":{}}`,
 		`{"click":"#save","waitForResponse":{"url":"/x","status":42}}`,
 		`{"listTabs":true,"waitForResponse":"/x"}`,
 	} {
