@@ -53,6 +53,7 @@ type Request struct {
 	memory    bool    // Chrome said the memory cache served it
 	canceled  bool    // stopped by the page (navigation, AbortController)
 	saved     bool    // already in the tab's network log
+	postData  string  // the request's body, as Chrome sent it along
 }
 
 // Where a response came from.
@@ -344,6 +345,7 @@ func (n *Network) begin(e *netEvent) {
 	r := &Request{
 		URL: e.Request.URL, Method: e.Request.Method, Type: e.Type, Pending: true, seq: n.seq,
 		Start: int64(math.Round(e.WallTime * 1000)), id: e.RequestID, loader: e.LoaderID, frame: e.FrameID, startMono: e.Timestamp,
+		postData: e.Request.PostData,
 	}
 	n.byID[e.RequestID] = r
 	n.reqs = append(n.reqs, r)

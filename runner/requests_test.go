@@ -1,6 +1,7 @@
 package runner_test
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -24,5 +25,30 @@ func TestReportListsRequests(t *testing.T) {
 	out := jsonText(c.call(t, tab, `{"network":true}`)[0])
 	if !strings.Contains(out, `"decoded":27`) || !strings.Contains(out, `"transferred":`) {
 		t.Errorf("network step: %s", out)
+	}
+}
+
+// The bodies of what a call's page sent and got are kept for later calls:
+// two calls after the click, its POST reads back whole, by a part of its
+// URL or by its id; a body never kept is a StepValidationError that says
+// what is kept.
+func TestBodiesReadBackLater(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/save.html")
+	c.act(t, tab, `{"click":"#save"}`)
+	c.call(t, tab, `{"pageFunction":"document.title"}`)
+	got := c.call(t, tab, `{"network":{"body":"/api/items"}}`)[0]
+	if jsonText(got["request"]) != `{"name":"Oat milk"}` || jsonText(got["body"]) != `{"id":7,"name":"Oat milk"}` ||
+		got["status"] != 201.0 || got["method"] != "POST" || got["id"] == "" {
+		t.Errorf("the POST's bodies: %s", jsonText(got))
+	}
+	again := c.call(t, tab, fmt.Sprintf(`{"network":{"body":%q}}`, got["id"]))[0]
+	if jsonText(again) != jsonText(got) {
+		t.Errorf("by id: %s", jsonText(again))
+	}
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"network":{"body":"/nowhere"}}]}`, tab))
+	if e := firstError(res); code != 1 || e["name"] != "StepValidationError" || !strings.Contains(fmt.Sprint(e["error"]), `no body matches "/nowhere" among the tab's`) {
+		t.Errorf("an unknown body: %v", res)
 	}
 }

@@ -122,12 +122,12 @@ func (c *Call) awaitResponse(ctx context.Context, nc *tab.Network, mark int, m c
 		out.Warning = err.Error()
 		return out, nil
 	}
-	c.showBody(out, body)
+	c.env().showBody(out, body)
 	return out, nil
 }
 
 // showBody puts body into out as its type and size allow.
-func (c *Call) showBody(out *stepResponse, body []byte) {
+func (e *env) showBody(out *stepResponse, body []byte) {
 	kind := bodyKind(out.MimeType, body)
 	if kind == "binary" {
 		out.Bytes = len(body)
@@ -143,7 +143,7 @@ func (c *Call) showBody(out *stepResponse, body []byte) {
 	}
 	ext := map[string]string{"json": "json", "text": "txt"}[kind]
 	out.Bytes = len(body)
-	out.BodyFile = c.env().writeArtifact(c.files.NextPath(orStr(c.alias(), "call"), "response", ext), body)
+	out.BodyFile = e.writeArtifact(e.files.NextPath(orStr(e.alias(), "call"), "response", ext), body)
 	preview := []rune(string(body))
 	if len(preview) > 300 {
 		preview = append(preview[:300], '…')

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -31,9 +32,9 @@ var captureSteps = []step{
 		"messages, newest last, earlier calls' too",
 		needsTab|sized, decodeConsole, runConsole).out(`{total, showing, messages: [{level, text, url, stack?, …}], file?} | {cleared}`).
 		also(`{"console":true}`, "consoleMessages", "consoleLogs", "getConsole", "getConsoleLogs", "logs", "getLogs"),
-	define("network", `true | {limit (50), filter: "text"|"/regex/", status: 404|"4xx", failed, type: "fetch,xhr"} | {clear: true} | {offline} | {throttle: "slow-3g"|"fast-3g"|"slow-4g"|"fast-4g"|"off"|{latency (ms), download, upload (bytes/s)}}`,
+	define("network", `true | {limit (50), filter: "text"|"/regex/", status: 404|"4xx", failed, type: "fetch,xhr"} | {body: "/api/x"|id} | {clear: true} | {offline} | {throttle: "slow-3g"|"fast-3g"|"slow-4g"|"fast-4g"|"off"|{latency (ms), download, upload (bytes/s)}}`,
 		"the tab's last 1,000 requests; offline and throttle stay until turned off",
-		needsTab|sized, decodeNetwork, runNetwork).out(`{total, showing, requests: [{url, method, status, from, ms, …}], file?} | {cleared} | {offline, throttle?}`).
+		needsTab|sized, decodeNetwork, runNetwork).out(`{total, showing, requests: [{url, method, status, from, ms, …}], file?} | {id, request, body, …} | {cleared} | {offline, throttle?}`).
 		also(`{"network":true}`, "networkRequests", "requests", "getRequests", "getNetwork").
 		also(`{"network":{"offline":true}}`, "offline", "setOffline", "goOffline").
 		also(`{"network":{"throttle":"slow-3g"}}`, "throttle", "throttleNetwork", "emulateNetwork", "networkConditions"),
@@ -268,6 +269,9 @@ func msTime(ms float64) time.Time { return time.UnixMicro(int64(math.Round(ms * 
 // --- network
 
 type networkParams struct {
+	// Body names a kept body to read back: a request's id or a part of
+	// its URL.
+	Body     string          `json:"body"`
 	Limit    int             `json:"limit"`
 	Filter   string          `json:"filter"`
 	Status   json.RawMessage `json:"status"`
@@ -296,6 +300,12 @@ func decodeNetwork(raw json.RawMessage) (networkParams, error) {
 		return p, err
 	}
 	listing := p.Limit != 0 || p.Filter != "" || len(p.Status) > 0 || p.Failed || p.Type != ""
+	if p.Body != "" {
+		if listing || p.Clear || p.Offline != nil || len(p.Throttle) > 0 {
+			return p, paramErrorf(`"body" reads one request's bodies back; list or change the network in a separate network step`)
+		}
+		return p, nil
+	}
 	if p.Offline != nil || len(p.Throttle) > 0 {
 		if listing || p.Clear {
 			return p, paramErrorf(`"offline" and "throttle" change the network; list requests in a separate network step`)
@@ -381,6 +391,9 @@ func runNetwork(ctx context.Context, e *env, p networkParams) (output, error) {
 	if p.conditions != nil {
 		return value(e.changeNetworkConditions(ctx, *p.conditions))
 	}
+	if p.Body != "" {
+		return e.keptBody(p.Body)
+	}
 	nc, err := e.tab.EnsureNetwork(ctx)
 	if err != nil {
 		return output{}, err
@@ -406,6 +419,35 @@ func runNetwork(ctx context.Context, e *env, p networkParams) (output, error) {
 	return value(e.files.NewNetworkView(all, p.query, e.files.TabFile(e.alias(), ".network.json")))
 }
 
+// keptBodyOutput is a request read back from the tab's kept bodies: what
+// the page sent (request) and what it got, shown as waitForResponse shows
+// a response.
+type keptBodyOutput struct {
+	ID      string `json:"id"`
+	Request any    `json:"request,omitempty"`
+	stepResponse
+}
+
+// keptBody reads back the newest kept request whose id is key or whose
+// URL contains it.
+func (e *env) keptBody(key string) (output, error) {
+	k, body, err := e.files.FindBody(e.alias(), key)
+	if err != nil {
+		return output{}, err
+	}
+	out := keptBodyOutput{ID: k.ID, stepResponse: stepResponse{URL: k.URL, Method: k.Method, Status: k.Status, MimeType: k.MimeType, Warning: k.Gone}}
+	if k.Request != "" {
+		out.Request = k.Request
+		if json.Valid([]byte(k.Request)) {
+			out.Request = json.RawMessage(k.Request)
+		}
+	}
+	if body != nil {
+		e.showBody(&out.stepResponse, body)
+	}
+	return output{value: out}, nil
+}
+
 // finishNetwork collects the call's last requests, saves them to the
 // tab's log and returns the failed ones for the call's result (nil when
 // none failed) and any error saving the log. finish runs it once the
@@ -420,5 +462,10 @@ func (c *Call) finishNetwork(ctx context.Context, held bool) (*capture.NetworkRe
 		top = nil // a page a navigation holds back answers nothing
 	}
 	err := nc.Save(ctx, nc.Log, true, top)
+	if !held {
+		// A later call reads them back (network's body): Chrome drops them
+		// with the call's session.
+		err = errors.Join(err, nc.KeepBodies(ctx, c.files, c.alias(), c.start.UnixMilli()))
+	}
 	return nc.Report(c.start.UnixMilli(), c.startURL), err
 }

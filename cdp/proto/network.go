@@ -35,6 +35,9 @@ type Request struct {
 	// URL leaves out the fragment; a data: URL can be megabytes long.
 	URL    string `json:"url"`
 	Method string `json:"method"`
+	// PostData is the request's body, when Chrome sends it along (a
+	// small one).
+	PostData string `json:"postData,omitempty"`
 }
 
 // Response is an HTTP response (Network.Response), the parts cdpskill
