@@ -147,6 +147,9 @@ func (f Files) addKept(alias string, kept []KeptBody) error {
 	return f.writeJSON(f.bodiesIndex(alias), all)
 }
 
+// ForgetBodies removes the kept bodies of tab alias, which was closed.
+func (f Files) ForgetBodies(alias string) { _ = os.RemoveAll(f.bodiesDir(alias)) }
+
 // FindBody returns the newest kept body of tab alias whose request's id
 // is key, or whose URL contains key, with the response's body.
 func (f Files) FindBody(alias, key string) (KeptBody, []byte, error) {

@@ -2,6 +2,8 @@ package runner_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -50,5 +52,14 @@ func TestBodiesReadBackLater(t *testing.T) {
 	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"network":{"body":"/nowhere"}}]}`, tab))
 	if e := firstError(res); code != 1 || e["name"] != "StepValidationError" || !strings.Contains(fmt.Sprint(e["error"]), `no body matches "/nowhere" among the tab's`) {
 		t.Errorf("an unknown body: %v", res)
+	}
+	// They go with the tab.
+	dir := filepath.Join(c.tmp, "cdp-skill", tab+".bodies")
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatalf("the kept bodies: %v", err)
+	}
+	c.run(fmt.Sprintf(`{"steps":[{"closeTab":%q}]}`, tab))
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("a closed tab's bodies stay: %v", err)
 	}
 }

@@ -445,6 +445,7 @@ func runCloseTab(ctx context.Context, e *env, p closeTabParams) (output, error) 
 		if err := e.tabs.registry().Remove(alias); err != nil {
 			e.warn("tab registry: %v", err)
 		}
+		e.files.ForgetBodies(alias) // no step reads a closed tab's
 	}
 	if closeErr != nil && !cdp.IsTargetGone(closeErr) {
 		var e *Error
