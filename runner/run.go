@@ -188,12 +188,22 @@ func (c *Call) runSteps(ctx context.Context, req *request, res *Result, dialogs 
 	}
 	for i, ps := range req.steps {
 		ps.last = i == last
-		if ctx.Err() != nil {
-			break
-		}
 		timeout := req.timeout
 		if ps.timeout > 0 {
 			timeout = ps.timeout
+		}
+		if err := ctx.Err(); err != nil {
+			// Interrupted, or the tab died, between two steps: the step
+			// that did not run says so, optional or not, so that a call
+			// whose steps did not all run never says ok.
+			if died := tab.Died(ctx); died != nil {
+				err = died
+			}
+			sr := StepResult{Action: ps.def.name}
+			ps.optional = false
+			c.recordFailure(ctx, ps, &sr, res, err, timeout)
+			res.Steps = append(res.Steps, sr)
+			break
 		}
 		c.followDialogs(ctx)
 		c.rebase(ctx, ps.def, r)
