@@ -174,11 +174,31 @@ func ListPagesWS(ctx context.Context, c *cdp.Conn) ([]TargetInfo, error) {
 	return out, nil
 }
 
-// CloseTargetWS closes a tab over the browser websocket. A tab that is
-// already gone reports cdp.IsTargetGone.
+// CloseTargetWS closes a tab over the browser websocket, and returns once
+// Chrome has let it go (its unload handlers run after Target.closeTarget
+// answers), for closeWait at most: a tab said closed is no longer listed.
+// A tab that is already gone reports cdp.IsTargetGone.
 func CloseTargetWS(ctx context.Context, c *cdp.Conn, id string) error {
-	return proto.TargetCloseTarget{TargetID: id}.Do(ctx, c.Browser())
+	if err := (proto.TargetCloseTarget{TargetID: id}).Do(ctx, c.Browser()); err != nil {
+		return err
+	}
+	wctx, cancel := context.WithTimeout(ctx, closeWait)
+	defer cancel()
+	for {
+		_, err := proto.TargetGetTargetInfo{TargetID: id}.Do(wctx, c.Browser())
+		if err != nil || wctx.Err() != nil {
+			return nil // gone, or Chrome goes on closing it
+		}
+		select {
+		case <-wctx.Done():
+			return nil
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
 }
+
+// closeWait bounds the wait for a closed tab to go.
+const closeWait = 2 * time.Second
 
 // remoteStatus is chromeStatus for a remote endpoint: all over the
 // websocket, and never a launch.
