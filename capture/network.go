@@ -26,10 +26,14 @@ type Request struct {
 	Status int    `json:"status,omitempty"`
 	// From is where the response came from (see the From… constants);
 	// empty until one came.
-	From       string `json:"from,omitempty"`
-	Type       string `json:"type,omitempty"` // Document, Script, Fetch, XHR, Image…
-	MimeType   string `json:"mimeType,omitempty"`
-	Start      int64  `json:"start"`
+	From     string `json:"from,omitempty"`
+	Type     string `json:"type,omitempty"` // Document, Script, Fetch, XHR, Image…
+	MimeType string `json:"mimeType,omitempty"`
+	Start    int64  `json:"start"`
+	// At is when it began, in ms since the tab's page began to load
+	// (its navigation's start), for the page's own requests; the network
+	// step sets it (NetworkQuery.NavStart).
+	At         int64  `json:"at,omitempty"`
 	ResponseMs int    `json:"responseMs,omitempty"` // until the response headers
 	Ms         int    `json:"ms,omitempty"`         // until the last byte, or the failure
 	Error      string `json:"error,omitempty"`      // net::ERR_…, or why it was blocked

@@ -32,6 +32,9 @@ type NetworkQuery struct {
 	// Failed keeps network failures and HTTP error statuses (4xx, 5xx).
 	Failed bool
 	Types  []string // lower-case ResourceTypes; none means all
+	// NavStart is when the tab's page began to load (performance.
+	// timeOrigin, ms since the epoch): a request begun since gets its At.
+	NavStart float64
 }
 
 // URLFilter matches URLs by substring, or by regular expression when the
@@ -131,6 +134,13 @@ func (f Files) NewNetworkView(reqs []Request, q NetworkQuery, spillPath string) 
 		limit = DefaultNetworkLimit
 	}
 	sel = sel[max(0, total-limit):]
+	if start := int64(q.NavStart); start > 0 {
+		for i := range sel {
+			if sel[i].Start >= start {
+				sel[i].At = sel[i].Start - start
+			}
+		}
+	}
 	v := &NetworkView{Total: total, Showing: len(sel), Requests: cutURLs(sel, maxListedURL)}
 	if fitsInline(v) {
 		return v, nil

@@ -28,6 +28,12 @@ func TestReportListsRequests(t *testing.T) {
 	if !strings.Contains(out, `"decoded":27`) || !strings.Contains(out, `"transferred":`) {
 		t.Errorf("network step: %s", out)
 	}
+	// Each request says when it began after the page began to load.
+	for _, r := range c.call(t, tab, `{"network":{"filter":"/api/items"}}`)[0]["requests"].([]any) {
+		if at := r.(map[string]any)["at"]; at == nil || at.(float64) <= 0 {
+			t.Errorf("the POST began %v ms into the page's load", at)
+		}
+	}
 }
 
 // The bodies of what a call's page sent and got are kept for later calls:

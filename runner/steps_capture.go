@@ -416,7 +416,11 @@ func runNetwork(ctx context.Context, e *env, p networkParams) (output, error) {
 		}
 		return output{value: map[string]int{"cleared": len(all)}}, nil
 	}
-	return value(e.files.NewNetworkView(all, p.query, e.files.TabFile(e.alias(), ".network.json")))
+	q := p.query
+	// When the page began to load, for each request's "at": read now, as
+	// the call may have navigated since it attached.
+	_ = e.page().Top().CallJS(ctx, "() => performance.timeOrigin", &q.NavStart) // none: no "at"
+	return value(e.files.NewNetworkView(all, q, e.files.TabFile(e.alias(), ".network.json")))
 }
 
 // keptBodyOutput is a request read back from the tab's kept bodies: what
