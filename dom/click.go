@@ -170,7 +170,7 @@ func Click(ctx context.Context, p *page.Page, req ClickRequest) (*ClickResult, e
 	out := fx.Collect(ctx, grace)
 	res.Navigated, res.NewURL, res.NewTabs = out.Navigated, out.NewURL, out.NewTabs
 	res.Frame = found
-	res.Warning = joinNotes(res.Warning, out.Warning)
+	res.Warning = page.JoinNotes(res.Warning, out.Warning)
 	if req.WaitAfter != nil {
 		settled, err := SettleDOM(ctx, p, *req.WaitAfter)
 		if err != nil {
@@ -178,7 +178,7 @@ func Click(ctx context.Context, p *page.Page, req ClickRequest) (*ClickResult, e
 		}
 		if !settled {
 			res.Settled = &settled
-			res.Warning = joinNotes(res.Warning, "the page was still changing when waitAfter's timeout passed")
+			res.Warning = page.JoinNotes(res.Warning, "the page was still changing when waitAfter's timeout passed")
 		}
 	}
 	return res, nil

@@ -278,9 +278,9 @@ func endpointNotes(eps ...endpoint) string {
 		switch {
 		case ep.el == nil:
 		case ep.el.AutoForced:
-			note = joinNotes(note, "the "+side+" was "+ep.el.forcedNote("dragged anyway"))
+			note = page.JoinNotes(note, "the "+side+" was "+ep.el.forcedNote("dragged anyway"))
 		case !ep.el.Clickable:
-			note = joinNotes(note, "another element is on top of the "+side+" at its centre and takes the mouse events there")
+			note = page.JoinNotes(note, "another element is on top of the "+side+" at its centre and takes the mouse events there")
 		}
 	}
 	return note
@@ -415,9 +415,9 @@ func (d *dragger) html5(ctx context.Context, res *DragResult, src, tgt endpoint,
 		pt := map[string]Point{"source": plan.Source, "target": plan.Target}[r.Missing]
 		return nil, &invalid.Option{Field: r.Missing, Reason: fmt.Sprintf("no element at (%g, %g) to send HTML5 drag events to", pt.X, pt.Y)}
 	case !r.Started:
-		res.Warning = joinNotes(res.Warning, "the page cancelled dragstart, so nothing was dragged")
+		res.Warning = page.JoinNotes(res.Warning, "the page cancelled dragstart, so nothing was dragged")
 	case !r.Dropped:
-		res.Warning = joinNotes(res.Warning, "the target did not accept the drop (no dragover handler called preventDefault)")
+		res.Warning = page.JoinNotes(res.Warning, "the target did not accept the drop (no dragover handler called preventDefault)")
 	}
 	return res, nil
 }
@@ -501,7 +501,7 @@ func (d *dragger) auto(ctx context.Context, res *DragResult, src, tgt endpoint, 
 func judge(res *DragResult, r *watchReply, hadSource bool) {
 	res.settled = r.Settled
 	if res.Method != DragHTML5 && r.DragStart && !r.Drop {
-		res.Warning = joinNotes(res.Warning, noDrop(r))
+		res.Warning = page.JoinNotes(res.Warning, noDrop(r))
 	}
 	if !hadSource || (r.Judged && r.Moved) {
 		return
@@ -516,7 +516,7 @@ func judge(res *DragResult, r *watchReply, hadSource bool) {
 	if r.Landed != "" {
 		note += "; the drop landed on " + r.Landed
 	}
-	res.Warning = joinNotes(res.Warning, note)
+	res.Warning = page.JoinNotes(res.Warning, note)
 }
 
 // noDrop says why a native drag that started brought no drop event: the

@@ -97,7 +97,7 @@ func Fill(ctx context.Context, p *page.Page, req FillRequest) (*FillResult, erro
 	}
 	out := fx.Collect(ctx, FillGrace)
 	res.Navigated, res.NewURL = out.Navigated, out.NewURL
-	res.Warning = joinNotes(res.Warning, out.Warning)
+	res.Warning = page.JoinNotes(res.Warning, out.Warning)
 	return res, nil
 }
 
@@ -280,7 +280,7 @@ func (f filler) verify(res *FillResult, before string, landed, now *string, rend
 		}
 		return nil, f.fail(&NotEditableError{Reason: fmt.Sprintf("it took no text: its value is %s after the fill (the page or the input type rejected %s; for a framework-controlled field, retry with react: true)", f.shown(got), f.shown(f.value))})
 	case !sameText(*took, want):
-		res.Warning = joinNotes(res.Warning, fmt.Sprintf("the field took %s, not %s (a length limit or the input type cut it)", f.shown(*took), f.shown(want)))
+		res.Warning = page.JoinNotes(res.Warning, fmt.Sprintf("the field took %s, not %s (a length limit or the input type cut it)", f.shown(*took), f.shown(want)))
 	}
 	res.Appended = !f.clear && before != ""
 	if now != nil && !sameText(*now, *took) {

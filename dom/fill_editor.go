@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/page"
 )
 
 // The editors whose text is not where their keys go (Element.Editor):
@@ -138,11 +139,11 @@ func (f filler) verifyEditor(res *FillResult, before, shown string, partial bool
 		res.Value = &shown
 		switch added, ok := addedByEditor(w, s); {
 		case ok && strings.TrimSpace(added) == "":
-			res.Warning = joinNotes(res.Warning, "the editor indented the value's lines as it does for typing (value is what it shows)")
+			res.Warning = page.JoinNotes(res.Warning, "the editor indented the value's lines as it does for typing (value is what it shows)")
 		case ok:
-			res.Warning = joinNotes(res.Warning, fmt.Sprintf("the editor added %s to the value as it does for typing (value is what it shows)", quoteCut(added)))
+			res.Warning = page.JoinNotes(res.Warning, fmt.Sprintf("the editor added %s to the value as it does for typing (value is what it shows)", quoteCut(added)))
 		default:
-			res.Warning = joinNotes(res.Warning, fmt.Sprintf("the editor shows %s, not %s", quoteCut(shown), quoteCut(want)))
+			res.Warning = page.JoinNotes(res.Warning, fmt.Sprintf("the editor shows %s, not %s", quoteCut(shown), quoteCut(want)))
 		}
 	}
 	res.Appended = !f.clear && before != ""

@@ -10,14 +10,3 @@ type Note struct {
 
 // StepWarning is the note's warning for the step.
 func (n Note) StepWarning() string { return n.Warning }
-
-// joinNotes joins two warnings, either of which may be empty.
-func joinNotes(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "; " + b
-}

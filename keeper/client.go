@@ -14,6 +14,7 @@ import (
 	"github.com/cdpskill/cdpskill/chrome"
 	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/internal/private"
+	"github.com/cdpskill/cdpskill/page"
 	"github.com/cdpskill/cdpskill/tabs"
 )
 
@@ -53,7 +54,7 @@ func (c *Client) Visit(ctx context.Context, ep chrome.Endpoint, session, launche
 		if session == "" {
 			what = "the Chrome cdpskill launched is not closed when idle"
 		}
-		return join(note, fmt.Sprintf("no keeper runs for this browser (%v): %s", err, what))
+		return page.JoinNotes(note, fmt.Sprintf("no keeper runs for this browser (%v): %s", err, what))
 	}
 	return note
 }
@@ -82,17 +83,6 @@ func (c *Client) Hold(ctx context.Context, ep chrome.Endpoint, target string) (a
 }
 
 var errNoExe = errors.New("no keeper can be started in this process")
-
-// join is the agent's notes a and b, either may be "".
-func join(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "; " + b
-}
 
 // Look is what the keeper of the browser at ep holds; nil when none
 // runs there.

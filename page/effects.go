@@ -166,7 +166,7 @@ func (w *Effects) Collect(ctx context.Context, grace time.Duration) *Outcome {
 	}
 	if len(st.tabs) > 0 {
 		if err := activate(fctx, w.p.S.Conn(), w.p.S.TargetID); err != nil {
-			out.Warning = joinNotes(out.Warning, "could not bring this tab back to the front: "+err.Error())
+			out.Warning = JoinNotes(out.Warning, "could not bring this tab back to the front: "+err.Error())
 		}
 	}
 	return out
@@ -431,7 +431,8 @@ func Navigated(before, after string) bool {
 	return b.Scheme != a.Scheme || b.Host != a.Host || b.Path != a.Path || b.RawQuery != a.RawQuery
 }
 
-func joinNotes(a, b string) string {
+// JoinNotes joins two notes for the agent, either of which may be empty.
+func JoinNotes(a, b string) string {
 	switch {
 	case a == "":
 		return b
