@@ -320,11 +320,7 @@ func (c clicker) click(ctx context.Context, req ClickRequest) (*ClickResult, err
 func (c clicker) native(ctx context.Context, res *ClickResult, jsAllowed bool) (*ClickResult, error) {
 	nav := c.p.S.Listen(proto.EventPageFrameStartedNavigating)
 	defer nav.Close()
-	if err := mouseClick(ctx, c.p.S, *c.el.Point, c.button, c.count); err != nil {
-		return nil, err
-	}
-	v, err := probeUnlessLeaving(ctx, c.p, c.el, c.target, nav)
-	c.el.leaving = v.leaving
+	v, err := c.press(ctx, nav)
 	switch {
 	case err != nil:
 		return nil, err
@@ -349,6 +345,30 @@ func (c clicker) native(ctx context.Context, res *ClickResult, jsAllowed bool) (
 	return c.js(ctx, res, MethodJSClickAuto)
 }
 
+// press sends the mouse events and reads the probe. Events an
+// out-of-process frame never saw though they should have reached it (see
+// page.ReachesFrame) went astray to the element holding it, and are sent
+// once more.
+func (c clicker) press(ctx context.Context, nav *cdp.Listener) (probeVerdict, error) {
+	pt := *c.el.Point
+	for again := true; ; again = false {
+		if err := mouseClick(ctx, c.p.S, pt, c.button, c.count); err != nil {
+			return probeVerdict{}, err
+		}
+		v, err := probeUnlessLeaving(ctx, c.p, c.el, c.target, nav)
+		c.el.leaving = v.leaving
+		if err != nil || !again || v.Received || v.Seen || v.Replaced || v.Gone {
+			return v, err
+		}
+		if astray, err := c.p.ReachesFrame(ctx, [2]float64{pt.X, pt.Y}); err != nil || !astray {
+			return v, err
+		}
+		if v, err = verifyProbe(ctx, c.p, c.el, c.target); err != nil || v.Received || v.Seen {
+			return v, err // they came after all, late
+		}
+	}
+}
+
 // probeVerdict is what the probe saw of an action's mouse events
 // (verify_probe.js).
 type probeVerdict struct {
@@ -357,6 +377,7 @@ type probeVerdict struct {
 	Target     string `json:"target"`     // that element, described
 	Replaced   bool   `json:"replaced"`   // the target was replaced; the events missed it
 	Gone       bool   `json:"gone"`       // the target left the page; nothing stands for it
+	Seen       bool   `json:"seen"`       // the events reached the document, on another element
 	// leaving: the page started navigating away instead of answering.
 	leaving bool
 }

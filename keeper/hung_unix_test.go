@@ -3,9 +3,13 @@
 package keeper
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -32,6 +36,7 @@ func TestHungKeeperReplaced(t *testing.T) {
 	if err := syscall.Kill(first.PID, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
+	waitStopped(t, first.PID)
 	note := c.Visit(ctx, b.Endpoint, "s", "")
 	if !strings.Contains(note, "did not answer and was stopped") {
 		t.Errorf("note: %q", note)
@@ -43,6 +48,30 @@ func TestHungKeeperReplaced(t *testing.T) {
 	for deadline := time.Now().Add(5 * time.Second); syscall.Kill(first.PID, 0) == nil; time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the hung keeper %d still runs", first.PID)
+		}
+	}
+}
+
+// waitStopped waits until every thread of pid has stopped: a SIGSTOP takes
+// each thread as it next runs, and one already running can still answer
+// the call that follows it. Without /proc (not Linux) it cannot tell.
+func waitStopped(t *testing.T, pid int) {
+	t.Helper()
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/stat", pid))
+	for deadline := time.Now().Add(5 * time.Second); len(tasks) > 0; time.Sleep(5 * time.Millisecond) {
+		running := 0
+		for _, f := range tasks {
+			stat, err := os.ReadFile(f)
+			// The state follows the command name, which is in parentheses.
+			if i := bytes.LastIndexByte(stat, ')'); err == nil && i+2 < len(stat) && stat[i+2] != 'T' && stat[i+2] != 't' {
+				running++
+			}
+		}
+		if running == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("keeper %d: %d threads still run after SIGSTOP", pid, running)
 		}
 	}
 }

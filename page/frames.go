@@ -700,3 +700,31 @@ func releaseGroup(ctx context.Context, s *cdp.Session, group string) {
 	defer cancel()
 	_ = proto.RuntimeReleaseObjectGroup{ObjectGroup: group}.Do(ctx, s)
 }
+
+// ReachesFrame reports that input at pt (the tab's viewport) should go
+// into the current frame, rendered by another process: once both
+// documents have rendered a frame, the top document's renderer hits the
+// frame's element there, nothing of its own over it. The browser routes
+// input to a frame's process by what the compositor last drew, and under
+// load that can be a frame behind a scroll: events the frame never saw
+// then went to that element. false for a frame the tab's process renders
+// (its input is never routed so), and for one inside another
+// out-of-process frame, whose document the events may have reached.
+func (p *Page) ReachesFrame(ctx context.Context, pt [2]float64) (bool, error) {
+	if p.Frame == nil || p.Frame.s == p.S || len(p.Frame.hops) == 0 || p.Frame.hops[0].parent != p.S {
+		return false, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	_ = p.Top().CallJS(ctx, yieldJS, nil) // a hidden tab's is bounded by its timer
+	_ = p.CallJS(ctx, yieldJS, nil)
+	hit, err := proto.DOMGetNodeForLocation{X: int(pt[0]), Y: int(pt[1])}.Do(ctx, p.S)
+	if err != nil {
+		return false, nil // nothing there: not the frame's element either
+	}
+	owner, err := proto.DOMGetFrameOwner{FrameID: p.Frame.hops[0].frameID}.Do(ctx, p.S)
+	if err != nil {
+		return false, &FrameError{Frame: p.Frame.ID, Reason: "its element is gone: " + err.Error(), Gone: true}
+	}
+	return owner.BackendNodeID == hit.BackendNodeID, nil
+}

@@ -164,3 +164,49 @@ func TestFrameNavigatesItself(t *testing.T) {
 		t.Errorf("the frame is at %q, want %q", got, next)
 	}
 }
+
+// Input at a point over an out-of-process frame's content, with nothing
+// of the top document over it, should reach the frame; not so where the
+// top document covers it, nor for a frame the tab's process renders.
+func TestReachesFrame(t *testing.T) {
+	child := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<title>oop</title><body style="margin:0"><p>x</p>`)
+	}))
+	t.Cleanup(child.Close)
+	port := child.Listener.Addr().(*net.TCPAddr).Port
+	top := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `<body style="margin:0"><div style="position:fixed;left:0;top:0;width:50px;height:50px;background:red"></div>
+<iframe src="http://localhost:%d/a" style="border:0;width:300px;height:150px;display:block"></iframe><iframe srcdoc="<p>same</p>" style="border:0;display:block"></iframe>
+<iframe src="http://localhost:%[1]d/b" style="border:0;display:block;pointer-events:none"></iframe>`, port)
+	}))
+	t.Cleanup(top.Close)
+	s := browser.NewTab(t)
+	testbrowser.Navigate(t, s, top.URL)
+	p := page.New(s)
+	list := loadedFrames(t, p, 4)
+	frame := func(url string) *page.Frame {
+		for _, f := range list.Frames[1:] {
+			if strings.HasSuffix(f.URL, url) {
+				f, err := p.FindFrame(t.Context(), f.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return f
+			}
+		}
+		t.Fatalf("no frame %s in %+v", url, list.Frames)
+		return nil
+	}
+	for _, c := range []struct {
+		url     string
+		x, y    float64
+		reaches bool
+	}{{"/a", 100, 100, true}, {"/a", 10, 10, false}, {"srcdoc", 100, 200, false}, {"/b", 100, 400, false}} {
+		f := frame(c.url)
+		fp := p.Top()
+		fp.Enter(f)
+		if reaches, err := fp.ReachesFrame(t.Context(), [2]float64{c.x, c.y}); err != nil || reaches != c.reaches {
+			t.Errorf("frame %s at (%v, %v): reaches %v, %v; want %v", f.URL, c.x, c.y, reaches, err, c.reaches)
+		}
+	}
+}

@@ -47,6 +47,23 @@ func (p DOMGetFrameOwner) Do(ctx context.Context, c Caller) (DOMGetFrameOwnerRes
 	return call[DOMGetFrameOwnerResult](ctx, c, "DOM.getFrameOwner", p)
 }
 
+// DOMGetNodeForLocation is the node the renderer of the session's
+// document hits at a point of its viewport, passing through elements
+// with pointer-events: none as input does: for a point over a frame
+// rendered by another process, the frame's element.
+type DOMGetNodeForLocation struct {
+	X int `json:"x"`
+	Y int `json:"y"`
+}
+
+type DOMGetNodeForLocationResult struct {
+	BackendNodeID int `json:"backendNodeId"`
+}
+
+func (p DOMGetNodeForLocation) Do(ctx context.Context, c Caller) (DOMGetNodeForLocationResult, error) {
+	return call[DOMGetNodeForLocationResult](ctx, c, "DOM.getNodeForLocation", p)
+}
+
 // DOMScrollIntoViewIfNeeded scrolls a node into its document's view,
 // scrolling documents of any origin, which the page's own code cannot.
 type DOMScrollIntoViewIfNeeded struct {

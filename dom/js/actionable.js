@@ -296,13 +296,15 @@ async function actionable(h, req) {
   // a page that re-renders on a clock may replace that one too before Go
   // asks. A hover is judged by its boundary events too: they come before
   // the move, and a page that re-renders on mouseover sends the move to a
-  // detached element no window listener hears.
+  // detached element no window listener hears. seen: any of them reached
+  // this document at all.
   function probe(el) {
-    const rec = { received: false, standIn: null };
+    const rec = { received: false, standIn: null, seen: false };
     const types = req.action === 'hover'
       ? ['pointerover', 'mouseover', 'pointermove', 'mousemove']
       : ['pointerdown', 'mousedown', 'click', 'contextmenu'];
     const on = (e) => {
+      rec.seen = true;
       if (e.composedPath().includes(el)) {
         rec.received = true;
       } else if (rec.standIn === null) {
