@@ -67,7 +67,26 @@ const (
 	FromDiskCache     = "disk-cache"
 	FromMemoryCache   = "memory-cache"
 	FromPrefetchCache = "prefetch-cache"
+	// FromRoute: a route the agent set answered it, failed it or
+	// changed the answer (package route).
+	FromRoute = "route"
 )
+
+// Routed marks the requests whose Network ids are in ids as answered by
+// a route.
+func (n *Network) Routed(ids map[string]bool) {
+	if len(ids) == 0 {
+		return
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.pump()
+	for _, r := range n.reqs {
+		if ids[r.id] {
+			r.From = FromRoute
+		}
+	}
+}
 
 // Done reports whether the request has ended, answered or failed.
 func (r *Request) Done() bool { return !r.Pending && !r.Receiving }

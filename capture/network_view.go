@@ -185,7 +185,9 @@ type FailedRequest struct {
 	URL    string `json:"url"`
 	Status int    `json:"status,omitempty"`
 	Error  string `json:"error,omitempty"`
-	Count  int    `json:"count,omitempty"` // set when it happened more than once
+	// From is "route" when a route the agent set made it fail.
+	From  string `json:"from,omitempty"`
+	Count int    `json:"count,omitempty"` // set when it happened more than once
 }
 
 // Report lists the page's own requests begun since since (milliseconds
@@ -223,6 +225,9 @@ func newNetworkReport(reqs []*Request) *NetworkReport {
 			continue
 		}
 		f := FailedRequest{URL: truncate(q.URL, maxReportURL), Status: q.Status, Error: q.Error}
+		if q.From == FromRoute {
+			f.From = FromRoute
+		}
 		if q.Method != "GET" {
 			f.Method = q.Method
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/page"
+	"github.com/cdpskill/cdpskill/route"
 )
 
 // Chrome keeps an emulation as long as the session that set it: a call's
@@ -27,54 +28,78 @@ import (
 // So while a keeper holds a tab's emulation, calls change it only by
 // asking the keeper (Client.Hold), and restore none of it themselves.
 
-// wanted reads every tab's stored emulation, in the default session's
-// files and each session's, and returns the part a keeper holds by
-// target id. Two files naming one target (an alias a rebuilt registry
-// reissued) count by the newer.
+// wanted reads every tab's stored emulation and routes, in the default
+// session's files and each session's, and returns what a keeper holds by
+// target id: the part of the emulation it holds, the rules. Two files
+// naming one target (an alias a rebuilt registry reissued) count by the
+// newer.
 func (k *keeper) wanted() map[string]wantedTab {
-	root := k.cfg.Temp.Root()
-	var paths []string
-	for _, pattern := range []string{
-		filepath.Join(root, "*.emulation.json"),
-		filepath.Join(root, "sessions", "*", "*.emulation.json"),
-	} {
-		found, _ := filepath.Glob(pattern)
-		paths = append(paths, found...)
-	}
 	want := map[string]wantedTab{}
 	newest := map[string]time.Time{}
-	for _, p := range paths {
-		fi, err := os.Stat(p)
-		if err != nil {
-			continue
-		}
-		data, err := k.cfg.Temp.ReadFile(p, 1<<20)
-		if err != nil {
-			continue
-		}
+	for _, p := range k.tabFiles(".emulation.json") {
 		var s Stored
-		if json.Unmarshal(data, &s) != nil || s.Target == "" {
+		if !k.readNewest(p, &s, func() string { return s.Target }, newest) {
 			continue
 		}
-		held := Held(s.Emulation)
-		if held.IsZero() || fi.ModTime().Before(newest[s.Target]) {
+		if held := Held(s.Emulation); !held.IsZero() {
+			want[s.Target] = wantedTab{em: held, label: label(k.cfg.Temp.Root(), p, ".emulation.json")}
+		}
+	}
+	clear(newest)
+	for _, p := range k.tabFiles(".routes.json") {
+		var f route.File
+		if !k.readNewest(p, &f, func() string { return f.Target }, newest) || len(f.Rules) == 0 {
 			continue
 		}
-		want[s.Target], newest[s.Target] = wantedTab{held, label(root, p)}, fi.ModTime()
+		w := want[f.Target]
+		w.routes, w.rules = p, f.Rules
+		if w.label == "" {
+			w.label = label(k.cfg.Temp.Root(), p, ".routes.json")
+		}
+		want[f.Target] = w
 	}
 	return want
 }
 
-// wantedTab is a tab's emulation as its file says, and its label.
+// tabFiles are the paths of the tabs' files that end in suffix.
+func (k *keeper) tabFiles(suffix string) []string {
+	root := k.cfg.Temp.Root()
+	var paths []string
+	for _, pattern := range []string{filepath.Join(root, "*"+suffix), filepath.Join(root, "sessions", "*", "*"+suffix)} {
+		found, _ := filepath.Glob(pattern)
+		paths = append(paths, found...)
+	}
+	return paths
+}
+
+// readNewest reads the tab file at p into v, unless it names no target
+// (target says which) or one a newer file named already.
+func (k *keeper) readNewest(p string, v any, target func() string, newest map[string]time.Time) bool {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return false
+	}
+	data, err := k.cfg.Temp.ReadFile(p, 1<<22)
+	if err != nil || json.Unmarshal(data, v) != nil || target() == "" || fi.ModTime().Before(newest[target()]) {
+		return false
+	}
+	newest[target()] = fi.ModTime()
+	return true
+}
+
+// wantedTab is what a tab's files say, and its label.
 type wantedTab struct {
 	em    page.Emulation
 	label string
+	// routes is the path of the tab's rules, which are rules.
+	routes string
+	rules  []route.Rule
 }
 
 // label is the alias a tab's file is named for, a session's tab's as
 // session/alias.
-func label(root, path string) string {
-	alias := strings.TrimSuffix(filepath.Base(path), ".emulation.json")
+func label(root, path, suffix string) string {
+	alias := strings.TrimSuffix(filepath.Base(path), suffix)
 	if dir := filepath.Dir(path); dir != root {
 		return filepath.Base(dir) + "/" + alias
 	}
@@ -120,9 +145,9 @@ func (k *keeper) sync(ctx context.Context) map[string]*Failure {
 	return failed
 }
 
-// hold makes em the emulation of the tab id, attaching to it first.
+// hold makes the tab id's emulation and routes what w says, attaching to
+// it first.
 func (k *keeper) hold(ctx context.Context, id string, w wantedTab) error {
-	em := w.em
 	h := k.held[id]
 	if h == nil {
 		s, err := proto.Attach(ctx, k.browser.Conn, id)
@@ -131,25 +156,55 @@ func (k *keeper) hold(ctx context.Context, id string, w wantedTab) error {
 		}
 		h = &heldTab{page: page.New(s)}
 		k.held[id] = h
-		k.log.Printf("holds the emulation of tab %s (%s)", w.label, id)
+		k.log.Printf("holds tab %s (%s)", w.label, id)
 	}
 	h.label = w.label
-	if reflect.DeepEqual(h.em, em) {
-		return nil
+	err := k.holdRoutes(ctx, id, h, w)
+	if !reflect.DeepEqual(h.em, w.em) {
+		if err = errors.Join(err, page.Change(ctx, h.page, h.em, w.em)); err == nil {
+			h.em = w.em
+		}
 	}
-	if err := page.Change(ctx, h.page, h.em, em); err != nil {
+	if err != nil {
 		// What the session has now is not known: letting go of the tab
 		// ends it all, and the next sync starts from nothing, and says
 		// what fails again.
 		k.release(ctx, id, h)
+	}
+	return err
+}
+
+// holdRoutes serves the tab's rules on its session, and stops when it has
+// none left.
+func (k *keeper) holdRoutes(ctx context.Context, id string, h *heldTab, w wantedTab) error {
+	if reflect.DeepEqual(h.rules, w.rules) {
+		return nil
+	}
+	if h.routes == nil {
+		path, temp := w.routes, k.cfg.Temp
+		h.routes = route.Serve(h.page.S, route.LoadHits(temp, path, id), func(hits route.Hits) {
+			if err := route.SaveHits(temp, path, hits); err != nil {
+				k.log.Printf("tab %s: %v", w.label, err)
+			}
+		})
+	}
+	if err := h.routes.Set(ctx, w.rules); err != nil {
 		return err
 	}
-	h.em = em
+	h.rules = w.rules
+	if len(w.rules) == 0 {
+		h.routes.Close()
+		h.routes = nil
+	}
 	return nil
 }
 
-// release lets go of the tab id: detaching ends its emulation.
+// release lets go of the tab id: detaching ends its emulation and
+// routes.
 func (k *keeper) release(ctx context.Context, id string, h *heldTab) {
+	if h.routes != nil {
+		h.routes.Close()
+	}
 	delete(k.held, id)
 	if err := proto.Detach(ctx, h.page.S); err != nil && !cdp.IsTargetGone(err) {
 		k.log.Printf("tab %s: %v", id, err)
@@ -170,6 +225,9 @@ func (k *keeper) followDetaches() {
 		id := gjson.GetBytes(ev.Params, "targetId").String()
 		k.mu.Lock()
 		if h := k.held[id]; h != nil && h.page.S.ID == gjson.GetBytes(ev.Params, "sessionId").String() {
+			if h.routes != nil {
+				h.routes.Close()
+			}
 			delete(k.held, id)
 			k.log.Printf("tab %s is gone", id)
 		}

@@ -211,6 +211,8 @@ type Status struct {
 	// Emulating are the tabs whose emulation it holds: their aliases, a
 	// session's as session/alias.
 	Emulating []string `json:"emulating,omitempty"`
+	// Routing are the tabs whose routes it serves, named so.
+	Routing []string `json:"routing,omitempty"`
 	// Sessions are those with a browser context here, which it closes
 	// after IdleClose with no call.
 	Sessions  []string `json:"sessions,omitempty"`

@@ -22,6 +22,7 @@ import (
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/chrome"
 	"github.com/cdpskill/cdpskill/page"
+	"github.com/cdpskill/cdpskill/route"
 	"github.com/cdpskill/cdpskill/tabs"
 )
 
@@ -356,17 +357,26 @@ func (k *keeper) status(ctx context.Context) *Status {
 		k.clock.Unlock()
 	}
 	for _, h := range k.held {
-		st.Emulating = append(st.Emulating, h.label)
+		if !h.em.IsZero() {
+			st.Emulating = append(st.Emulating, h.label)
+		}
+		if h.routes != nil {
+			st.Routing = append(st.Routing, h.label)
+		}
 	}
 	slices.Sort(st.Emulating)
+	slices.Sort(st.Routing)
 	return st
 }
 
-// heldTab is a tab whose emulation the keeper holds on a session of its
-// own.
+// heldTab is a tab whose emulation or routes the keeper holds on a
+// session of its own.
 type heldTab struct {
 	page *page.Page
 	em   page.Emulation
+	// routes serves rules, the tab's; nil while it has none.
+	routes *route.Server
+	rules  []route.Rule
 	// label names the tab for chromeStatus: its alias, a session's as
 	// session/alias.
 	label string

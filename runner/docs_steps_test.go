@@ -181,6 +181,8 @@ var outputExamples = map[string][]string{
 	"pdf":              {`{"pdf":true}`},
 	"console":          {`{"console":true}`, `{"console":{"clear":true}}`},
 	"network":          {`{"network":true}`, `{"network":{"clear":true}}`, `{"network":{"offline":false}}`},
+	"route":            {`{"route":{"url":"*/nothing","status":500}}`, `{"route":{"url":"*/nothing","abort":"failed"}}`},
+	"unroute":          {`{"unroute":true}`},
 	"viewport":         {`{"viewport":"iphone-15"}`, `{"viewport":"reset"}`},
 	"emulate":          {`{"emulate":{"colorScheme":"dark","reducedMotion":true}}`, `{"emulate":"reset"}`},
 	"cookies":          {`{"cookies":true}`, `{"cookies":{"set":[{"name":"a","value":"b"}]}}`, `{"cookies":{"delete":"a"}}`, `{"cookies":{"clear":true}}`},

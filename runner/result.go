@@ -25,15 +25,17 @@ type Result struct {
 	Screenshot     string          `json:"screenshot,omitempty"`
 	// ScreenshotScale is the screenshot's pixels per CSS pixel, when not
 	// 1: a high pixel ratio scaled to fit a vision model.
-	ScreenshotScale  float64                `json:"screenshotScale,omitempty"`
-	Context          *page.Context          `json:"context,omitempty"`
-	Console          *capture.Report        `json:"console,omitempty"`
-	Network          *capture.NetworkReport `json:"network,omitempty"`
-	Steps            []StepResult           `json:"steps,omitempty"`
-	Errors           []StepError            `json:"errors,omitempty"`
-	Warnings         []string               `json:"warnings,omitempty"`
-	Truncated        bool                   `json:"truncated,omitempty"`
-	ViewportSnapshot string                 `json:"viewportSnapshot,omitempty"`
+	ScreenshotScale float64                `json:"screenshotScale,omitempty"`
+	Context         *page.Context          `json:"context,omitempty"`
+	Console         *capture.Report        `json:"console,omitempty"`
+	Network         *capture.NetworkReport `json:"network,omitempty"`
+	// Routes are the tab's routes in force, with their hits.
+	Routes           []routeLine  `json:"routes,omitempty"`
+	Steps            []StepResult `json:"steps,omitempty"`
+	Errors           []StepError  `json:"errors,omitempty"`
+	Warnings         []string     `json:"warnings,omitempty"`
+	Truncated        bool         `json:"truncated,omitempty"`
+	ViewportSnapshot string       `json:"viewportSnapshot,omitempty"`
 
 	// secrets are the values the call filled or typed into password
 	// fields (and those of fills that failed before their field was

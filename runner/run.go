@@ -577,13 +577,11 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 			msgs := c.env().withFrameConsole(cctx, since(c.console()), since)
 			res.Console = capture.NewReport(c.env().withWorkerConsoles(cctx, msgs, since, consoleBudget))
 		}
-		rep, err := c.finishNetwork(cctx, held)
+		rep, routes, err := c.finishNetwork(cctx, held)
 		if err != nil {
 			c.fileTrouble("network log", err)
 		}
-		if rep != nil {
-			res.Network = rep
-		}
+		res.Network, res.Routes = rep, routes
 		return nil
 	})
 	if r.visual && !held {

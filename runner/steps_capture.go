@@ -401,6 +401,8 @@ func runNetwork(ctx context.Context, e *env, p networkParams) (output, error) {
 	if err := nc.Flush(ctx); err != nil {
 		return output{}, err
 	}
+	_, routed := routesInForce(e.tab)
+	nc.Routed(routed)
 	if err := nc.Save(ctx, nc.Log, false, e.page().Top()); err != nil {
 		return output{}, err
 	}
@@ -456,11 +458,13 @@ func (e *env) keptBody(key string) (output, error) {
 // tab's log and returns the failed ones for the call's result (nil when
 // none failed) and any error saving the log. finish runs it once the
 // session's events have been flushed.
-func (c *Call) finishNetwork(ctx context.Context, held bool) (*capture.NetworkReport, error) {
+func (c *Call) finishNetwork(ctx context.Context, held bool) (*capture.NetworkReport, []routeLine, error) {
 	nc := c.network()
 	if nc == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
+	routes, routed := routesInForce(c.tab)
+	nc.Routed(routed)
 	top := c.page().Top()
 	if held {
 		top = nil // a page a navigation holds back answers nothing
@@ -471,5 +475,5 @@ func (c *Call) finishNetwork(ctx context.Context, held bool) (*capture.NetworkRe
 		// with the call's session.
 		err = errors.Join(err, nc.KeepBodies(ctx, c.files, c.alias(), c.start.UnixMilli()))
 	}
-	return nc.Report(c.start.UnixMilli(), c.startURL), err
+	return nc.Report(c.start.UnixMilli(), c.startURL), routes, err
 }

@@ -164,6 +164,7 @@ func (t *Tab) open(ctx context.Context, targetID, frame string) error {
 	t.stopWatch = t.watch(sess, crashed)
 	// Emulation ends with each session; what the agent set is re-applied.
 	t.restoreEmulation(sctx, emu)
+	t.restoreRoutes(sctx)
 	t.restoreFrame(sctx, frame)
 	return nil
 }

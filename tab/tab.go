@@ -22,6 +22,7 @@ import (
 	"github.com/cdpskill/cdpskill/internal/private"
 	"github.com/cdpskill/cdpskill/keeper"
 	"github.com/cdpskill/cdpskill/page"
+	"github.com/cdpskill/cdpskill/route"
 	"github.com/cdpskill/cdpskill/tabs"
 )
 
@@ -98,7 +99,9 @@ type Tab struct {
 	// selfHeld: the call's session applied the emulation a keeper would
 	// hold, as none could be had, so it changes it itself too.
 	selfHeld bool
-	dead     atomic.Bool
+	// routes serves the tab's routes when no keeper can: for the call.
+	routes *route.Server
+	dead   atomic.Bool
 }
 
 // Target is a tab to attach: its alias, and its registry entry (its
@@ -269,6 +272,7 @@ func (t *Tab) release() {
 	if err := t.stopNetwork(); err != nil {
 		t.fileTrouble("network log", err)
 	}
+	t.stopRoutes()
 	if t.workers != nil {
 		t.workers.stop() // before the tab is another call's: its workers are resumed, auto-attach is off
 		t.workers = nil
