@@ -2,6 +2,7 @@ package runner_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -66,6 +67,14 @@ func TestRouteAcrossCalls(t *testing.T) {
 	c.act(t, tab, `{"click":"#save"}`)
 	if got := itemsSays(t, c, tab); got != "Saved #7" {
 		t.Errorf("after unroute: %q", got)
+	}
+	// closeTab takes a tab's routes with it.
+	c.call(t, tab, `{"route":{"url":"*","abort":"failed"}}`)
+	if res, code := c.run(fmt.Sprintf(`{"steps":[{"closeTab":%q}]}`, tab)); code != 0 {
+		t.Fatalf("closeTab: %v", res)
+	}
+	if left, _ := filepath.Glob(filepath.Join(c.tmp, "cdp-skill", "*.routes*")); len(left) > 0 {
+		t.Errorf("closeTab left %v", left)
 	}
 }
 

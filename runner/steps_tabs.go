@@ -17,6 +17,7 @@ import (
 	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/keeper"
 	"github.com/cdpskill/cdpskill/page"
+	"github.com/cdpskill/cdpskill/route"
 	"github.com/cdpskill/cdpskill/tab"
 	"github.com/cdpskill/cdpskill/tabs"
 )
@@ -446,6 +447,7 @@ func runCloseTab(ctx context.Context, e *env, p closeTabParams) (output, error) 
 			e.warn("tab registry: %v", err)
 		}
 		e.files.ForgetBodies(alias) // no step reads a closed tab's
+		_ = route.Remove(e.files.TabFile(alias, ".routes.json"))
 	}
 	if closeErr != nil && !cdp.IsTargetGone(closeErr) {
 		var e *Error
