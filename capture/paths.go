@@ -12,7 +12,8 @@ import (
 
 // Files is where one call's files go: its temp directory, whose
 // cdp-skill directory (Dir) holds every per-tab file (screenshots, PDFs,
-// spilled console and network listings, the network log, downloads), and
+// spilled console and network listings, the network log, the history of
+// the report's screenshots and snapshots, downloads), and
 // the working directory a relative path the agent gives is taken from.
 // Every file is private (see internal/private). The zero value is the
 // process's: os.TempDir() and the current directory. A call is a process
@@ -25,6 +26,9 @@ type Files struct {
 	// Session is the call's session, whose files are its own: t1 of one
 	// session is not t1 of another. Empty is the default session.
 	Session string
+	// History bounds each tab's history (history.go); the zero value is
+	// the default bound.
+	History HistoryBound
 }
 
 // Dir is where every per-tab file goes: $TMPDIR/cdp-skill, or a
