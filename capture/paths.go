@@ -97,12 +97,6 @@ func (f Files) NextPath(alias, kind, ext string) string {
 	return filepath.Join(f.Dir(), prefix+strconv.Itoa(n+1)+"."+ext)
 }
 
-// AfterPath is where the screenshot taken after each command of tab alias
-// goes: $TMPDIR/cdp-skill/<alias>.after.png.
-func (f Files) AfterPath(alias string) string {
-	return f.TabFile(alias, ".after.png")
-}
-
 // DownloadsDir is Dir()/downloads.
 func (f Files) DownloadsDir() string { return filepath.Join(f.Dir(), "downloads") }
 

@@ -192,11 +192,11 @@ func TestScreenshotBoundedByContext(t *testing.T) {
 	}
 }
 
-func TestAfterPath(t *testing.T) {
-	if got, want := (capture.Files{}).AfterPath("t1"), filepath.Join(os.TempDir(), "cdp-skill", "t1.after.png"); got != want {
+func TestCallFile(t *testing.T) {
+	if got, want := (capture.Files{}).CallFile("t1", 7, capture.AfterShot), filepath.Join(os.TempDir(), "cdp-skill", "t1.history", "0007.after.png"); got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
-	if got := (capture.Files{}).AfterPath("../x"); filepath.Dir(got) != filepath.Join(os.TempDir(), "cdp-skill") {
+	if got := (capture.Files{}).CallFile("../x", 1, capture.AfterShot); filepath.Dir(filepath.Dir(got)) != filepath.Join(os.TempDir(), "cdp-skill") {
 		t.Errorf("alias escaped the directory: %s", got)
 	}
 }

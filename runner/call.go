@@ -85,6 +85,11 @@ type Call struct {
 	// early is the report's screenshot, taken while the last step settled
 	// (see shootOnce).
 	early *earlyShot
+	// turn is the call's number in the history of tab turnAlias, taken
+	// when the report first names a file of it (history.go).
+	turnMu    sync.Mutex
+	turnAlias string
+	turn      int
 }
 
 // warn may be called from the concurrent parts of attach and finish. A

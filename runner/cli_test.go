@@ -44,7 +44,7 @@ func TestOpenTabGotoAndContext(t *testing.T) {
 		t.Errorf("navigated missing: %v", res)
 	}
 	shot, _ := res["screenshot"].(string)
-	if shot != filepath.Join(c.tmp, "cdp-skill", tab+".after.png") {
+	if shot != filepath.Join(c.tmp, "cdp-skill", tab+".history", "0002.after.png") { // openTab's is 0001
 		t.Errorf("screenshot path %q", shot)
 	}
 	if st, err := os.Stat(shot); err != nil || st.Size() == 0 {

@@ -80,7 +80,7 @@ func (c *Call) shootEarly(ctx context.Context, m settleMark) *earlyShot {
 	// The step's context ends with the step; the shot is the report's.
 	sctx, stop := xcontext.Detached(ctx, screenshotBudget)
 	e := &earlyShot{sess: c.sess(), frame: m.frame, at: at, print: fp, cancel: stop, done: make(chan struct{})}
-	path := c.files.AfterPath(c.alias())
+	path := c.callFile(capture.AfterShot)
 	go func() {
 		defer close(e.done)
 		e.shot, e.err = c.files.Capture(sctx, e.sess, path, capture.ShotOptions{MaxSide: capture.ReadableSide})

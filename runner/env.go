@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"path/filepath"
 	"reflect"
 
 	"github.com/cdpskill/cdpskill/capture"
@@ -111,7 +110,7 @@ func (e *env) console() *capture.Console {
 // stays inline or its field is left out.
 func (e *env) writeArtifact(path string, data []byte) string {
 	if err := e.files.Temp.WriteFile(path, data); err != nil {
-		e.unsaved(filepath.Base(path), err)
+		e.unsaved(fileName(path), err)
 		return ""
 	}
 	return path
@@ -152,6 +151,10 @@ func (c *Call) arrivedAt(url string, doc float64) { c.startURL, c.startDoc = url
 
 func (c *Call) letGo(targetID string) {
 	if s := c.sess(); s != nil && s.TargetID == targetID {
+		// An early screenshot still being written would put a file back
+		// into the history closeTab removes.
+		c.early.abandon()
+		c.early = nil
 		c.detach()
 	}
 }

@@ -95,7 +95,10 @@ func TestArtifactDirectoryNotOursRefused(t *testing.T) {
 	os.Mkdir(root, 0o700)
 	victim := filepath.Join(elsewhere, "victim")
 	os.WriteFile(victim, []byte("keep"), 0o600)
-	shot := filepath.Join(root, tab+".after.png")
+	// The call's screenshot is the tab's first in its history: the
+	// calls before wrote none, and a link is none of the history's.
+	shot := filepath.Join(root, tab+".history", "0001.after.png")
+	os.Mkdir(filepath.Dir(shot), 0o700)
 	if err := os.Symlink(victim, shot); err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +161,7 @@ func TestReadOnlyTempDirectory(t *testing.T) {
 	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":"#big"},{"snapshot":{"inlineLimit":100}}]}`, tab))
 	warnings := fmt.Sprint(res["warnings"])
 	if code != 0 || res["screenshot"] != nil || len(stepOutputs(t, res)) != 2 ||
-		!strings.Contains(warnings, tab+".after.png") || !strings.Contains(warnings, "read-only file system (set TMPDIR to a writable directory)") {
+		!strings.Contains(warnings, tab+".history/0002.after.png") || !strings.Contains(warnings, "read-only file system (set TMPDIR to a writable directory)") {
 		t.Fatalf("%v", res)
 	}
 	if snap := outputOf(t, res, 1); snap["yaml"] == nil { // the file could not be written: inline

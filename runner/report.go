@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/aria"
+	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/diff"
 )
 
@@ -163,10 +164,18 @@ type screen struct {
 	fullPath string
 }
 
+// full is the full snapshot's file, "" for none.
+func (s *screen) full() string {
+	if s == nil {
+		return ""
+	}
+	return s.fullPath
+}
+
 // takeAfter snapshots the screen and then the whole page, which goes to
-// $TMPDIR/cdp-skill/{alias}.after.yaml; finish runs it beside the other
-// captures. The screen comes first, so a page too large to walk in time
-// still shows what is on it.
+// the call's file in its tab's history (0007.after.yaml); finish runs it
+// beside the other captures. The screen comes first, so a page too large
+// to walk in time still shows what is on it.
 func (c *Call) takeAfter(ctx context.Context) *screen {
 	actx, cancel := context.WithTimeout(ctx, afterBudget)
 	defer cancel()
@@ -185,7 +194,7 @@ func (c *Call) takeAfter(ctx context.Context) *screen {
 	opts.Viewport, opts.Full, opts.Elsewhere = false, true, ""
 	if full, err := aria.TakeReport(actx, c.page(), opts); err == nil {
 		now.LastSnapshot, now.LastElement = full.LastSnapshot, full.LastElement
-		out.fullPath = c.env().writeArtifact(c.files.TabFile(c.alias(), ".after.yaml"), []byte(full.Full+"\n"))
+		out.fullPath = c.env().writeArtifact(c.callFile(capture.AfterYAML), []byte(full.Full+"\n"))
 	}
 	c.tab.SaveRefCounters(now.LastSnapshot, now.LastElement)
 	return out

@@ -64,6 +64,10 @@ type Options struct {
 	// binary, as "--keeper"); nil starts none: emulation ends with each
 	// call, and nothing closes an idle session or Chrome.
 	Keeper *keeper.Exe
+	// History bounds each tab's history of screenshots and snapshots
+	// (tests); the zero value is capture.MaxHistoryCalls and
+	// MaxHistoryBytes.
+	History capture.HistoryBound
 }
 
 // Run validates input whole, runs its steps in order and returns the
@@ -82,7 +86,7 @@ func Run(ctx context.Context, input []byte, opts Options) *Result {
 // files is where the call's files go, from opts: a relative TempDir is
 // taken from Dir.
 func (opts Options) files() capture.Files {
-	f := capture.Files{WorkDir: opts.Dir}
+	f := capture.Files{WorkDir: opts.Dir, History: opts.History}
 	tmp := opts.TempDir
 	if tmp == "" {
 		tmp = os.TempDir()
@@ -597,7 +601,7 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 	}
 	if r.visual {
 		g.Go(func() error {
-			path := c.files.AfterPath(c.alias())
+			path := c.callFile(capture.AfterShot)
 			shot, ok := c.takeEarly(ctx)
 			var err error
 			if !ok {
@@ -629,6 +633,7 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 	}
 	c.siteReport(res)
 	c.report(res, r, scr)
+	c.recordCall(res, endURL, scr.full())
 	c.tellUnsaved()
 	res.Warnings = c.warnings
 }

@@ -123,7 +123,7 @@ func TestSessionsKeepApart(t *testing.T) {
 	if code != 0 || res["tab"] != "t1" {
 		t.Fatalf("session a's first tab: %v", res)
 	}
-	if shot, _ := res["screenshot"].(string); filepath.Dir(shot) != filepath.Join(c.tmp, "cdp-skill", "sessions", "a") {
+	if shot, _ := res["screenshot"].(string); filepath.Dir(shot) != filepath.Join(c.tmp, "cdp-skill", "sessions", "a", "t1.history") {
 		t.Errorf("session a's screenshot is %s, not in its own directory", shot)
 	}
 	if tb := b.openTab(t, page); tb != "t1" {

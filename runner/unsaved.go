@@ -32,9 +32,19 @@ func (c *Call) unsaved(name string, err error) {
 func (c *Call) unsavedFile(err error) bool {
 	path, ok := private.File(err)
 	if ok {
-		c.unsaved(filepath.Base(path), err)
+		c.unsaved(fileName(path), err)
 	}
 	return ok
+}
+
+// fileName is how a lost file is named: by its base name, with its
+// directory when that is a tab's history (t1.history/0007.after.png),
+// whose numbers alone name no tab.
+func fileName(path string) string {
+	if dir := filepath.Base(filepath.Dir(path)); strings.HasSuffix(dir, ".history") {
+		return dir + "/" + filepath.Base(path)
+	}
+	return filepath.Base(path)
 }
 
 // fileTrouble notes err as an unsaved file when it is one, else warns

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/internal/testbrowser"
 )
@@ -169,9 +170,11 @@ func measureSettled(t *testing.T, b *testbrowser.Browser, c *cli, before holding
 	}
 }
 
-// perAlias matches the artifacts a call leaves for its tab's alias, which
-// the agent may still read after the tab is closed.
-var perAlias = regexp.MustCompile(`^cdp-skill/t\d+\.(after\.png|after\.yaml|network\.jsonl)$`)
+// perAlias matches the files a call leaves for its tab's alias: its
+// network log, which the agent may still read after the tab is closed,
+// and the open tab's history, which its bound keeps from growing (closeTab
+// removes it).
+var perAlias = regexp.MustCompile(`^cdp-skill/t\d+\.(network\.jsonl|history/(\d{4,}\.after\.(png|yaml)|index\.jsonl))$`)
 
 func checkNoGrowth(t *testing.T, what string, before, after holdings) {
 	t.Helper()
@@ -197,5 +200,16 @@ func checkNoGrowth(t *testing.T, what string, before, after holdings) {
 	}
 	if len(extra) > 0 {
 		t.Errorf("%s: %d more temp files: %v", what, len(extra), extra)
+	}
+	history := map[string]int{}
+	for _, f := range after.files {
+		if tab, _, ok := strings.Cut(f, ".history/"); ok {
+			history[tab]++
+		}
+	}
+	for tab, n := range history {
+		if n > 2*capture.MaxHistoryCalls+1 { // a screenshot and a snapshot a call, and the index
+			t.Errorf("%s: %s's history has %d files, over its bound of %d calls", what, tab, n, capture.MaxHistoryCalls)
+		}
 	}
 }
