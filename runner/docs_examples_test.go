@@ -60,6 +60,7 @@ func TestDocsExamplesRun(t *testing.T) {
 func docsCLI(t *testing.T) *cli {
 	c := newCLI(t)
 	c.cdpURL = fmt.Sprintf("http://%s:%d", chromium(t).Endpoint.Host, chromium(t).Endpoint.Port)
+	c.dir = t.TempDir() // where the paths the docs name land (./evidence)
 	t.Cleanup(func() {
 		c.t = t
 		c.run(`{"steps":[{"closeTab":"t1"}]}`)

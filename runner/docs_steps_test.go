@@ -178,6 +178,8 @@ var outputExamples = map[string][]string{
 	"getUrl":           {`{"getUrl":true}`},
 	"getTitle":         {`{"getTitle":true}`},
 	"screenshot":       {`{"screenshot":true}`},
+	"history":          {`{"history":true}`},
+	"keepArtifacts":    {`{"keepArtifacts":"$TMPDIR/kept"}`},
 	"pdf":              {`{"pdf":true}`},
 	"console":          {`{"console":true}`, `{"console":{"clear":true}}`},
 	"network":          {`{"network":true}`, `{"network":{"clear":true}}`, `{"network":{"offline":false}}`},
@@ -210,6 +212,7 @@ func TestStepOutputsAsDocumented(t *testing.T) {
 			t.Run(s.Name+" "+ex, func(t *testing.T) {
 				c.t = t
 				ex := strings.ReplaceAll(ex, `"`+skillPage+`"`, `"`+fixture.URL+skillPage+`"`)
+				ex = strings.ReplaceAll(ex, "$TMPDIR", c.tmp)
 				var out map[string]any
 				if s.NeedsTab {
 					step, got := tab.call(t, ex)

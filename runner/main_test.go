@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/internal/private"
 	"github.com/cdpskill/cdpskill/internal/testbrowser"
 	"github.com/cdpskill/cdpskill/keeper"
@@ -196,6 +197,9 @@ type cli struct {
 	dir string
 	// keeper, when set, is how the calls start a browser's keeper.
 	keeper *keeper.Exe
+	// history, when set, bounds each tab's history in place of the
+	// default 50 calls and 100 MB.
+	history capture.HistoryBound
 }
 
 // withKeeper gives c's calls keepers (this test binary, as one), as the
@@ -234,7 +238,7 @@ func (c *cli) getenv(env map[string]string) func(string) string {
 // options are the runner.Options cmd/cdpskill's run builds, but for
 // Exiting: a call that shares its process closes its connections.
 func (c *cli) options(env map[string]string) runner.Options {
-	return runner.Options{Getenv: c.getenv(env), TempDir: c.tmp, Dir: c.dir, Keeper: c.keeper}
+	return runner.Options{Getenv: c.getenv(env), TempDir: c.tmp, Dir: c.dir, Keeper: c.keeper, History: c.history}
 }
 
 func (c *cli) run(input string) (map[string]any, int) {

@@ -33,7 +33,7 @@ var tabSteps = []step{
 		"make an open tab the call's tab", visual|holdsTabs, decodeConnectTab, runConnectTab).out(`{tab, url, title, otherMatches?}`).did("Connected").
 		also(`{"connectTab":"…"}`, "switchTab", "switchToTab", "selectTab", "focusTab", "useTab", "attachTab"),
 	define("closeTab", `"t1" | {tab}`,
-		"close a tab, forget its alias", holdsTabs, decodeCloseTab, runCloseTab).out(`{closed}`).
+		"close a tab, forget its alias and history", holdsTabs, decodeCloseTab, runCloseTab).out(`{closed, removed?}`).
 		also(`{"closeTab":"…"}`, "close", "closePage"),
 	define("listTabs", `true | {host, port | wsUrl}`,
 		"", holdsTabs, decodeListTabs, runListTabs).out(`{count, tabs: [{tab, targetId, url, title}]}`).
@@ -205,6 +205,9 @@ func runOpenTab(ctx context.Context, e *env, p openTabParams) (output, error) {
 		_ = proto.TargetCloseTarget{TargetID: created}.Do(ctx, b.Conn.Browser())
 		return output{}, &Error{Type: Connection, Message: "tab registry: " + err.Error(), Err: err}
 	}
+	// A new tab's history starts empty, whatever a registry lost since
+	// left under its alias.
+	e.files.ForgetHistory(alias)
 	if err := e.attach(ctx, tab.Target{Alias: alias, Entry: tabs.Entry{TargetID: created}, Registered: true}); err != nil {
 		return output{}, err
 	}
@@ -240,13 +243,24 @@ func (e *env) pruneTabs(ctx context.Context, b *chrome.Browser) map[string]chrom
 		}
 		return live, nil
 	}
-	if _, err := e.tabs.registry().Prune(b.Endpoint, list); err != nil && listErr == nil {
+	gone, err := e.tabs.registry().Prune(b.Endpoint, list)
+	if err != nil && listErr == nil {
 		e.warn("tab registry: %v", err)
 		if pages == nil {
 			list() // the registry failed before the listing
 		}
 	}
+	e.forgetFiles(gone)
 	return pages
+}
+
+// forgetFiles removes the kept bodies and the history of tabs the
+// registry forgot, closed outside cdpskill: no alias names them now.
+func (e *env) forgetFiles(aliases []string) {
+	for _, a := range aliases {
+		e.files.ForgetBodies(a)
+		e.files.ForgetHistory(a)
+	}
 }
 
 // pageTargets lists the browser's tabs over the open websocket.
@@ -442,12 +456,14 @@ func runCloseTab(ctx context.Context, e *env, p closeTabParams) (output, error) 
 	if closeErr == nil || cdp.IsTargetGone(closeErr) {
 		tabs.ForgetTarget(e.files.Temp, entry.TargetID)
 	}
+	removed := ""
 	if found && (closeErr == nil || cdp.IsTargetGone(closeErr)) {
 		if err := e.tabs.registry().Remove(alias); err != nil {
 			e.warn("tab registry: %v", err)
 		}
 		e.files.ForgetBodies(alias) // no step reads a closed tab's
 		_ = route.Remove(e.files.TabFile(alias, ".routes.json"))
+		removed = e.files.ForgetHistory(alias)
 	}
 	if closeErr != nil && !cdp.IsTargetGone(closeErr) {
 		var e *Error
@@ -460,7 +476,14 @@ func runCloseTab(ctx context.Context, e *env, p closeTabParams) (output, error) 
 		}
 		return output{}, &Error{Type: Connection, Message: fmt.Sprintf("close tab %s: %v", p.Tab, closeErr), Err: closeErr}
 	}
-	return output{value: map[string]any{"closed": p.Tab}}, nil
+	return output{value: closedTab{Closed: p.Tab, Removed: removed}}, nil
+}
+
+// closedTab is closeTab's report: the tab, and what went with it of its
+// history (screenshots and snapshots), which keepArtifacts would have kept.
+type closedTab struct {
+	Closed  string `json:"closed"`
+	Removed string `json:"removed,omitempty"`
 }
 
 // withBrowser runs fn on the browser at ep: the call's own connection when
@@ -522,10 +545,11 @@ func runListTabs(ctx context.Context, e *env, p endpointParams) (output, error) 
 		}
 		return live, nil
 	}
-	_, err = e.tabs.registry().Prune(ep, list)
+	gone, err := e.tabs.registry().Prune(ep, list)
 	if err != nil && !listed {
 		list() // the registry failed before the listing
 	}
+	e.forgetFiles(gone)
 	if listErr != nil {
 		var ce *Error
 		if errors.As(listErr, &ce) {
