@@ -146,6 +146,41 @@ func TestMetricsAndDebugLog(t *testing.T) {
 	}
 }
 
+// Processes acting on one tab at once each get a number of their own in
+// its history: they take turns with the tab, and each reads the history
+// the one before left.
+func TestCallsOnOneTabNumberApart(t *testing.T) {
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/report.html") // call 1
+	const n = 4
+	shots := make([]string, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":"#add"}]}`, tab))
+			if code != 0 {
+				t.Errorf("call %d: %v", i, res)
+			}
+			shots[i], _ = res["screenshot"].(string)
+		}()
+	}
+	wg.Wait()
+	dir := filepath.Join(c.tmp, "cdp-skill", tab+".history")
+	slices.Sort(shots)
+	for i, s := range shots {
+		if want := filepath.Join(dir, fmt.Sprintf("%04d.after.png", i+2)); s != want {
+			t.Errorf("screenshots %v, want 0002 to 0005", shots)
+			break
+		}
+	}
+	index, err := os.ReadFile(filepath.Join(dir, "index.jsonl"))
+	if err != nil || strings.Count(string(index), "\n") != n+1 {
+		t.Errorf("index: %v\n%s", err, index)
+	}
+}
+
 // Two calls on one tab take turns instead of interleaving.
 func TestCallsOnOneTabTakeTurns(t *testing.T) {
 	c := newCLI(t)
