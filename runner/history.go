@@ -17,7 +17,8 @@ import (
 // callFile is the path of the call's file with suffix in its tab's
 // history. The call takes its number when it first needs one; the tab's
 // call lock, held until the call ends, keeps another call from taking the
-// same. The early screenshot and the captures ask at once, hence the lock.
+// same. The early screenshot and the captures may ask at once, hence
+// turnMu.
 func (c *Call) callFile(suffix string) string {
 	c.turnMu.Lock()
 	defer c.turnMu.Unlock()

@@ -1,14 +1,17 @@
 package runner_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cdpskill/cdpskill/capture"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // A tab's history: each call's screenshot and full snapshot are files of
@@ -225,5 +228,35 @@ func TestCloseTabAfterAnAction(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(c.tmp, "cdp-skill", tab+".history")); !os.IsNotExist(err) {
 		t.Errorf("the closed tab's history is back: %v", err)
+	}
+}
+
+// A tab named by its raw target id keeps its history under the id, and
+// closeTab by the id removes it.
+func TestHistoryOfARawTarget(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t)
+	b := chromium(t)
+	c.cdpURL = fmt.Sprintf("http://%s:%d", b.Endpoint.Host, b.Endpoint.Port)
+	id, err := b.CreateTarget(t.Context(), fixture.URL+"/report.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { // if closeTab did not
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = proto.TargetCloseTarget{TargetID: id}.Do(ctx, b.Conn.Browser())
+	})
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":"#add"}]}`, id))
+	dir := filepath.Join(c.tmp, "cdp-skill", id+".history")
+	if code != 0 || res["screenshot"] != filepath.Join(dir, "0001.after.png") {
+		t.Fatalf("%v", res)
+	}
+	res, code = c.run(fmt.Sprintf(`{"steps":[{"closeTab":%q}]}`, id))
+	if removed, _ := outputOf(t, res, 0)["removed"].(string); code != 0 || !strings.HasPrefix(removed, "1 screenshot, 1 snapshot, ") {
+		t.Errorf("closeTab: %v", res)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("the closed tab's history is still there: %v", err)
 	}
 }

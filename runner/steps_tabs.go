@@ -453,17 +453,23 @@ func runCloseTab(ctx context.Context, e *env, p closeTabParams) (output, error) 
 		e.tabs.letGo(entry.TargetID)
 		return chrome.CloseTargetWS(ctx, b.Conn, entry.TargetID)
 	})
+	removed := ""
 	if closeErr == nil || cdp.IsTargetGone(closeErr) {
 		tabs.ForgetTarget(e.files.Temp, entry.TargetID)
+		// No step reads a closed tab's files; a tab named by its raw
+		// target id kept them under it.
+		files := alias
+		if !found {
+			files = p.Tab
+		}
+		e.files.ForgetBodies(files)
+		_ = route.Remove(e.files.TabFile(files, ".routes.json"))
+		removed = e.files.ForgetHistory(files)
 	}
-	removed := ""
 	if found && (closeErr == nil || cdp.IsTargetGone(closeErr)) {
 		if err := e.tabs.registry().Remove(alias); err != nil {
 			e.warn("tab registry: %v", err)
 		}
-		e.files.ForgetBodies(alias) // no step reads a closed tab's
-		_ = route.Remove(e.files.TabFile(alias, ".routes.json"))
-		removed = e.files.ForgetHistory(alias)
 	}
 	if closeErr != nil && !cdp.IsTargetGone(closeErr) {
 		var e *Error
