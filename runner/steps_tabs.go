@@ -254,13 +254,21 @@ func (e *env) pruneTabs(ctx context.Context, b *chrome.Browser) map[string]chrom
 	return pages
 }
 
-// forgetFiles removes the kept bodies and the history of tabs the
-// registry forgot, closed outside cdpskill: no alias names them now.
+// forgetFiles removes the files of tabs the registry forgot, closed
+// outside cdpskill: no alias names them now.
 func (e *env) forgetFiles(aliases []string) {
 	for _, a := range aliases {
-		e.files.ForgetBodies(a)
-		e.files.ForgetHistory(a)
+		e.forgetTabFiles(a)
 	}
+}
+
+// forgetTabFiles removes what a closed tab kept under name (its alias,
+// or the raw target id it was named by): no step reads them now. It says
+// what of its history went.
+func (e *env) forgetTabFiles(name string) string {
+	e.files.ForgetBodies(name)
+	_ = route.Remove(e.files.TabFile(name, ".routes.json")) // the keeper lets go of a closed tab anyway
+	return e.files.ForgetHistory(name)
 }
 
 // pageTargets lists the browser's tabs over the open websocket.
@@ -462,9 +470,7 @@ func runCloseTab(ctx context.Context, e *env, p closeTabParams) (output, error) 
 		if !found {
 			files = p.Tab
 		}
-		e.files.ForgetBodies(files)
-		_ = route.Remove(e.files.TabFile(files, ".routes.json"))
-		removed = e.files.ForgetHistory(files)
+		removed = e.forgetTabFiles(files)
 	}
 	if found && (closeErr == nil || cdp.IsTargetGone(closeErr)) {
 		if err := e.tabs.registry().Remove(alias); err != nil {
