@@ -38,6 +38,9 @@ type KeptBody struct {
 	MimeType string `json:"mimeType,omitempty"`
 	// Request is the body the page sent, when Chrome handed it over.
 	Request string `json:"request,omitempty"`
+	// RequestHeaders and ResponseHeaders are masked (see secrets.go).
+	RequestHeaders  Headers `json:"requestHeaders,omitempty"`
+	ResponseHeaders Headers `json:"responseHeaders,omitempty"`
 	// File holds the response's body; Gone says why there is none.
 	File string `json:"file,omitempty"`
 	Gone string `json:"gone,omitempty"`
@@ -57,7 +60,7 @@ func (n *Network) KeepBodies(ctx context.Context, f Files, alias string, since i
 	n.pump()
 	var sel []Request
 	for _, r := range n.reqs {
-		if r.Start >= since && pageOwn(r) && r.Done() && r.Status > 0 && r.Error == "" && !r.canceled && r.id != "" {
+		if r.Start >= since && pageOwn(r) && r.Done() && r.Status > 0 && r.Error == "" && !r.canceled && r.ID != "" {
 			sel = append(sel, *r)
 		}
 	}
@@ -74,7 +77,10 @@ func (n *Network) KeepBodies(ctx context.Context, f Files, alias string, since i
 	var g errgroup.Group
 	g.SetLimit(4)
 	for i, r := range sel {
-		kept[i] = KeptBody{ID: r.id, URL: r.URL, Method: r.Method, Status: r.Status, MimeType: r.MimeType, Request: r.postData}
+		kept[i] = KeptBody{ID: r.ID, URL: r.URL, Method: r.Method, Status: r.Status, MimeType: r.MimeType, Request: r.postData}
+		if x := r.Exchange; x != nil {
+			kept[i].RequestHeaders, kept[i].ResponseHeaders = x.RequestHeaders, x.ResponseHeaders
+		}
 		g.Go(func() error {
 			body, err := n.Body(ctx, r)
 			switch {
@@ -83,7 +89,7 @@ func (n *Network) KeepBodies(ctx context.Context, f Files, alias string, since i
 			case len(body) > maxKeptBody:
 				kept[i].Gone = fmt.Sprintf("its body, %d bytes, is over the %d MB kept", len(body), maxKeptBody>>20)
 			default:
-				path := filepath.Join(dir, bodyFileName(r.id))
+				path := filepath.Join(dir, bodyFileName(r.ID))
 				if err := f.writeFile(path, body); err != nil {
 					return err
 				}

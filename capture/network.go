@@ -21,6 +21,9 @@ const MaxRequests = 10000
 // Request is one HTTP request as the network step lists it. Times are
 // milliseconds: Start since the epoch, the others since Start.
 type Request struct {
+	// ID is Chrome's id of the request, which network's body takes; the
+	// hops of a redirect share it.
+	ID     string `json:"id,omitempty"`
 	URL    string `json:"url"`
 	Method string `json:"method"`
 	Status int    `json:"status,omitempty"`
@@ -48,8 +51,10 @@ type Request struct {
 	// Note says what could not be seen: a request that ended between
 	// calls, with no record left of how.
 	Note string `json:"note,omitempty"`
+	// Exchange is its headers, protocol and timing: the body read-back
+	// and the HAR show them, the listing does not.
+	Exchange *Exchange `json:"-"`
 
-	id        string
 	loader    string  // the document it belongs to (CDP's loaderId)
 	frame     string  // the frame it was made for
 	seq       int     // the order it began in, from 1
@@ -113,6 +118,9 @@ type Network struct {
 	// an earlier call's, still under way when it ended. Save hands them
 	// to the log's entries.
 	late map[string][]lateEvent
+	// early holds the ExtraInfo events that came before their request's
+	// requestWillBeSent (or their redirect hop's).
+	early map[string][]lateEvent
 	// ended is when an event last said a request ended (a stream or a
 	// ping left out; one begun before the capture, of no known type,
 	// counts): its answer may still be rendering.
@@ -135,18 +143,20 @@ const (
 	evFailed     = proto.EventNetworkLoadingFailed
 	evFromCache  = proto.EventNetworkRequestServedFromCache
 	evData       = proto.EventNetworkDataReceived
+	evSentExtra  = proto.EventNetworkRequestWillBeSentExtraInfo
+	evRecvExtra  = proto.EventNetworkResponseReceivedExtraInfo
 )
 
 // StartNetwork subscribes to the tab's network events and enables the
 // Network domain. Requests already in flight are not seen: Chrome does
 // not replay them.
 func StartNetwork(ctx context.Context, s *cdp.Session) (*Network, error) {
-	l := s.Listen(evWillBeSent, evResponse, evFinished, evFailed, evFromCache, evData)
+	l := s.Listen(evWillBeSent, evResponse, evFinished, evFailed, evFromCache, evData, evSentExtra, evRecvExtra)
 	if err := (proto.NetworkEnable{}).Do(ctx, s); err != nil {
 		l.Close()
 		return nil, fmt.Errorf("capture: start network: %w", err)
 	}
-	return &Network{s: s, l: l, byID: map[string]*Request{}, late: map[string][]lateEvent{}}, nil
+	return &Network{s: s, l: l, byID: map[string]*Request{}, late: map[string][]lateEvent{}, early: map[string][]lateEvent{}}, nil
 }
 
 // Flush waits until the events of everything the page did before the
@@ -273,9 +283,9 @@ func (n *Network) pump() {
 	}
 }
 
-// netEvent is the params of any of the five Network events a capture
-// follows, read as one: all carry the request's id and a timestamp, and
-// each adds fields of its own.
+// netEvent is the params of any of the Network events a capture
+// follows, read as one: all carry the request's id, all but the ExtraInfo
+// ones a timestamp, and each adds fields of its own.
 type netEvent struct {
 	RequestID        string                 `json:"requestId"`
 	LoaderID         string                 `json:"loaderId"`
@@ -294,6 +304,12 @@ type netEvent struct {
 	// network in all; DataLength what one chunk of the body decoded to.
 	EncodedDataLength float64 `json:"encodedDataLength"`
 	DataLength        int64   `json:"dataLength"`
+	// Headers, StatusCode and HeadersText are the ExtraInfo events': the
+	// headers that went over the wire, and a response's status and raw
+	// headers (HTTP/1).
+	Headers     map[string]string `json:"headers"`
+	StatusCode  int               `json:"statusCode"`
+	HeadersText string            `json:"headersText"`
 }
 
 // apply folds one event in; n.mu is held. A request begins with
@@ -305,6 +321,14 @@ func (n *Network) apply(method string, params json.RawMessage) *Request {
 		return nil
 	}
 	r := n.byID[e.RequestID]
+	if (method == evSentExtra || method == evRecvExtra) && (r == nil || r.Exchange != nil && method == evSentExtra && r.Exchange.rawRequest) {
+		// Its request, or the next hop of a redirect, is yet to begin:
+		// or it began before the capture, and is late.
+		n.keepEarly(method, e)
+		if r != nil {
+			return r
+		}
+	}
 	if r == nil {
 		if method == evData {
 			return nil // a body's chunks of a request begun before: its size is not the call's to know
@@ -355,6 +379,10 @@ func (r *Request) update(method string, e *netEvent) {
 		if r.From != "" && r.From != FromServiceWorker {
 			r.From = FromMemoryCache
 		}
+	case evSentExtra:
+		r.sentHeaders(e.Headers)
+	case evRecvExtra:
+		r.receivedHeaders(e)
 	}
 }
 
@@ -367,9 +395,14 @@ func (n *Network) begin(e *netEvent) {
 	n.seq++
 	r := &Request{
 		URL: e.Request.URL, Method: e.Request.Method, Type: e.Type, Pending: true, seq: n.seq,
-		Start: int64(math.Round(e.WallTime * 1000)), id: e.RequestID, loader: e.LoaderID, frame: e.FrameID, startMono: e.Timestamp,
+		Start: int64(math.Round(e.WallTime * 1000)), ID: e.RequestID, loader: e.LoaderID, frame: e.FrameID, startMono: e.Timestamp,
 		postData: e.Request.PostData,
 	}
+	r.askedHeaders(e.Request.Headers)
+	for _, le := range n.early[e.RequestID] {
+		r.update(le.method, &le.e)
+	}
+	delete(n.early, e.RequestID)
 	n.byID[e.RequestID] = r
 	n.reqs = append(n.reqs, r)
 	if len(n.reqs) >= 2*MaxRequests {
@@ -381,8 +414,8 @@ func (n *Network) begin(e *netEvent) {
 func (n *Network) compact() {
 	cut := len(n.reqs) - MaxRequests
 	for _, r := range n.reqs[:cut] {
-		if n.byID[r.id] == r {
-			delete(n.byID, r.id)
+		if n.byID[r.ID] == r {
+			delete(n.byID, r.ID)
 		}
 	}
 	n.reqs = append([]*Request(nil), n.reqs[cut:]...)
@@ -394,6 +427,7 @@ func (n *Network) compact() {
 // stamped after the body has finished.
 func (r *Request) respond(resp *proto.Response, at float64) {
 	r.Status, r.MimeType, r.From = resp.Status, resp.MimeType, responseSource(resp, r.memory)
+	r.responded(resp)
 	if t := resp.Timing; t != nil && t.RequestTime > 0 && t.ReceiveHeadersEnd >= 0 {
 		at = t.RequestTime + t.ReceiveHeadersEnd/1000
 	}

@@ -21,7 +21,7 @@ func feedNet(n *Network, events ...string) {
 }
 
 func newTestNetwork() *Network {
-	return &Network{byID: map[string]*Request{}, late: map[string][]lateEvent{}}
+	return &Network{byID: map[string]*Request{}, late: map[string][]lateEvent{}, early: map[string][]lateEvent{}}
 }
 
 func sent(id, url string) string {
@@ -95,11 +95,11 @@ func TestSettleLate(t *testing.T) {
 		response("old3", "http://a/elsewhere", ""), // where old3 was redirected, unseen
 		finished("nobody"))
 	logged := []Request{
-		{URL: "http://a/slow", Method: "GET", Pending: true, id: "old1", startMono: 10},
-		{URL: "http://a/drop", Method: "GET", Pending: true, id: "old2", startMono: 10},
-		{URL: "http://a/moved", Method: "GET", Pending: true, id: "old3", startMono: 10},
-		{URL: "http://a/quiet", Method: "GET", Pending: true, id: "old4", startMono: 10},
-		{URL: "http://a/done", Method: "GET", Status: 200, Ms: 3, id: "old5"},
+		{URL: "http://a/slow", Method: "GET", Pending: true, ID: "old1", startMono: 10},
+		{URL: "http://a/drop", Method: "GET", Pending: true, ID: "old2", startMono: 10},
+		{URL: "http://a/moved", Method: "GET", Pending: true, ID: "old3", startMono: 10},
+		{URL: "http://a/quiet", Method: "GET", Pending: true, ID: "old4", startMono: 10},
+		{URL: "http://a/done", Method: "GET", Status: 200, Ms: 3, ID: "old5"},
 	}
 	if !settleLate(logged, n.late) {
 		t.Fatal("nothing changed")
@@ -118,5 +118,53 @@ func TestSettleLate(t *testing.T) {
 	}
 	if len(n.reqs) != 0 {
 		t.Errorf("late events began requests: %d", len(n.reqs))
+	}
+}
+
+func sentExtra(id, headers string) string {
+	return fmt.Sprintf(`{"method":"Network.requestWillBeSentExtraInfo","params":{"requestId":%q,"headers":%s}}`, id, headers)
+}
+
+func receivedExtra(id string, status int, headers string) string {
+	return fmt.Sprintf(`{"method":"Network.responseReceivedExtraInfo","params":{"requestId":%q,"statusCode":%d,"headers":%s,"headersText":"HTTP/1.1 %d X\r\n\r\n"}}`, id, status, headers, status)
+}
+
+// The headers that went over the wire (the ExtraInfo events, cookies
+// included) win over those the page was shown, whichever came first, and
+// are masked as they come; a redirect's stay with its hop.
+func TestRequestHeaders(t *testing.T) {
+	for _, order := range []string{"extra first", "extra after"} {
+		n := newTestNetwork()
+		asked := `{"method":"Network.requestWillBeSent","params":{"requestId":"1","timestamp":10,"wallTime":1700000000,"type":"Fetch","request":{"url":"http://a/x","method":"GET","headers":{"Authorization":"Bearer abc"}}}}`
+		extra := sentExtra("1", `{"Authorization":"Bearer abc","Cookie":"sid=s3cret"}`)
+		answer := `{"method":"Network.responseReceived","params":{"requestId":"1","timestamp":10.2,"response":{"url":"http://a/x","status":200,"statusText":"OK","protocol":"http/1.1","headers":{"Content-Type":"text/plain"},"timing":{"requestTime":10.01,"dnsStart":-1,"dnsEnd":-1,"connectStart":-1,"connectEnd":-1,"sslStart":-1,"sslEnd":-1,"sendStart":1,"sendEnd":2,"receiveHeadersEnd":150}}}}`
+		got := receivedExtra("1", 200, `{"Content-Type":"text/plain","Set-Cookie":"sid=new; HttpOnly"}`)
+		if order == "extra first" {
+			feedNet(n, extra, asked, got, answer)
+		} else {
+			feedNet(n, asked, extra, answer, got)
+		}
+		x := n.reqs[0].Exchange
+		if x == nil || x.RequestHeaders["Cookie"] != "sid=***" || x.RequestHeaders["Authorization"] != "Bearer ***" ||
+			x.ResponseHeaders["Set-Cookie"] != "sid=***; HttpOnly" || x.ResponseHeadersSize == 0 || x.StatusText != "OK" ||
+			x.Timing == nil || x.Timing.Queued != 10 {
+			t.Errorf("%s: %+v", order, x)
+		}
+	}
+	// A redirect: the 302's headers are its hop's, the next hop's its own.
+	n := newTestNetwork()
+	feedNet(n, sent("2", "http://a/old"), sentExtra("2", `{"Cookie":"a=1"}`), receivedExtra("2", 302, `{"Location":"/new?token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln"}`),
+		`{"method":"Network.requestWillBeSent","params":{"requestId":"2","timestamp":10.1,"wallTime":1700000000.1,"type":"Fetch","request":{"url":"http://a/new","method":"GET"},"redirectResponse":{"url":"http://a/old","status":302,"headers":{"Location":"/new"}}}}`,
+		sentExtra("2", `{"Cookie":"b=2"}`), receivedExtra("2", 200, `{"Content-Length":"2"}`), response("2", "http://a/new", ""))
+	hop, next := n.reqs[0].Exchange, n.reqs[1].Exchange
+	if hop.ResponseHeaders["Location"] != "/new?token=***" || hop.RequestHeaders["Cookie"] != "a=***" ||
+		next.RequestHeaders["Cookie"] != "b=***" || next.ResponseHeaders["Content-Length"] != "2" {
+		t.Errorf("redirect: %+v then %+v", hop, next)
+	}
+	// A copy handed out stays as it was.
+	before := copyRequests(n.reqs)[1]
+	feedNet(n, receivedExtra("2", 200, `{"Content-Length":"3"}`))
+	if before.Exchange.ResponseHeaders["Content-Length"] != "2" {
+		t.Errorf("a copy changed with its request")
 	}
 }

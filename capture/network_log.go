@@ -37,11 +37,10 @@ type NetworkLog struct {
 }
 
 // logLine is a request as the log stores it, with what a later call
-// needs to follow a request still under way: Chrome's id for it, its
-// document and its start on Chrome's clock.
+// needs to follow a request still under way: its document and its start
+// on Chrome's clock.
 type logLine struct {
 	Target string  `json:"target"`
-	ID     string  `json:"id,omitempty"`
 	Loader string  `json:"loader,omitempty"`
 	Mono   float64 `json:"mono,omitempty"`
 	Request
@@ -66,7 +65,7 @@ func (l NetworkLog) Read() ([]Request, error) {
 			continue
 		}
 		r := ln.Request
-		r.id, r.loader, r.startMono, r.saved = ln.ID, ln.Loader, ln.Mono, true
+		r.loader, r.startMono, r.saved = ln.Loader, ln.Mono, true
 		out = append(out, r)
 	}
 	return out, nil
@@ -82,7 +81,7 @@ func (l NetworkLog) write(reqs []Request) error {
 	for _, r := range reqs {
 		ln := logLine{Target: l.Target, Request: r}
 		if !r.Done() || r.Note == noteUnseen { // what a later call needs to see it end
-			ln.ID, ln.Loader, ln.Mono = r.id, r.loader, r.startMono
+			ln.Loader, ln.Mono = r.loader, r.startMono
 		}
 		if err := enc.Encode(ln); err != nil {
 			return fmt.Errorf("capture: network log: %w", err)
@@ -180,10 +179,10 @@ func settleLate(logged []Request, late map[string][]lateEvent) bool {
 	changed := false
 	for i := range logged {
 		r := &logged[i]
-		evs := late[r.id]
+		evs := late[r.ID]
 		// One taken for ended unseen may yet be heard of: a navigation
 		// slower than the gap between calls.
-		if (r.Done() && r.Note != noteUnseen) || r.id == "" || len(evs) == 0 {
+		if (r.Done() && r.Note != noteUnseen) || r.ID == "" || len(evs) == 0 {
 			continue
 		}
 		before := *r

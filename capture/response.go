@@ -62,7 +62,7 @@ func (n *Network) WaitResponse(ctx context.Context, mark int, m ResponseMatch) (
 			out = *found
 		}
 		n.mu.Unlock()
-		if out.id != "" {
+		if out.ID != "" {
 			return out, nil
 		}
 		if err := n.l.Wait(ctx); err != nil {
@@ -87,7 +87,7 @@ func (n *Network) Since(mark int) []Request {
 
 // Body returns a finished request's response body, as Chrome keeps it.
 func (n *Network) Body(ctx context.Context, r Request) ([]byte, error) {
-	res, err := proto.NetworkGetResponseBody{RequestID: r.id}.Do(ctx, n.s)
+	res, err := proto.NetworkGetResponseBody{RequestID: r.ID}.Do(ctx, n.s)
 	if err != nil {
 		return nil, fmt.Errorf("the body of %s is gone: %w", r.URL, err)
 	}

@@ -34,7 +34,7 @@ var captureSteps = []step{
 		also(`{"console":true}`, "consoleMessages", "consoleLogs", "getConsole", "getConsoleLogs", "logs", "getLogs"),
 	define("network", `true | {limit (50), filter: "text"|"/regex/", status: 404|"4xx", failed, type: "fetch,xhr"} | {body: "/api/x"|id} | {clear: true} | {offline} | {throttle: "slow-3g"|"fast-3g"|"slow-4g"|"fast-4g"|"off"|{latency (ms), download, upload (bytes/s)}}`,
 		"the tab's last 1,000 requests; offline and throttle stay until turned off",
-		needsTab|sized, decodeNetwork, runNetwork).out(`{total, showing, requests: [{url, method, status, from, ms, …}], file?} | {id, request, body, …} | {cleared} | {offline, throttle?}`).
+		needsTab|sized, decodeNetwork, runNetwork).out(`{total, showing, requests: [{id, url, method, status, from, ms, …}], file?} | {id, request, body, …} | {cleared} | {offline, throttle?}`).
 		also(`{"network":true}`, "networkRequests", "requests", "getRequests", "getNetwork").
 		also(`{"network":{"offline":true}}`, "offline", "setOffline", "goOffline").
 		also(`{"network":{"throttle":"slow-3g"}}`, "throttle", "throttleNetwork", "emulateNetwork", "networkConditions"),
@@ -427,11 +427,13 @@ func runNetwork(ctx context.Context, e *env, p networkParams) (output, error) {
 
 // keptBodyOutput is a request read back from the tab's kept bodies: what
 // the page sent (request) and what it got, shown as waitForResponse shows
-// a response.
+// a response, and the headers both ways, their secrets masked.
 type keptBodyOutput struct {
 	ID      string `json:"id"`
 	Request any    `json:"request,omitempty"`
 	stepResponse
+	RequestHeaders  capture.Headers `json:"requestHeaders,omitempty"`
+	ResponseHeaders capture.Headers `json:"responseHeaders,omitempty"`
 }
 
 // keptBody reads back the newest kept request whose id is key or whose
@@ -441,7 +443,8 @@ func (e *env) keptBody(key string) (output, error) {
 	if err != nil {
 		return output{}, err
 	}
-	out := keptBodyOutput{ID: k.ID, stepResponse: stepResponse{URL: k.URL, Method: k.Method, Status: k.Status, MimeType: k.MimeType, Warning: k.Gone}}
+	out := keptBodyOutput{ID: k.ID, stepResponse: stepResponse{URL: k.URL, Method: k.Method, Status: k.Status, MimeType: k.MimeType, Warning: k.Gone},
+		RequestHeaders: k.RequestHeaders, ResponseHeaders: k.ResponseHeaders}
 	if k.Request != "" {
 		out.Request = k.Request
 		if json.Valid([]byte(k.Request)) {

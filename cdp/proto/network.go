@@ -38,6 +38,10 @@ type Request struct {
 	// PostData is the request's body, when Chrome sends it along (a
 	// small one).
 	PostData string `json:"postData,omitempty"`
+	// Headers are those the page asked for; the ones sent, cookies
+	// included, come in Network.requestWillBeSentExtraInfo. A name given
+	// twice has its values joined by newlines.
+	Headers map[string]string `json:"headers,omitempty"`
 }
 
 // Response is an HTTP response (Network.Response), the parts cdpskill
@@ -52,6 +56,13 @@ type Response struct {
 	// from the Cache Storage (which Chrome also flags FromDiskCache).
 	FromServiceWorker bool            `json:"fromServiceWorker"`
 	Timing            *ResourceTiming `json:"timing"`
+	StatusText        string          `json:"statusText"`
+	// Headers are those the page sees; the ones received over the wire,
+	// cookies included, come in Network.responseReceivedExtraInfo.
+	Headers  map[string]string `json:"headers"`
+	Protocol string            `json:"protocol"` // "http/1.1", "h2", "h3"…
+	// RemoteIPAddress is the server's, when the network answered.
+	RemoteIPAddress string `json:"remoteIPAddress"`
 }
 
 // ResourceTiming is the network stack's timing of a response
@@ -61,7 +72,18 @@ type ResourceTiming struct {
 	// RequestTime is the request's start, in Chrome's monotonic seconds
 	// (those of the events' timestamps).
 	RequestTime float64 `json:"requestTime"`
-	// ReceiveHeadersEnd is in milliseconds after RequestTime.
+	// The rest are milliseconds after RequestTime, -1 for a phase that
+	// did not happen (a reused connection has no DNS or connect).
+	ProxyStart        float64 `json:"proxyStart"`
+	ProxyEnd          float64 `json:"proxyEnd"`
+	DNSStart          float64 `json:"dnsStart"`
+	DNSEnd            float64 `json:"dnsEnd"`
+	ConnectStart      float64 `json:"connectStart"`
+	ConnectEnd        float64 `json:"connectEnd"`
+	SSLStart          float64 `json:"sslStart"`
+	SSLEnd            float64 `json:"sslEnd"`
+	SendStart         float64 `json:"sendStart"`
+	SendEnd           float64 `json:"sendEnd"`
 	ReceiveHeadersEnd float64 `json:"receiveHeadersEnd"`
 }
 
@@ -232,4 +254,9 @@ const (
 	EventNetworkLoadingFailed          = "Network.loadingFailed"
 	EventNetworkRequestServedFromCache = "Network.requestServedFromCache"
 	EventNetworkDataReceived           = "Network.dataReceived"
+	// The ExtraInfo events bring the headers that went over the wire,
+	// cookies included, before or after the event they add to; a
+	// request served from a cache has none.
+	EventNetworkRequestWillBeSentExtraInfo = "Network.requestWillBeSentExtraInfo"
+	EventNetworkResponseReceivedExtraInfo  = "Network.responseReceivedExtraInfo"
 )
