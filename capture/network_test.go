@@ -299,6 +299,13 @@ func TestNetworkView(t *testing.T) {
 		{URL: "http://a.test/api/broken", Method: "POST", Status: 503, Type: "Fetch"},
 		{URL: "http://b.test/x.js", Method: "GET", Type: "Script", Error: "net::ERR_NAME_NOT_RESOLVED"},
 	}
+	// Durations and sizes for the orders: broken is still under way, since
+	// 900 ms before the step.
+	for i, ms := range []int{120, 40, 300, 0, 10} {
+		reqs[i].Ms, reqs[i].Start, reqs[i].Decoded = ms, 1000, int64(100*i)
+	}
+	reqs[0].Transferred = 5000 // a document's headers and compressed body
+	reqs[3].Pending, reqs[3].Start = true, 9100
 	must := func(f *capture.URLFilter, err error) *capture.URLFilter {
 		if err != nil {
 			t.Fatal(err)
@@ -326,6 +333,8 @@ func TestNetworkView(t *testing.T) {
 		{"failed", capture.NetworkQuery{Failed: true}, []string{"missing", "broken", "x.js"}},
 		{"types", capture.NetworkQuery{Types: types}, []string{"users", "missing", "broken"}},
 		{"limit", capture.NetworkQuery{Limit: 2}, []string{"broken", "x.js"}},
+		{"slowest", capture.NetworkQuery{Sort: capture.SortSlowest, Now: 10000}, []string{"broken", "missing", "index.html", "users", "x.js"}},
+		{"largest", capture.NetworkQuery{Sort: capture.SortLargest, Limit: 3}, []string{"index.html", "x.js", "broken"}},
 	}
 	for _, tc := range cases {
 		v, err := capture.NewNetworkView(reqs, tc.q, filepath.Join(t.TempDir(), "n.json"))

@@ -1,6 +1,8 @@
 package capture
 
 import (
+	"cmp"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"regexp"
@@ -35,6 +37,44 @@ type NetworkQuery struct {
 	// NavStart is when the tab's page began to load (performance.
 	// timeOrigin, ms since the epoch): a request begun since gets its At.
 	NavStart float64
+	// Sort, when set, orders the selection before the limit keeps its
+	// first Limit: SortSlowest or SortLargest.
+	Sort string
+	// Now is when the step ran (ms since the epoch): a request still
+	// under way has taken until then so far.
+	Now int64
+}
+
+// The network step's orders: the slowest first (by duration), or the
+// largest (by transferred or decoded size, the larger: a response from a
+// cache transfers nothing).
+const (
+	SortSlowest = "slowest"
+	SortLargest = "largest"
+)
+
+// ParseSort reads a sort order.
+func ParseSort(s string) (string, error) {
+	switch s {
+	case SortSlowest, SortLargest:
+		return s, nil
+	}
+	return "", fmt.Errorf(`sort %q: give "slowest" or "largest"`, s)
+}
+
+// sortBy orders reqs, the most first, stably (equals stay in the order
+// they began).
+func (q NetworkQuery) sortBy(reqs []Request) {
+	key := func(r *Request) int64 { return max(r.Transferred, r.Decoded) }
+	if q.Sort == SortSlowest {
+		key = func(r *Request) int64 {
+			if !r.Done() && q.Now > r.Start && r.Start > 0 {
+				return q.Now - r.Start
+			}
+			return int64(r.Ms)
+		}
+	}
+	slices.SortStableFunc(reqs, func(a, b Request) int { return cmp.Compare(key(&b), key(&a)) })
 }
 
 // URLFilter matches URLs by substring, or by regular expression when the
@@ -119,21 +159,31 @@ type NetworkView struct {
 	Requests []Request `json:"requests"`
 }
 
-// NewNetworkView lists the requests q selects, oldest first, writing them
-// to spillPath when they are too many to show inline.
-func (f Files) NewNetworkView(reqs []Request, q NetworkQuery, spillPath string) (*NetworkView, error) {
+func (q NetworkQuery) matching(reqs []Request) []Request {
 	var sel []Request
 	for i := range reqs {
 		if q.matches(&reqs[i]) {
 			sel = append(sel, reqs[i])
 		}
 	}
+	return sel
+}
+
+// NewNetworkView lists the requests q selects, oldest first or in q's
+// order, writing them to spillPath when they are too many to show inline.
+func (f Files) NewNetworkView(reqs []Request, q NetworkQuery, spillPath string) (*NetworkView, error) {
+	sel := q.matching(reqs)
 	total := len(sel)
 	limit := q.Limit
 	if limit <= 0 {
 		limit = DefaultNetworkLimit
 	}
-	sel = sel[max(0, total-limit):]
+	if q.Sort != "" {
+		q.sortBy(sel)
+		sel = sel[:min(total, limit)]
+	} else {
+		sel = sel[max(0, total-limit):]
+	}
 	if start := int64(q.NavStart); start > 0 {
 		for i := range sel {
 			if sel[i].Start >= start {
@@ -149,8 +199,26 @@ func (f Files) NewNetworkView(reqs []Request, q NetworkQuery, spillPath string) 
 		return nil, err
 	}
 	v.File = spillPath
-	v.Requests = previewTail(cutURLs(sel, previewText))
+	if q.Sort != "" {
+		v.Requests = previewHead(cutURLs(sel, previewText))
+	} else {
+		v.Requests = previewTail(cutURLs(sel, previewText))
+	}
 	return v, nil
+}
+
+// previewHead keeps the first entries that fit in previewBytes, and at
+// least one: a sorted listing's top.
+func previewHead[T any](items []T) []T {
+	size := 0
+	for i, it := range items {
+		data, _ := json.Marshal(it)
+		size += len(data) + 1
+		if size > previewBytes && i > 0 {
+			return items[:i]
+		}
+	}
+	return items
 }
 
 func cutURLs(reqs []Request, n int) []Request {

@@ -85,3 +85,31 @@ func header(h map[string]any, name string) string {
 	}
 	return ""
 }
+
+// sort orders the listing before its limit: the slowest first, the
+// largest first.
+func TestNetworkSort(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/hello.html")
+	c.value(t, tab, `Promise.all([fetch('/api/slow?ms=50&a'), fetch('/api/slow?ms=600&b'), fetch('/api/slow?ms=250&c'), fetch('/api/report')].map(p => p.then(r => r.text()))).then(a => a.length)`)
+	urls := func(steps string) []string {
+		var out []string
+		for _, r := range c.call(t, tab, steps)[0]["requests"].([]any) {
+			out = append(out, r.(map[string]any)["url"].(string))
+		}
+		return out
+	}
+	slow := urls(`{"network":{"filter":"/api/","sort":"slowest"}}`)
+	if len(slow) != 4 || !strings.HasSuffix(slow[0], "ms=600&b") || !strings.HasSuffix(slow[1], "ms=250&c") {
+		t.Errorf("slowest: %v", slow)
+	}
+	large := urls(`{"network":{"filter":"/api/","sort":"largest","limit":1}}`)
+	if len(large) != 1 || !strings.HasSuffix(large[0], "/api/report") {
+		t.Errorf("largest: %v", large)
+	}
+	res, _ := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"network":{"sort":"fastest"}}]}`, tab))
+	if typ, msg := errorOf(res); typ != "VALIDATION" || !strings.Contains(msg, `give "slowest" or "largest"`) {
+		t.Errorf("an unknown order: %v", res)
+	}
+}

@@ -32,7 +32,7 @@ var captureSteps = []step{
 		"messages, newest last, earlier calls' too",
 		needsTab|sized, decodeConsole, runConsole).out(`{total, showing, messages: [{level, text, url, stack?, …}], file?} | {cleared}`).
 		also(`{"console":true}`, "consoleMessages", "consoleLogs", "getConsole", "getConsoleLogs", "logs", "getLogs"),
-	define("network", `true | {limit (50), filter: "text"|"/regex/", status: 404|"4xx", failed, type: "fetch,xhr"} | {body: "/api/x"|id} | {clear: true} | {offline} | {throttle: "slow-3g"|"fast-3g"|"slow-4g"|"fast-4g"|"off"|{latency (ms), download, upload (bytes/s)}}`,
+	define("network", `true | {limit (50), filter: "text"|"/regex/", status: 404|"4xx", failed, type: "fetch,xhr", sort: slowest|largest} | {body: "/api/x"|id} | {clear: true} | {offline} | {throttle: "slow-3g"|"fast-3g"|"slow-4g"|"fast-4g"|"off"|{latency (ms), download, upload (bytes/s)}}`,
 		"the tab's last 1,000 requests; offline and throttle stay until turned off",
 		needsTab|sized, decodeNetwork, runNetwork).out(`{total, showing, requests: [{id, url, method, status, from, ms, …}], file?} | {id, request, body, …} | {cleared} | {offline, throttle?}`).
 		also(`{"network":true}`, "networkRequests", "requests", "getRequests", "getNetwork").
@@ -280,6 +280,7 @@ type networkParams struct {
 	Clear    bool            `json:"clear"`
 	Offline  *bool           `json:"offline"`
 	Throttle json.RawMessage `json:"throttle"`
+	Sort     string          `json:"sort"`
 
 	query capture.NetworkQuery
 	// conditions, when set, make the step change the emulated network
@@ -299,7 +300,7 @@ func decodeNetwork(raw json.RawMessage) (networkParams, error) {
 	if err != nil {
 		return p, err
 	}
-	listing := p.Limit != 0 || p.Filter != "" || len(p.Status) > 0 || p.Failed || p.Type != ""
+	listing := p.Limit != 0 || p.Filter != "" || len(p.Status) > 0 || p.Failed || p.Type != "" || p.Sort != ""
 	if p.Body != "" {
 		if listing || p.Clear || p.Offline != nil || len(p.Throttle) > 0 {
 			return p, paramErrorf(`"body" reads one request's bodies back; list or change the network in a separate network step`)
@@ -348,6 +349,11 @@ func (p *networkParams) decodeQuery() error {
 	}
 	if p.Type != "" {
 		if q.Types, err = capture.ParseTypes(p.Type); err != nil {
+			return paramErrorf("%v", err)
+		}
+	}
+	if p.Sort != "" {
+		if q.Sort, err = capture.ParseSort(p.Sort); err != nil {
 			return paramErrorf("%v", err)
 		}
 	}
@@ -419,6 +425,7 @@ func runNetwork(ctx context.Context, e *env, p networkParams) (output, error) {
 		return output{value: map[string]int{"cleared": len(all)}}, nil
 	}
 	q := p.query
+	q.Now = time.Now().UnixMilli()
 	// When the page began to load, for each request's "at": read now, as
 	// the call may have navigated since it attached.
 	_ = e.page().Top().CallJS(ctx, "() => performance.timeOrigin", &q.NavStart) // none: no "at"
