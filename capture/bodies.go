@@ -54,18 +54,20 @@ func (f Files) bodiesIndex(alias string) string {
 
 // KeepBodies keeps, for tab alias, the bodies of the page's own requests
 // (documents, fetches, XHRs) begun since since (milliseconds since the
-// epoch) that have ended with an answer; ctx bounds the reading.
+// epoch) that have ended with an answer, those it kept before left out;
+// ctx bounds the reading.
 func (n *Network) KeepBodies(ctx context.Context, f Files, alias string, since int64) error {
 	n.mu.Lock()
 	n.pump()
-	var sel []Request
+	var mine []*Request
 	for _, r := range n.reqs {
-		if r.Start >= since && pageOwn(r) && r.Done() && r.Status > 0 && r.Error == "" && !r.canceled && r.ID != "" {
-			sel = append(sel, *r)
+		if r.Start >= since && pageOwn(r) && r.Done() && r.Status > 0 && r.Error == "" && !r.canceled && r.ID != "" && !r.kept {
+			mine = append(mine, r)
 		}
 	}
+	mine = mine[max(0, len(mine)-keptPerCall):]
+	sel := copyRequests(mine)
 	n.mu.Unlock()
-	sel = sel[max(0, len(sel)-keptPerCall):]
 	if len(sel) == 0 {
 		return nil
 	}
@@ -101,7 +103,15 @@ func (n *Network) KeepBodies(ctx context.Context, f Files, alias string, since i
 	if err := g.Wait(); err != nil {
 		return err
 	}
-	return f.addKept(alias, kept)
+	if err := f.addKept(alias, kept); err != nil {
+		return err
+	}
+	n.mu.Lock()
+	for _, r := range mine {
+		r.kept = true
+	}
+	n.mu.Unlock()
+	return nil
 }
 
 // bodyFileName is a body's file, by its request's id.

@@ -62,6 +62,7 @@ type Request struct {
 	memory    bool    // Chrome said the memory cache served it
 	canceled  bool    // stopped by the page (navigation, AbortController)
 	saved     bool    // already in the tab's network log
+	kept      bool    // its bodies are kept (KeepBodies)
 	postData  string  // the request's body, as Chrome sent it along
 }
 

@@ -12,9 +12,10 @@ import (
 // beyond its listing: the headers both ways, masked and bounded as they
 // are captured (see secrets.go), the protocol and the network stack's
 // timing. The listing leaves it out, as its bytes would cost the agent on
-// every line, and so does the tab's log, which every call reads. It is
-// never changed in place; an event replaces it, so a copy of a Request
-// handed out stays as it was.
+// every line, and so does the tab's log, which every call reads: the log's
+// exchanges file holds it (NetworkLog.ReadExchanges). It is never changed
+// in place; an event replaces it, so a copy of a Request handed out stays
+// as it was.
 type Exchange struct {
 	RequestHeaders  Headers `json:"requestHeaders,omitempty"`
 	ResponseHeaders Headers `json:"responseHeaders,omitempty"`

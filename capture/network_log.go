@@ -38,7 +38,7 @@ type NetworkLog struct {
 
 // logLine is a request as the log stores it, with what a later call
 // needs to follow a request still under way: its document and its start
-// on Chrome's clock.
+// on Chrome's clock. Its Exchange is in the exchanges file.
 type logLine struct {
 	Target string  `json:"target"`
 	Loader string  `json:"loader,omitempty"`
@@ -95,7 +95,7 @@ func (l NetworkLog) Clear() error {
 	if err := os.Remove(l.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("capture: network log: %w", err)
 	}
-	return nil
+	return l.clearExchanges()
 }
 
 // Save brings the tab's log up to date. It adds the requests the log does
@@ -128,7 +128,19 @@ func (n *Network) Save(ctx context.Context, log NetworkLog, final bool, top *pag
 	if len(out) == 0 && !changed {
 		return nil
 	}
-	if err := log.write(append(old, out...)); err != nil {
+	all := append(old, out...)
+	if err := log.write(all); err != nil {
+		return err
+	}
+	// The exchanges of the new requests, and what this call heard of
+	// those the log had under way (only events give a logged one any).
+	news := out
+	for _, r := range old {
+		if r.Exchange != nil {
+			news = append(news, r)
+		}
+	}
+	if err := log.appendExchanges(news, all[max(0, len(all)-MaxLogRequests):]); err != nil {
 		return err
 	}
 	n.mu.Lock()

@@ -159,6 +159,16 @@ type NetworkView struct {
 	Requests []Request `json:"requests"`
 }
 
+// Select returns the requests q matches, oldest first: the most recent
+// Limit of them, all when Limit is 0. Sort is the listing's.
+func (q NetworkQuery) Select(reqs []Request) []Request {
+	sel := q.matching(reqs)
+	if q.Limit > 0 {
+		sel = sel[max(0, len(sel)-q.Limit):]
+	}
+	return sel
+}
+
 func (q NetworkQuery) matching(reqs []Request) []Request {
 	var sel []Request
 	for i := range reqs {

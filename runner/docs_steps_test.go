@@ -182,7 +182,7 @@ var outputExamples = map[string][]string{
 	"keepArtifacts":    {`{"keepArtifacts":"$TMPDIR/kept"}`},
 	"pdf":              {`{"pdf":true}`},
 	"console":          {`{"console":true}`, `{"console":{"clear":true}}`},
-	"network":          {`{"network":true}`, `{"network":{"clear":true}}`, `{"network":{"offline":false}}`},
+	"network":          {`{"network":true}`, `{"network":{"har":true}}`, `{"network":{"clear":true}}`, `{"network":{"offline":false}}`},
 	"route":            {`{"route":{"url":"*/nothing","status":500}}`, `{"route":{"url":"*/nothing","abort":"failed"}}`},
 	"unroute":          {`{"unroute":true}`},
 	"viewport":         {`{"viewport":"iphone-15"}`, `{"viewport":"reset"}`},

@@ -60,6 +60,10 @@ func TestNetworkHeadersMasked(t *testing.T) {
 	if strings.Contains(listing, "Headers") || !strings.Contains(listing, fmt.Sprintf(`"id":%q`, got["id"])) {
 		t.Errorf("the listing: %s", listing)
 	}
+	har := c.call(t, tab, `{"network":{"har":true}}`)[0]
+	if !strings.HasPrefix(fmt.Sprint(har["path"]), filepath.Join(c.tmp, "cdp-skill", tab+".network")) || har["entries"].(float64) < 3 {
+		t.Errorf("har: %v", har)
+	}
 	// No file of the tab's holds a secret: they were masked as captured.
 	filepath.WalkDir(c.tmp, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {

@@ -32,9 +32,9 @@ var captureSteps = []step{
 		"messages, newest last, earlier calls' too",
 		needsTab|sized, decodeConsole, runConsole).out(`{total, showing, messages: [{level, text, url, stack?, …}], file?} | {cleared}`).
 		also(`{"console":true}`, "consoleMessages", "consoleLogs", "getConsole", "getConsoleLogs", "logs", "getLogs"),
-	define("network", `true | {limit (50), filter: "text"|"/regex/", status: 404|"4xx", failed, type: "fetch,xhr", sort: slowest|largest} | {body: "/api/x"|id} | {clear: true} | {offline} | {throttle: "slow-3g"|"fast-3g"|"slow-4g"|"fast-4g"|"off"|{latency (ms), download, upload (bytes/s)}}`,
+	defineFiles("network", `true | {limit (50), filter: "text"|"/regex/", status: 404|"4xx", failed, type: "fetch,xhr", sort: slowest|largest} | {body: "/api/x"|id} | {har: "x.har"|true} | {clear: true} | {offline} | {throttle: "slow-3g"|"fast-3g"|"slow-4g"|"fast-4g"|"off"|{latency (ms), download, upload (bytes/s)}}`,
 		"the tab's last 1,000 requests; offline and throttle stay until turned off",
-		needsTab|sized, decodeNetwork, runNetwork).out(`{total, showing, requests: [{id, url, method, status, from, ms, …}], file?} | {id, request, body, …} | {cleared} | {offline, throttle?}`).
+		needsTab|sized, decodeNetwork, runNetwork).out(`{total, showing, requests: [{id, url, method, status, from, ms, …}], file?} | {id, request, body, …} | {path, entries, bodies, bytes} | {cleared} | {offline, throttle?}`).
 		also(`{"network":true}`, "networkRequests", "requests", "getRequests", "getNetwork").
 		also(`{"network":{"offline":true}}`, "offline", "setOffline", "goOffline").
 		also(`{"network":{"throttle":"slow-3g"}}`, "throttle", "throttleNetwork", "emulateNetwork", "networkConditions"),
@@ -281,8 +281,13 @@ type networkParams struct {
 	Offline  *bool           `json:"offline"`
 	Throttle json.RawMessage `json:"throttle"`
 	Sort     string          `json:"sort"`
+	// Har asks for the tab's requests as a HAR file: its path, or true
+	// for one beside the tab's files.
+	Har json.RawMessage `json:"har"`
 
 	query capture.NetworkQuery
+	// harPath is Har's path resolved; empty with har: true.
+	harPath string
 	// conditions, when set, make the step change the emulated network
 	// instead of listing requests.
 	conditions *conditionsChange
@@ -295,12 +300,21 @@ type conditionsChange struct {
 	throttle *page.NetworkConditions // zero: throttling off
 }
 
-func decodeNetwork(raw json.RawMessage) (networkParams, error) {
+func decodeNetwork(raw json.RawMessage, files capture.Files) (networkParams, error) {
 	p, err := decodeInto(raw, trueOnly[networkParams])
 	if err != nil {
 		return p, err
 	}
 	listing := p.Limit != 0 || p.Filter != "" || len(p.Status) > 0 || p.Failed || p.Type != "" || p.Sort != ""
+	if len(p.Har) > 0 {
+		if p.Body != "" || p.Clear || p.Offline != nil || len(p.Throttle) > 0 || p.Sort != "" {
+			return p, paramErrorf(`"har" writes the tab's requests in the order they began, those "filter", "status", "failed", "type" and "limit" select; sort, read a body, clear or change the network in a separate network step`)
+		}
+		if err := p.decodeHAR(files); err != nil {
+			return p, err
+		}
+		return p, p.decodeQuery()
+	}
 	if p.Body != "" {
 		if listing || p.Clear || p.Offline != nil || len(p.Throttle) > 0 {
 			return p, paramErrorf(`"body" reads one request's bodies back; list or change the network in a separate network step`)
@@ -361,6 +375,20 @@ func (p *networkParams) decodeQuery() error {
 	return nil
 }
 
+// decodeHAR reads "har": a path, made absolute as a screenshot's is and
+// given .har when it has no extension, or true.
+func (p *networkParams) decodeHAR(files capture.Files) error {
+	if b, ok := asBool(p.Har); ok && b {
+		return nil
+	}
+	s, ok := asString(p.Har)
+	if !ok || strings.TrimSpace(s) == "" {
+		return paramErrorf(`"har" is the path of the file to write ("traffic.har"), or true for one beside the tab's files`)
+	}
+	p.harPath = s
+	return resolveOutputPath(files, &p.harPath, ".har")
+}
+
 // decodeThrottle reads a preset name, "off" or false, or custom numbers.
 func decodeThrottle(raw json.RawMessage) (page.NetworkConditions, error) {
 	if b, ok := asBool(raw); ok && !b {
@@ -416,6 +444,10 @@ func runNetwork(ctx context.Context, e *env, p networkParams) (output, error) {
 	if err != nil {
 		return output{}, err
 	}
+	if len(p.Har) > 0 {
+		nc.Log.ReadExchanges(logged) // only a HAR shows them
+		return e.writeHAR(ctx, nc, p, append(logged, nc.Unsaved()...))
+	}
 	all := append(logged, nc.Unsaved()...)
 	if p.Clear {
 		nc.Clear()
@@ -430,6 +462,25 @@ func runNetwork(ctx context.Context, e *env, p networkParams) (output, error) {
 	// the call may have navigated since it attached.
 	_ = e.page().Top().CallJS(ctx, "() => performance.timeOrigin", &q.NavStart) // none: no "at"
 	return value(e.files.NewNetworkView(all, q, e.files.TabFile(e.alias(), ".network.json")))
+}
+
+// writeHAR writes the requests p selects of all, the tab's, as a HAR.
+// This call's bodies are kept first (as its end would keep them): the HAR
+// takes the bodies from those kept.
+func (e *env) writeHAR(ctx context.Context, nc *tab.Network, p networkParams, all []capture.Request) (output, error) {
+	warning := ""
+	if err := nc.KeepBodies(ctx, e.files, e.alias(), 0); err != nil {
+		warning = fmt.Sprintf("the bodies of this call's requests are not in the HAR: %v", err)
+	}
+	path := p.harPath
+	if path == "" {
+		path = e.files.NextPath(e.alias(), "network", "har")
+	}
+	f, err := e.files.WriteHAR(e.alias(), path, p.query.Select(all))
+	if err != nil {
+		return output{}, err
+	}
+	return output{value: f, warning: warning}, nil
 }
 
 // keptBodyOutput is a request read back from the tab's kept bodies: what

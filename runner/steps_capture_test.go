@@ -134,15 +134,15 @@ func TestDecodeCapturePaths(t *testing.T) {
 }
 
 func TestDecodeNetworkConditions(t *testing.T) {
-	p, err := decodeNetwork(json.RawMessage(`{"throttle":"fast-4g"}`))
+	p, err := decodeNetwork(json.RawMessage(`{"throttle":"fast-4g"}`), capture.Files{})
 	if err != nil || p.conditions == nil || p.conditions.offline != nil || p.conditions.throttle.Latency != 165 {
 		t.Fatalf("%+v %v", p.conditions, err)
 	}
-	p, _ = decodeNetwork(json.RawMessage(`{"offline":true}`))
+	p, _ = decodeNetwork(json.RawMessage(`{"offline":true}`), capture.Files{})
 	if p.conditions == nil || !*p.conditions.offline || p.conditions.throttle != nil {
 		t.Errorf("offline: %+v", p.conditions)
 	}
-	p, _ = decodeNetwork(json.RawMessage(`{"status":"404"}`))
+	p, _ = decodeNetwork(json.RawMessage(`{"status":"404"}`), capture.Files{})
 	if p.conditions != nil || p.query.Status == nil || p.query.Status.Min != 404 {
 		t.Errorf("status query: %+v", p.query)
 	}
