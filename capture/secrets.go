@@ -16,8 +16,8 @@ import (
 // Proxy-Authorization keep their scheme ("Bearer ***"), Cookie and
 // Set-Cookie their cookies' names and attributes ("sid=***; Path=/"), a
 // header whose name says it holds a secret (X-API-Key, X-Auth-Token,
-// X-CSRF-Token, …) is "***", and the URLs in Referer and Location lose
-// their token-like query values. A HAR is made to be shared, so it masks
+// X-CSRF-Token, …) is "***", and the URLs in Referer, Location and
+// HTTP/2's :path lose their token-like query values. A HAR is made to be shared, so it masks
 // the same way the query values of every URL and the secret-named fields
 // of the JSON and form bodies it holds. A name is kept: "sid=***" says
 // which cookie to check.
@@ -99,7 +99,7 @@ func maskHeader(name, value string) string {
 			return scheme + " " + masked
 		}
 		return masked
-	case n == "referer" || n == "location" || n == "content-location":
+	case n == "referer" || n == "location" || n == "content-location" || n == ":path": // HTTP/2's has the query
 		return maskURL(value)
 	case secretName(n):
 		return masked

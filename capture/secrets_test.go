@@ -22,6 +22,7 @@ func TestMaskHeader(t *testing.T) {
 		{"Content-Type", "application/json", "application/json"},
 		{"User-Agent", "Mozilla/5.0", "Mozilla/5.0"},
 		{":authority", "a.test", "a.test"},
+		{":path", "/cb?state=1&code=abc", "/cb?state=1&code=***"},
 		{"Keep-Alive", "timeout=5", "timeout=5"},
 		{"X-Author", "ada", "ada"},
 	}
