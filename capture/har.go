@@ -192,6 +192,8 @@ func harEntry(r Request, b *HARBody) HAREntry {
 		e.FromCache = "memory"
 	case r.From == FromDiskCache:
 		e.FromCache = "disk"
+	case r.From == FromRoute:
+		e.Comment = "answered by a route the agent set (cdpskill), not the server"
 	}
 	return e
 }

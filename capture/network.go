@@ -88,7 +88,7 @@ func (n *Network) Routed(ids map[string]bool) {
 	defer n.mu.Unlock()
 	n.pump()
 	for _, r := range n.reqs {
-		if ids[r.id] {
+		if ids[r.ID] {
 			r.From = FromRoute
 		}
 	}

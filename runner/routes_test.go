@@ -2,6 +2,7 @@ package runner_test
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -41,6 +42,12 @@ func TestRoute500(t *testing.T) {
 	}
 	if got := jsonText(stepOutputs(t, res)[0]["output"]); got != `{"removed":[{"hits":1,"method":"POST","url":"*/api/items"}]}` {
 		t.Errorf("unroute output: %s", got)
+	}
+	// A HAR says which answer was the route's.
+	har := c.call(t, tab, `{"network":{"har":true}}`)[0]
+	data, err := os.ReadFile(har["path"].(string))
+	if err != nil || strings.Count(string(data), "answered by a route") != 1 {
+		t.Errorf("the HAR marks %d routed entries (%v)", strings.Count(string(data), "answered by a route"), err)
 	}
 }
 

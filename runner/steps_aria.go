@@ -15,13 +15,13 @@ import (
 // ariaSteps show the page as the agent sees it.
 var ariaSteps = []step{
 	define("snapshot", `true | {root, detail: full|interactive|summary, mode: ai|plain, since: "s3", viewportOnly, pierceShadow, includeFrames, maxDepth, maxElements, maxNameLength, includeText, inlineLimit, preserveRefs}`,
-		"ARIA tree as YAML with refs; since: only what changed", needsTab|sized, decodeSnapshot, runSnapshot).out(`{yaml, snapshotId, refCount, truncated?, note?} | {unchanged, snapshotId} | {snapshotId, since, refCount, changes}`).
+		"ARIA tree as YAML with refs", needsTab|sized, decodeSnapshot, runSnapshot).out(`{yaml, snapshotId, refCount, truncated?, note?} | {unchanged, snapshotId} | {snapshotId, since, refCount, changes}`).
 		also(`{"snapshot":true}`, "ariaSnapshot", "accessibilitySnapshot", "accessibility", "accessibilityTree", "getAccessibilityTree", "a11y", "pageSnapshot"),
 	define("snapshotSearch", `"text" | {text, exact, pattern, role, near: {x, y, radius}, limit, context, pierceShadow, includeFrames}`,
 		"find elements page-wide without a snapshot", needsTab, decodeSnapshotSearch, runSnapshotSearch).out(`{matches: [{path, role, name, ref}], matchCount, searchedElements, criteria}`).
 		also(`{"snapshotSearch":"…"}`, "search", "findText", "searchText", "findByText", "getByText"),
 	define("query", `"selector" | {selector, limit, output, clean, metadata} | {role | roles: [...], name, nameExact, nameRegex, checked, disabled, level, countOnly, limit}`,
-		"by CSS selector, or by role, name and state (with refs); not inside frames", needsTab, decodeQuery, runQuery).out(`{selector, total, showing, results: [{index, value}]} | {total, results: [{ref, role, name, text?}], framesNotSearched?}`).
+		"CSS, or role, name and state (refs); not in frames", needsTab, decodeQuery, runQuery).out(`{selector, total, showing, results: [{index, value}]} | {total, results: [{ref, role, name, text?}], framesNotSearched?}`).
 		also(`{"query":"…"}`, "querySelector", "querySelectorAll", "findElement", "findElements", "getText", "innerText", "textContent").
 		also(`{"query":{"role":"button","name":"…"}}`, "getByRole", "findByRole").
 		also(`{"query":{"selector":"…","output":{"attribute":"href"}}}`, "getAttribute"),

@@ -33,7 +33,7 @@ var captureSteps = []step{
 		needsTab|sized, decodeConsole, runConsole).out(`{total, showing, messages: [{level, text, url, stack?, …}], file?} | {cleared}`).
 		also(`{"console":true}`, "consoleMessages", "consoleLogs", "getConsole", "getConsoleLogs", "logs", "getLogs"),
 	defineFiles("network", `true | {limit (50), filter: "text"|"/regex/", status: 404|"4xx", failed, type: "fetch,xhr", sort: slowest|largest} | {body: "/api/x"|id} | {har: "x.har"|true} | {clear: true} | {offline} | {throttle: "slow-3g"|"fast-3g"|"slow-4g"|"fast-4g"|"off"|{latency (ms), download, upload (bytes/s)}}`,
-		"the tab's last 1,000 requests; offline and throttle stay until turned off",
+		"the last 1,000; offline, throttle stay on",
 		needsTab|sized, decodeNetwork, runNetwork).out(`{total, showing, requests: [{id, url, method, status, from, ms, …}], file?} | {id, request, body, …} | {path, entries, bodies, bytes} | {cleared} | {offline, throttle?}`).
 		also(`{"network":true}`, "networkRequests", "requests", "getRequests", "getNetwork").
 		also(`{"network":{"offline":true}}`, "offline", "setOffline", "goOffline").

@@ -13,14 +13,14 @@ import (
 // envSteps set up what the tab keeps: its cookies and storage.
 var envSteps = []step{
 	define("cookies", `true | {get: true|"url"|["url"], name} | {set: [{name, value, url|domain, path, expires: unix s|"30m"|"1h"|"7d"|"1w"|"1y", httpOnly, secure, sameSite}]} | {delete: "name"} | {clear: true} (+ domain, url or all: true)`,
-		"the page's, unless a domain, url or all: true says otherwise",
+		"the page's, unless domain, url or all",
 		needsTab, decodeCookies, runCookies).out(`{cookies} | {set} | {deleted} | {cleared}`).
 		also(`{"cookies":true}`, "getCookies", "cookie").
 		also(`{"cookies":{"set":[{"name":"…","value":"v","url":"https://example.com"}]}}`, "setCookie", "setCookies", "addCookie", "addCookies").
 		also(`{"cookies":{"delete":"…"}}`, "deleteCookie").
 		also(`{"cookies":{"clear":true}}`, "clearCookies", "deleteCookies"),
 	define("storage", `"local"|"session" | {local|session: {get: "key"|["key"]|true, set: {key: value}, remove: "key"|["key"], clear: true}}`,
-		"localStorage, sessionStorage; runs clear, remove, set, then get",
+		"clear, remove, set, then get",
 		needsTab, decodeStorage, runStorage).out(`{local?: {items, count, set, removed, cleared}, session?: …}`).
 		also(`{"storage":"local"}`, "localStorage", "getLocalStorage").
 		also(`{"storage":"session"}`, "sessionStorage"),

@@ -15,7 +15,7 @@ import (
 // frameSteps list the tab's frames and switch where steps run.
 var frameSteps = []step{
 	define("frame", `{list: true} | "iframe-selector" | 0 | "top" | {selector|index|name|frameId}`,
-		"list frames, or switch the frame later steps and calls run in",
+		"list, or switch for later steps and calls",
 		needsTab, decodeFrame, runFrame).out(`{frameId, url, name?} | {mainFrameId, currentFrameId, frames}`).
 		also(`{"frame":"…"}`, "switchFrame", "switchToFrame", "iframe", "enterFrame", "selectFrame"),
 }

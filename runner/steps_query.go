@@ -24,13 +24,13 @@ var querySteps = []step{
 		"table or list data", needsTab, decodeExtract, runExtract).out(`{type, headers, rows, rowCount} | {type, items, itemCount}`).
 		also(`{"extract":"…"}`, "extractTable", "getTable", "scrape"),
 	define("getDom", `true | "selector" | {selector, outer}`,
-		"HTML of the page or an element (outer: false for inner)", needsTab, decodeGetDom, runGetDom).out(`{html, tagName, selector?, length}`).
+		"HTML of the page or an element", needsTab, decodeGetDom, runGetDom).out(`{html, tagName, selector?, length}`).
 		also(`{"getDom":"…"}`, "getHtml", "html", "content", "getContent", "pageSource", "outerHtml", "innerHtml"),
 	define("getBox", `"s1e4" | ["s1e4", …] | {ref} | {refs}`,
 		"viewport boxes of refs", needsTab, decodeGetBox, runGetBox).out(`{x, y, width, height, center} | {error, message?} | {s1e4: box or error, …}`).
 		also(`{"getBox":"…"}`, "boundingBox", "getBoundingBox", "getBoundingClientRect"),
 	define("elementsAt", `{x, y} | [{x, y}, …] | {x, y, radius, limit}`,
-		"the element at a point, at points, or near one", needsTab, decodeElementsAt, runElementsAt).out(`{ref, existing, tag, selector, clickable, role, name, box} | {count, elements} | {center, radius, count, elements}`).
+		"what is at or near a point", needsTab, decodeElementsAt, runElementsAt).out(`{ref, existing, tag, selector, clickable, role, name, box} | {count, elements} | {center, radius, count, elements}`).
 		also(`{"elementsAt":{"x":100,"y":200}}`, "elementAt", "elementFromPoint", "hitTest"),
 	define("formState", `"form selector" | {selector|ref}`,
 		"a form's fields (passwords masked)", needsTab, decodeTargetStep("formState", "a form"), runFormState).out(`{valid, fieldCount, fields: [{name, type, label, value, valid, message?}]}`).

@@ -12,7 +12,7 @@ import (
 // throttling reach what they fetch (tab/workers.go).
 var swSteps = []step{
 	define("serviceWorker", `true | {unregister: true|"scope"} | {update: true|"scope"}`,
-		"the origin's workers; unregister; update checks for a new version",
+		"the origin's workers",
 		needsTab, decodeServiceWorker, runServiceWorker).out(`{registrations: [{scope, scriptURL, status, running, controlling, newVersion?}], unregistered?, updated?}`),
 }
 

@@ -27,7 +27,7 @@ var tabSteps = []step{
 	define("chromeStatus", `true | {host, port | wsUrl, headless, autoLaunch}`,
 		"is Chrome up? (launches it)", holdsTabs, decodeChromeStatus, runChromeStatus).out(`{running, launched, version, port, endpoint?, tabs, createdTab}`),
 	defineFiles("openTab", `true | "url" | {url, state, host, port | wsUrl, headless}`,
-		"open a tab (own window), the call's tab", visual|holdsTabs, decodeOpenTab, runOpenTab).out(`{tab, url, status, title}`).did("Opened a tab").
+		"a new tab, the call's", visual|holdsTabs, decodeOpenTab, runOpenTab).out(`{tab, url, status, title}`).did("Opened a tab").
 		also(`{"openTab":"…"}`, "newTab", "newPage", "createTab", "openNewTab"),
 	define("connectTab", `"t1" | {targetId} | {url: "regex"} (+ host, port | wsUrl)`,
 		"make an open tab the call's tab", visual|holdsTabs, decodeConnectTab, runConnectTab).out(`{tab, url, title, otherMatches?}`).did("Connected").
