@@ -10,6 +10,9 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"slices"
+	"strconv"
+	"time"
 
 	"github.com/cdpskill/cdpskill/internal/private"
 	"github.com/cdpskill/cdpskill/page"
@@ -49,12 +52,20 @@ type logLine struct {
 // Read returns the logged requests, oldest first. A missing log is empty;
 // lines it cannot read are skipped.
 func (l NetworkLog) Read() ([]Request, error) {
+	reqs, _, err := l.read()
+	return reqs, err
+}
+
+// read is Read, and whether it took in requests the keeper saw that the
+// log lacked (see withKeeper).
+func (l NetworkLog) read() ([]Request, bool, error) {
 	data, err := l.Temp.ReadFile(l.Path, maxLogFile)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		reqs, changed := l.withKeeper(nil)
+		return reqs, changed, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("capture: network log: %w", err)
+		return nil, false, fmt.Errorf("capture: network log: %w", err)
 	}
 	var out []Request
 	sc := bufio.NewScanner(bytes.NewReader(data))
@@ -68,7 +79,8 @@ func (l NetworkLog) Read() ([]Request, error) {
 		r.loader, r.startMono, r.saved = ln.Loader, ln.Mono, true
 		out = append(out, r)
 	}
-	return out, nil
+	out, changed := l.withKeeper(out)
+	return out, changed, nil
 }
 
 // write replaces the log with the newest MaxLogRequests of reqs. The file
@@ -90,12 +102,12 @@ func (l NetworkLog) write(reqs []Request) error {
 	return Files{Temp: l.Temp}.writeFile(l.Path, b.Bytes())
 }
 
-// Clear empties the log.
+// Clear empties the log; what the keeper saw before stays out of it.
 func (l NetworkLog) Clear() error {
 	if err := os.Remove(l.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("capture: network log: %w", err)
 	}
-	return l.clearExchanges()
+	return errors.Join(l.clearExchanges(), l.Temp.WriteFile(l.clearedPath(), []byte(strconv.FormatInt(time.Now().UnixMilli(), 10))))
 }
 
 // Save brings the tab's log up to date. It adds the requests the log does
@@ -117,11 +129,20 @@ func (n *Network) Save(ctx context.Context, log NetworkLog, final bool, top *pag
 	late := maps.Clone(n.late)
 	n.mu.Unlock()
 
-	old, err := log.Read()
+	old, fromKeeper, err := log.read()
 	if err != nil {
 		return err
 	}
-	changed := settleLate(old, late)
+	if fromKeeper {
+		// What the keeper saw of this call's requests: the call's own
+		// record of them stands.
+		mine := make(map[string]bool, len(out))
+		for _, r := range out {
+			mine[r.ID+" "+r.URL] = true
+		}
+		old = slices.DeleteFunc(old, func(r Request) bool { return mine[r.ID+" "+r.URL] })
+	}
+	changed := settleLate(old, late) || fromKeeper
 	if top != nil && settleByTiming(ctx, top, old) {
 		changed = true
 	}
@@ -219,17 +240,21 @@ func settleLate(logged []Request, late map[string][]lateEvent) bool {
 	return changed
 }
 
-// Unsaved returns the requests not in the log yet, oldest first: after a
-// Save, those still in flight.
-func (n *Network) Unsaved() []Request {
+// WithUnsaved returns logged, the log's requests, followed by those not in
+// the log yet, oldest first: after a Save, those still in flight, unless
+// the log has them already, as the keeper saw them end.
+func (n *Network) WithUnsaved(logged []Request) []Request {
+	in := make(map[string]bool, len(logged))
+	for _, r := range logged {
+		in[r.ID+" "+r.URL] = true
+	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.pump()
-	var out []Request
 	for _, r := range n.reqs[n.from:] {
-		if !r.saved {
-			out = append(out, *r)
+		if !r.saved && !in[r.ID+" "+r.URL] {
+			logged = append(logged, *r)
 		}
 	}
-	return out
+	return logged
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/internal/invalid"
@@ -42,7 +43,8 @@ func (k *keeper) wanted() map[string]wantedTab {
 			continue
 		}
 		if held := Held(s.Emulation); !held.IsZero() {
-			want[s.Target] = wantedTab{em: held, label: label(k.cfg.Temp.Root(), p, ".emulation.json")}
+			want[s.Target] = wantedTab{em: held, label: label(k.cfg.Temp.Root(), p, ".emulation.json"),
+				log: k.logOf(p, ".emulation.json", s.Target)}
 		}
 	}
 	clear(newest)
@@ -54,7 +56,7 @@ func (k *keeper) wanted() map[string]wantedTab {
 		w := want[f.Target]
 		w.routes, w.rules = p, f.Rules
 		if w.label == "" {
-			w.label = label(k.cfg.Temp.Root(), p, ".routes.json")
+			w.label, w.log = label(k.cfg.Temp.Root(), p, ".routes.json"), k.logOf(p, ".routes.json", f.Target)
 		}
 		want[f.Target] = w
 	}
@@ -94,6 +96,9 @@ type wantedTab struct {
 	// routes is the path of the tab's rules, which are rules.
 	routes string
 	rules  []route.Rule
+	// log is the tab's network log, beside which the keeper keeps the
+	// requests it sees.
+	log capture.NetworkLog
 }
 
 // label is the alias a tab's file is named for, a session's tab's as
@@ -154,9 +159,10 @@ func (k *keeper) hold(ctx context.Context, id string, w wantedTab) error {
 		if err != nil {
 			return err
 		}
-		h = &heldTab{page: page.New(s)}
+		h = &heldTab{page: page.New(s), label: w.label}
 		k.held[id] = h
 		k.log.Printf("holds tab %s (%s)", w.label, id)
+		k.record(ctx, h, w.log)
 	}
 	h.label = w.label
 	err := k.holdRoutes(ctx, id, h, w)
@@ -202,6 +208,7 @@ func (k *keeper) holdRoutes(ctx context.Context, id string, h *heldTab, w wanted
 // release lets go of the tab id: detaching ends its emulation and
 // routes.
 func (k *keeper) release(ctx context.Context, id string, h *heldTab) {
+	h.stopRecording()
 	if h.routes != nil {
 		h.routes.Close()
 	}
@@ -225,6 +232,7 @@ func (k *keeper) followDetaches() {
 		id := gjson.GetBytes(ev.Params, "targetId").String()
 		k.mu.Lock()
 		if h := k.held[id]; h != nil && h.page.S.ID == gjson.GetBytes(ev.Params, "sessionId").String() {
+			h.stopRecording()
 			if h.routes != nil {
 				h.routes.Close()
 			}

@@ -377,6 +377,8 @@ type heldTab struct {
 	// routes serves rules, the tab's; nil while it has none.
 	routes *route.Server
 	rules  []route.Rule
+	// traffic records its requests between calls.
+	traffic *traffic
 	// label names the tab for chromeStatus: its alias, a session's as
 	// session/alias.
 	label string

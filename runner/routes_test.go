@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // status is the text of items.html's status or problem line.
@@ -67,9 +68,25 @@ func TestRouteAcrossCalls(t *testing.T) {
 			t.Errorf("call %d: routes %s", i, got)
 		}
 	}
-	// Between calls too: the page's own request, with no call running.
-	c.call(t, tab, `{"pageFunction":"setTimeout(() => document.getElementById('save').click(), 50), 1"}`)
-	c.waitTrue(t, tab, `document.getElementById('status').textContent === 'Saved #42 by mock'`)
+	// Between calls too: the page's own request, made while no call runs,
+	// is answered, and the keeper's record of it reaches the tab's log.
+	c.call(t, tab, `{"pageFunction":"document.getElementById('status').textContent = ''; setTimeout(() => document.getElementById('save').click(), 300), 1"}`)
+	kept := filepath.Join(c.tmp, "cdp-skill", tab+".network.keeper.jsonl")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if data, _ := os.ReadFile(kept); strings.Count(string(data), "/api/items") == 4 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the keeper recorded no request made between calls")
+		}
+	}
+	if got := itemsSays(t, c, tab); got != "Saved #42 by mock" {
+		t.Errorf("between calls: the page says %q", got)
+	}
+	reqs := c.call(t, tab, `{"network":{"filter":"/api/items"}}`)[0]["requests"].([]any)
+	if len(reqs) != 4 || reqs[3].(map[string]any)["from"] != "route" {
+		t.Errorf("the network step after a request between calls: %s", jsonText(reqs))
+	}
 	c.call(t, tab, `{"unroute":true}`)
 	c.act(t, tab, `{"click":"#save"}`)
 	if got := itemsSays(t, c, tab); got != "Saved #7" {

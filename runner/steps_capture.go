@@ -446,9 +446,9 @@ func runNetwork(ctx context.Context, e *env, p networkParams) (output, error) {
 	}
 	if len(p.Har) > 0 {
 		nc.Log.ReadExchanges(logged) // only a HAR shows them
-		return e.writeHAR(ctx, nc, p, append(logged, nc.Unsaved()...))
+		return e.writeHAR(ctx, nc, p, nc.WithUnsaved(logged))
 	}
-	all := append(logged, nc.Unsaved()...)
+	all := nc.WithUnsaved(logged)
 	if p.Clear {
 		nc.Clear()
 		if err := nc.Log.Clear(); err != nil {
