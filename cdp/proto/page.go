@@ -271,6 +271,56 @@ func (p PagePrintToPDF) Do(ctx context.Context, c Caller) (PagePrintToPDFResult,
 	return call[PagePrintToPDFResult](ctx, c, "Page.printToPDF", p)
 }
 
+// PageStartScreencast has Chrome send the frames the tab renders as
+// Page.screencastFrame events, each to be acknowledged: after
+// MaxFramesInFlight unacknowledged frames (3 by default) it sends no
+// more. A page that does not change renders, and sends, nothing.
+type PageStartScreencast struct {
+	// Format is jpeg or png.
+	Format  string `json:"format,omitempty"`
+	Quality int    `json:"quality,omitempty"`
+	// MaxWidth and MaxHeight bound a frame, in device pixels; it keeps
+	// the page's proportions.
+	MaxWidth  int `json:"maxWidth,omitempty"`
+	MaxHeight int `json:"maxHeight,omitempty"`
+	// EveryNthFrame sends one frame in n of those rendered.
+	EveryNthFrame int `json:"everyNthFrame,omitempty"`
+}
+
+func (p PageStartScreencast) Do(ctx context.Context, c Caller) error {
+	return run(ctx, c, "Page.startScreencast", p)
+}
+
+// PageStopScreencast stops the frames.
+type PageStopScreencast struct{}
+
+func (p PageStopScreencast) Do(ctx context.Context, c Caller) error {
+	return run(ctx, c, "Page.stopScreencast", p)
+}
+
+// PageScreencastFrameAck acknowledges a frame, so that Chrome sends more.
+type PageScreencastFrameAck struct {
+	SessionID int `json:"sessionId"`
+}
+
+func (p PageScreencastFrameAck) Do(ctx context.Context, c Caller) error {
+	return run(ctx, c, "Page.screencastFrameAck", p)
+}
+
+// PageScreencastFrame is Page.screencastFrame's params.
+type PageScreencastFrame struct {
+	Data     []byte                  `json:"data"` // base64 in the JSON
+	Metadata ScreencastFrameMetadata `json:"metadata"`
+	// SessionID is the frame's number, for its ack.
+	SessionID int `json:"sessionId"`
+}
+
+// ScreencastFrameMetadata is what Chrome says of a screencast frame.
+type ScreencastFrameMetadata struct {
+	// Timestamp is when the frame was shown, in seconds since the epoch.
+	Timestamp float64 `json:"timestamp"`
+}
+
 // PageCrash crashes the tab's renderer, for tests. It never answers: the
 // renderer is gone.
 type PageCrash struct{}
@@ -295,6 +345,9 @@ const (
 	EventPageDownloadWillBegin       = "Page.downloadWillBegin"
 	EventPageJavascriptDialogOpening = "Page.javascriptDialogOpening"
 	EventPageJavascriptDialogClosed  = "Page.javascriptDialogClosed"
+	// EventPageScreencastFrame is sent while a screencast runs
+	// (PageStartScreencast).
+	EventPageScreencastFrame = "Page.screencastFrame"
 )
 
 // PageLifecycleEvent is Page.lifecycleEvent's params: a frame's document
