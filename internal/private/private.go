@@ -123,7 +123,22 @@ func (t Temp) WriteFile(path string, data []byte) error { return t.mark(t.write(
 // for state a crash must not leave empty.
 func (t Temp) WriteFileSync(path string, data []byte) error { return t.mark(t.write(path, data, true)) }
 
+// WriteFrom is WriteFile for data too large to hold at once (a trace, a
+// video): write writes it to the temporary file as it comes, and path is
+// replaced only once write returned nil, so a reader never sees half of
+// it; on an error nothing is left.
+func (t Temp) WriteFrom(path string, write func(io.Writer) error) error {
+	return t.mark(t.writeFrom(path, write, false))
+}
+
 func (t Temp) write(path string, data []byte, durable bool) error {
+	return t.writeFrom(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	}, durable)
+}
+
+func (t Temp) writeFrom(path string, write func(io.Writer) error, durable bool) error {
 	path = filepath.Clean(path)
 	dir := filepath.Dir(path)
 	if err := t.prepare(dir, path); err != nil {
@@ -136,13 +151,19 @@ func (t Temp) write(path string, data []byte, durable bool) error {
 	if err != nil {
 		return &FileError{Path: path, Err: err}
 	}
-	_, werr := f.Write(data)
+	fw := &fileWriter{f: f}
+	werr := write(fw)
+	if werr != nil && fw.err == nil { // the writer's own failure, not the file's
+		f.Close()
+		os.Remove(f.Name())
+		return werr
+	}
 	var serr error
 	if durable && werr == nil {
 		serr = f.Sync()
 	}
 	cerr := f.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
+	if err := errors.Join(fw.err, serr, cerr); err != nil {
 		os.Remove(f.Name())
 		return &FileError{Path: path, Err: err}
 	}
@@ -151,6 +172,21 @@ func (t Temp) write(path string, data []byte, durable bool) error {
 		return &FileError{Path: path, Err: err}
 	}
 	return nil
+}
+
+// fileWriter is a file written through, which remembers its failure:
+// that one is a FileError, the caller's own are its own.
+type fileWriter struct {
+	f   *os.File
+	err error
+}
+
+func (w *fileWriter) Write(p []byte) (int, error) {
+	n, err := w.f.Write(p)
+	if err != nil && w.err == nil {
+		w.err = err
+	}
+	return n, err
 }
 
 // OpenFile opens path with flag (os.O_CREATE, O_APPEND, O_EXCL, …), a new

@@ -4,6 +4,7 @@ package private
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -61,6 +62,41 @@ func TestWriteFileIsPrivate(t *testing.T) {
 	}
 	if err := WriteFile(path, []byte("png2")); err != nil { // replacing our own file
 		t.Fatal(err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "*.tmp")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// A file written as it comes lands whole, 0600, or not at all: a
+// writer's own failure is returned as it is, and leaves nothing.
+func TestWriteFromIsWholeOrNothing(t *testing.T) {
+	temp := Temp(t.TempDir())
+	path := filepath.Join(temp.Root(), "t1.recording", "trace.json")
+	err := temp.WriteFrom(path, func(w io.Writer) error {
+		for _, part := range []string{`{"traceEvents":[`, `]}`} {
+			if _, err := io.WriteString(w, part); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != `{"traceEvents":[]}` || mode(t, path) != 0o600 {
+		t.Errorf("%s: %q, %o", path, data, mode(t, path))
+	}
+	lost := errors.New("the stream ended")
+	err = temp.WriteFrom(path, func(w io.Writer) error {
+		io.WriteString(w, "half")
+		return lost
+	})
+	if err != lost {
+		t.Errorf("the writer's failure came back as %v", err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != `{"traceEvents":[]}` {
+		t.Errorf("a failed write replaced the file: %q", data)
 	}
 	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "*.tmp")); len(left) > 0 {
 		t.Errorf("temporary files left: %v", left)
