@@ -262,7 +262,12 @@ func (c *Client) spawn(dir string, cfg []byte) (int, error) {
 // ask sends req to the keeper rec names and reads its reply, bounded by
 // askWait.
 func ask(ctx context.Context, rec record, req request) (reply, error) {
-	ctx, cancel := context.WithTimeout(ctx, askWait)
+	return askWithin(ctx, rec, req, askWait)
+}
+
+// askWithin is ask bounded by wait.
+func askWithin(ctx context.Context, rec record, req request, wait time.Duration) (reply, error) {
+	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "tcp", rec.Addr)

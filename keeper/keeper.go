@@ -4,10 +4,11 @@
 // call runs. It holds each emulated tab's emulation on a session of its
 // own, so the page's own reloads between calls load emulated; it holds
 // the download settings and brings the calls the download events, which
-// a call over its tab's own websocket would not hear (Relay); it closes a
-// session no call used for the idle time (CDPSKILL_IDLE, 30 minutes), and
-// asks a Chrome cdpskill launched to exit when no call reached it for as
-// long. It holds those duties and nothing else: calls never go through it
+// a call over its tab's own websocket would not hear (Relay); it holds a
+// tab's recording, a trace or a video, from the call that starts it to
+// the one that stops it (Client.Record); it closes a session no call used
+// for the idle time (CDPSKILL_IDLE, 30 minutes), and asks a Chrome
+// cdpskill launched to exit when no call reached it for as long. It holds those duties and nothing else: calls never go through it
 // (each dials Chrome itself), so a keeper that hangs or dies cannot hang a
 // call. The call that needs one starts it (Visit, Hold, Relay); the next
 // call that finds it gone starts another, which takes its duties back from
@@ -154,8 +155,8 @@ func Held(e page.Emulation) page.Emulation {
 
 // --- the keeper's protocol: one request, one reply, one JSON line each
 
-// protocol is the version of the protocol below.
-const protocol = 1
+// protocol is the version of the protocol below: 2 added "record".
+const protocol = 2
 
 type request struct {
 	Version int    `json:"version"`
@@ -164,7 +165,8 @@ type request struct {
 	// the tabs' files say now, and answer for Target), "watch" (have the
 	// downloads of browser context Context saved in Dir, and told),
 	// "events" (the download events after Since: all so far with Flush,
-	// else the next ones, waiting up to Wait ms), "status" or "stop".
+	// else the next ones, waiting up to Wait ms), "record" (start or stop
+	// recording Target, as Record says), "status" or "stop".
 	Op      string `json:"op"`
 	Session string `json:"session,omitempty"`
 	Target  string `json:"target,omitempty"`
@@ -177,6 +179,8 @@ type request struct {
 	// Browser, which the keeper then closes when idle.
 	Launched bool   `json:"launched,omitempty"`
 	Browser  string `json:"browser,omitempty"`
+	// Record is a record request's.
+	Record *RecordSpec `json:"record,omitempty"`
 }
 
 type reply struct {
@@ -190,6 +194,8 @@ type reply struct {
 	Events []relayed `json:"events,omitempty"`
 	Seq    int64     `json:"seq,omitempty"`
 	Status *Status   `json:"status,omitempty"`
+	// Recorded is what a stopped recording left.
+	Recorded *Recorded `json:"recorded,omitempty"`
 }
 
 // Failure is a keeper's failure to hold an emulation, carried whole to
@@ -223,4 +229,7 @@ type Status struct {
 	// Downloads: it holds the download settings of the browser contexts
 	// calls work in, and brings the calls their events.
 	Downloads bool `json:"downloads,omitempty"`
+	// Recording are the tabs it records: their labels, what and since
+	// when.
+	Recording []string `json:"recording,omitempty"`
 }

@@ -39,6 +39,8 @@ type keeper struct {
 	// relay keeps the browser's download events for the calls; it has
 	// its own lock, so that a call waiting for one holds up no other.
 	relay *relay
+	// recs are the tabs' recordings, under their own lock too.
+	recs *recorder
 
 	// mu orders the work on tabs and sessions: holds, and the clock's
 	// ticks. It is held across CDP commands, each bounded.
@@ -114,6 +116,7 @@ func Main(stdin io.Reader, logw io.Writer) int {
 		k.sync(sctx)
 	}()
 	why := k.run(ctx)
+	k.recs.endAll(why)
 	lg.Printf("exits: %s", why)
 	return 0
 }
@@ -140,6 +143,7 @@ func newKeeper(ctx context.Context, cfg Config, dir string, lg *log.Logger) (*ke
 		k.cfg.Launched = true
 	}
 	k.relay = newRelay(b.Conn)
+	k.recs = newRecorder(k)
 	go k.followDetaches()
 	return k, nil
 }
@@ -203,6 +207,9 @@ func (k *keeper) tickEvery() time.Duration {
 // tick closes what has been idle too long and says why the keeper ends,
 // if it does.
 func (k *keeper) tick(ctx context.Context, now time.Time) string {
+	if k.recs.running() { // nothing idle closes under a recording, and the keeper stays
+		return ""
+	}
 	// Within a hold's time: a call's request waits for a tick, and one
 	// that waits past askWait takes the keeper for hung.
 	tctx, cancel := context.WithTimeout(ctx, time.Second)
@@ -245,6 +252,9 @@ func (k *keeper) answer(ctx context.Context, conn net.Conn) {
 	if json.Unmarshal(line, &req) != nil || subtle.ConstantTimeCompare([]byte(req.Token), []byte(k.token)) != 1 {
 		return // not a call of this user's: it read no keeper.json
 	}
+	if req.Record != nil && req.Record.Stop { // it writes the recording's files first
+		_ = conn.SetDeadline(time.Now().Add(time.Duration(req.Record.Wait)*time.Millisecond + askWait))
+	}
 	_ = json.NewEncoder(conn).Encode(k.handle(ctx, req))
 }
 
@@ -262,6 +272,8 @@ func (k *keeper) handle(ctx context.Context, req request) reply {
 		return reply{}
 	case "events":
 		return k.events(ctx, req)
+	case "record":
+		return k.recs.answer(ctx, req)
 	case "watch":
 		wctx, cancel := context.WithTimeout(ctx, holdWait)
 		defer cancel()
@@ -350,7 +362,7 @@ func (k *keeper) status(ctx context.Context) *Status {
 	sctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	st := &Status{PID: os.Getpid(), Since: k.started.Local().Format(time.DateTime), Sessions: k.sessions(sctx),
-		Downloads: k.relay.watching()}
+		Downloads: k.relay.watching(), Recording: k.recs.labels()}
 	if k.cfg.Idle > 0 {
 		k.clock.Lock()
 		st.IdleClose, st.ClosesChrome = Duration(k.cfg.Idle), k.cfg.Launched
