@@ -6,6 +6,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/chrome"
+	"github.com/cdpskill/cdpskill/keeper"
 	"github.com/cdpskill/cdpskill/page"
 	"github.com/cdpskill/cdpskill/tab"
 	"github.com/cdpskill/cdpskill/tabs"
@@ -33,6 +34,9 @@ type env struct {
 	acted func()
 	// tabs opens, switches and lists the call's tabs (holdsTabs steps).
 	tabs tabTable
+	// keep reaches the keepers of the call's browsers; nil: none can be
+	// started.
+	keep *keeper.Client
 }
 
 // tabTable is the call's tabs as the steps that hold them see them.
@@ -128,7 +132,7 @@ func (e *env) attach(ctx context.Context, target tab.Target) error {
 func (c *Call) env() *env {
 	return &env{
 		tab: c.tab, files: c.files, getenv: c.getenv,
-		warn: c.warn, unsaved: c.unsaved, secret: c.keepSecret, tabs: c,
+		warn: c.warn, unsaved: c.unsaved, secret: c.keepSecret, tabs: c, keep: c.keep,
 	}
 }
 

@@ -33,7 +33,7 @@ var tabSteps = []step{
 		"make an open tab the call's tab", visual|holdsTabs, decodeConnectTab, runConnectTab).out(`{tab, url, title, otherMatches?}`).did("Connected").
 		also(`{"connectTab":"…"}`, "switchTab", "switchToTab", "selectTab", "focusTab", "useTab", "attachTab"),
 	define("closeTab", `"t1" | {tab}`,
-		"close a tab, forget its alias and history", holdsTabs, decodeCloseTab, runCloseTab).out(`{closed, removed?}`).
+		"close a tab, forget its alias and history", holdsTabs, decodeCloseTab, runCloseTab).out(`{closed, removed?, recorded?}`).
 		also(`{"closeTab":"…"}`, "close", "closePage"),
 	define("listTabs", `true | {host, port | wsUrl}`,
 		"", holdsTabs, decodeListTabs, runListTabs).out(`{count, tabs: [{tab, targetId, url, title}]}`).
@@ -117,6 +117,7 @@ func runChromeStatus(ctx context.Context, e *env, p chromeStatusParams) (output,
 	}
 	if k := st.Keeper; k != nil { // a session sees its own
 		k.Emulating = slices.DeleteFunc(k.Emulating, func(l string) bool { return !strings.HasPrefix(l, session+"/") })
+		k.Recording = slices.DeleteFunc(k.Recording, func(l string) bool { return !strings.HasPrefix(l, session+"/") })
 		k.Sessions = slices.DeleteFunc(k.Sessions, func(s string) bool { return s != session })
 	}
 	// A session sees its own tabs only, here as everywhere.
@@ -450,6 +451,8 @@ func runCloseTab(ctx context.Context, e *env, p closeTabParams) (output, error) 
 			return output{}, err
 		}
 	}
+	// A recording ends with its tab, but its trace would go with it.
+	recorded := e.recordingBeforeClose(ctx, ep, alias, entry.TargetID, found)
 	// Over the websocket, which every endpoint has (remote ones may offer
 	// no /json/close). A target id of another session's tab is refused.
 	closeErr := e.withBrowser(ctx, ep, func(b *chrome.Browser) error {
@@ -488,14 +491,29 @@ func runCloseTab(ctx context.Context, e *env, p closeTabParams) (output, error) 
 		}
 		return output{}, &Error{Type: Connection, Message: fmt.Sprintf("close tab %s: %v", p.Tab, closeErr), Err: closeErr}
 	}
-	return output{value: closedTab{Closed: p.Tab, Removed: removed}}, nil
+	return output{value: closedTab{Closed: p.Tab, Removed: removed, Recorded: recorded.value}, warning: recorded.warning}, nil
 }
 
-// closedTab is closeTab's report: the tab, and what went with it of its
-// history (screenshots and snapshots), which keepArtifacts would have kept.
+// closedTab is closeTab's report: the tab, what went with it of its
+// history (screenshots and snapshots), which keepArtifacts would have kept,
+// and what its recording left.
 type closedTab struct {
-	Closed  string `json:"closed"`
-	Removed string `json:"removed,omitempty"`
+	Closed   string `json:"closed"`
+	Removed  string `json:"removed,omitempty"`
+	Recorded any    `json:"recorded,omitempty"`
+}
+
+// recordingBeforeClose stops the recording of the tab closeTab closes, if
+// it has one, and says what it left.
+func (e *env) recordingBeforeClose(ctx context.Context, ep chrome.Endpoint, alias, target string, found bool) output {
+	if !found {
+		return output{}
+	}
+	out, err := e.stopRecording(ctx, ep, alias, target)
+	if err != nil && !errors.Is(err, keeper.ErrNotRecording) {
+		out.warning = fmt.Sprintf("the tab's recording could not be stopped: %v", err)
+	}
+	return out
 }
 
 // withBrowser runs fn on the browser at ep: the call's own connection when
