@@ -202,6 +202,18 @@ func (c *Client) StopRecording(ctx context.Context, ep chrome.Endpoint, session,
 	return res, err
 }
 
+// TakeEnded is what the recording whose directory is dir left, when it
+// ended on its own (its tab closed) and no stop told it; the directory
+// goes, as it is told once.
+func TakeEnded(temp private.Temp, dir string) *Recorded {
+	st, ok := readState(temp, dir)
+	if !ok || st.Result == nil {
+		return nil
+	}
+	_ = os.RemoveAll(dir)
+	return st.Result
+}
+
 func (st recordState) paths() []string {
 	return slices.DeleteFunc([]string{st.Trace, st.Video}, func(p string) bool { return p == "" })
 }
@@ -386,8 +398,8 @@ type recording struct {
 	quit   context.CancelFunc
 	framed chan struct{}
 	gone   chan struct{}
-	// goneWhy says why it is gone.
-	goneWhy string
+	// goneWith is what went, the tab or Chrome.
+	goneWith string
 
 	once   sync.Once
 	done   chan struct{}
@@ -524,11 +536,11 @@ func (rec *recording) watch() {
 		why = fmt.Sprintf("it reached its limit of %s", Duration(recordLimit))
 	case <-gone:
 		why = fmt.Sprintf("the tab closed at %s", time.Now().Local().Format(time.TimeOnly))
-		rec.goneWhy = "the tab closed"
+		rec.goneWith = "the tab"
 		close(rec.gone)
 	case <-conn.Done():
 		why = fmt.Sprintf("Chrome went away at %s", time.Now().Local().Format(time.TimeOnly))
-		rec.goneWhy = "Chrome went away"
+		rec.goneWith = "Chrome"
 		close(rec.gone)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -573,7 +585,7 @@ func (rec *recording) finish(ctx context.Context, why string) *Recorded {
 			f, notes := rec.saveTrace(ctx, ended)
 			res.Trace, res.Notes = f, append(res.Notes, notes...)
 		} else {
-			res.Notes = append(res.Notes, rec.goneWhy+", and Chrome dropped the trace with it: it keeps a trace only for the session that started it")
+			res.Notes = append(res.Notes, "the trace went with "+rec.goneWith+": Chrome keeps a trace only for the session that started it")
 		}
 	}
 	if alive() { // in its own time: the stop's may be spent

@@ -126,7 +126,7 @@ func TestRecordingEndsOnItsOwn(t *testing.T) {
 	res = ended(t, k, second, spec)
 	notes := strings.Join(res.Notes, "; ")
 	if res.Trace != nil || !strings.Contains(notes, "the recording ended before its stop: the tab closed at ") ||
-		!strings.Contains(notes, "the tab closed, and Chrome dropped the trace with it") {
+		!strings.Contains(notes, "the trace went with the tab: Chrome keeps a trace only for the session that started it") {
 		t.Errorf("after its tab closed: %q, trace %+v", res.Notes, res.Trace)
 	}
 	if res.Video == nil || res.Video.Frames < 2 {

@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // A recording spans calls: started in one call, it holds that call's
@@ -135,6 +138,38 @@ func TestCloseTabStopsRecording(t *testing.T) {
 	}
 	if g, err := gif.DecodeAll(bytes.NewReader(data)); err != nil || len(g.Image) < 2 {
 		t.Errorf("the video: %v", err)
+	}
+}
+
+// A tab that closes while it records takes its trace with it; the
+// keeper writes its video, and the next call on the tab, which finds it
+// gone, says where, and why there is no trace.
+func TestRecordingOfATabThatClosed(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t).withKeeper()
+	tab := c.openTab(fixture.URL + "/record.html")
+	c.call(t, tab, `{"record":{"video":"v.gif"}},{"click":"#go"},{"poll":"() => window.done"}`)
+	id := c.registry(t)[tab]["targetId"].(string)
+	if err := (proto.TargetCloseTarget{TargetID: id}).Do(t.Context(), chromium(t).Conn.Browser()); err != nil {
+		t.Fatal(err)
+	}
+	state := filepath.Join(c.tmp, "cdp-skill", tab+".recording", "recording.json")
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) { // the keeper writes it
+		if data, _ := os.ReadFile(state); bytes.Contains(data, []byte(`"result"`)) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the keeper did not end the recording of the tab that closed")
+		}
+	}
+	res, _ := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"getTitle":true}]}`, tab))
+	_, msg := errorOf(res)
+	video := filepath.Join(c.tmp, "cdp-skill", "v.gif")
+	if !strings.Contains(msg, "; its recording wrote "+video+" (") || !strings.Contains(msg, "the recording ended before its stop: the tab closed at ") {
+		t.Errorf("the next call: %s", msg)
+	}
+	if _, err := os.Stat(video); err != nil {
+		t.Error(err)
 	}
 }
 

@@ -143,6 +143,9 @@ func run(ctx context.Context, input []byte, opts Options, trace *cdp.Trace) *Res
 				err = died // the tab died while the call set up: that is the news
 			}
 			e := classifyUnder(err, req.timeout)
+			if left := c.recordingLeft(req.tab); left != "" {
+				e.Message += "; " + left
+			}
 			return errorResult(e)
 		}
 	}

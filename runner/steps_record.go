@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -167,6 +168,26 @@ func (e *env) stopRecording(ctx context.Context, ep chrome.Endpoint, alias, targ
 		out.value = recordedOutput{Trace: rec.Trace, Video: rec.Video}
 	}
 	return out, nil
+}
+
+// recordingLeft says what the recording of tab alias left, when it ended
+// on its own and no stop told it: a tab that closed has no call that
+// could stop it.
+func (c *Call) recordingLeft(alias string) string {
+	rec := keeper.TakeEnded(c.files.Temp, c.files.TabFile(alias, ".recording"))
+	if rec == nil {
+		return ""
+	}
+	var told []string
+	for _, f := range []*keeper.RecordedFile{rec.Trace, rec.Video} {
+		if f != nil {
+			told = append(told, fmt.Sprintf("%s (%d bytes, %gs)", f.Path, f.Size, f.Seconds))
+		}
+	}
+	if len(told) > 0 {
+		told[0] = "wrote " + told[0]
+	}
+	return "its recording " + strings.Join(append(told, rec.Notes...), "; ")
 }
 
 // recordingDir is the directory of tab alias's recording.
