@@ -18,7 +18,7 @@ import (
 // (keeper/record.go).
 var recordSteps = []step{
 	defineFiles("record", `{trace: "t.json"|true, video: "v.gif"|true} | "stop"`,
-		`a DevTools trace and/or GIF video, across calls until "stop" or closeTab (10 min max)`,
+		`a trace, a GIF; across calls`,
 		needsTab, decodeRecord, runRecord).
 		out(`{recording, trace?, video?, limit} | {trace?, video?: {path, size, seconds, frames?}}`).
 		also(`{"record":{"trace":"trace.json"}}`, "trace", "tracing", "startTracing", "performance", "startRecording").
