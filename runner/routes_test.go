@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// status is the text of items.html's status or problem line.
+// itemsSays is the text of api-save.html's status or problem line.
 func itemsSays(t *testing.T, c *cli, tab string) string {
 	t.Helper()
 	return fmt.Sprint(c.value(t, tab, `document.getElementById('problem').hidden ? document.getElementById('status').textContent : document.getElementById('problem').textContent`))
@@ -22,7 +22,7 @@ func itemsSays(t *testing.T, c *cli, tab string) string {
 func TestRoute500(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t).withKeeper()
-	tab := c.openTab(fixture.URL + "/items.html")
+	tab := c.openTab(fixture.URL + "/api-save.html")
 	res := c.act(t, tab, `{"route":{"url":"*/api/items","method":"post","status":500,"body":{"error":"db down"}}},{"click":"#save"}`)
 	if got := jsonText(res["changes"]); !strings.Contains(got, "Could not save (500): db down") {
 		t.Errorf("changes: %s", got)
@@ -57,7 +57,7 @@ func TestRoute500(t *testing.T) {
 func TestRouteAcrossCalls(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t).withKeeper()
-	tab := c.openTab(fixture.URL + "/items.html")
+	tab := c.openTab(fixture.URL + "/api-save.html")
 	c.call(t, tab, `{"route":{"url":"/api/items","body":{"id":42},"headers":{"X-Served-By":"mock"}}}`)
 	for i := 1; i <= 3; i++ {
 		res := c.act(t, tab, `{"click":"#save"}`)
@@ -107,7 +107,7 @@ func TestRouteAcrossCalls(t *testing.T) {
 func TestRouteTimes(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t).withKeeper()
-	tab := c.openTab(fixture.URL + "/items.html")
+	tab := c.openTab(fixture.URL + "/api-save.html")
 	out := c.call(t, tab, `{"route":{"url":"*/api/items","status":503}},{"route":{"url":"*/api/items","status":500,"body":{"error":"once"},"times":1}}`)
 	if got := jsonText(out[1]); got != `{"id":2,"replaced":true}` {
 		t.Errorf("the second route: %s", got)
@@ -130,7 +130,7 @@ func TestRouteTimes(t *testing.T) {
 func TestRouteAbortDelayModify(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t).withKeeper()
-	tab := c.openTab(fixture.URL + "/items.html")
+	tab := c.openTab(fixture.URL + "/api-save.html")
 	res := c.act(t, tab, `{"route":{"url":"*/api/items","abort":"failed"}},{"click":"#save"}`)
 	if got := itemsSays(t, c, tab); !strings.HasPrefix(got, "Network error:") {
 		t.Errorf("abort: the page says %q", got)
@@ -157,7 +157,7 @@ func TestRouteAbortDelayModify(t *testing.T) {
 func TestRouteWithoutKeeper(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t)
-	tab := c.openTab(fixture.URL + "/items.html")
+	tab := c.openTab(fixture.URL + "/api-save.html")
 	res := c.act(t, tab, `{"route":{"url":"*/api/items","status":500}},{"click":"#save"}`)
 	if got := itemsSays(t, c, tab); got != "Could not save (500): Internal Server Error" {
 		t.Errorf("the page says %q", got)

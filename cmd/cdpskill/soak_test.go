@@ -171,10 +171,11 @@ func measureSettled(t *testing.T, b *testbrowser.Browser, c *cli, before holding
 }
 
 // perAlias matches the files a call leaves for its tab's alias: its
-// network log, which the agent may still read after the tab is closed,
+// network log (with its exchanges, the keeper's requests and when it was
+// cleared), which the agent may still read after the tab is closed,
 // and the open tab's history, which its bound keeps from growing (closeTab
 // removes it).
-var perAlias = regexp.MustCompile(`^cdp-skill/t\d+\.(network\.jsonl|history/(\d{4,}\.after\.(png|yaml)|index\.jsonl))$`)
+var perAlias = regexp.MustCompile(`^cdp-skill/t\d+\.(network(\.exchanges|\.keeper)?\.jsonl|network\.cleared|history/(\d{4,}\.after\.(png|yaml)|index\.jsonl))$`)
 
 func checkNoGrowth(t *testing.T, what string, before, after holdings) {
 	t.Helper()
