@@ -4,7 +4,7 @@ BIN     := bin/cdpskill
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 DEMO    := file://$(CURDIR)/demo/index.html
 
-.PHONY: build install test soak demo chromium bench bench-go fuzz vet clean playwright playwright-check
+.PHONY: build install test soak demo chromium bench bench-go fuzz vet clean playwright playwright-check axe
 
 build:
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/cdpskill
@@ -24,6 +24,23 @@ vet:
 # registry. TestStatePlaywright, which make test runs, skips without it.
 playwright:
 	cd runner/testdata/playwright && npm ci --no-audit --no-fund
+
+# axe-core, the engine of the audit step, from the npm registry at the
+# version audit/axe/VERSION pins (make axe AXE_VERSION=4.15.0 moves the
+# pin): its minified build gzipped (650 KB, 180 KB so in the binary), its
+# licences (MPL-2.0, and those of what it bundles) and its rule ids, which
+# a step's "rules" is checked against before anything runs.
+AXE_VERSION ?= $(shell cat audit/axe/VERSION)
+axe:
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	( cd "$$tmp" && npm pack --silent axe-core@$(AXE_VERSION) >/dev/null && tar xzf axe-core-$(AXE_VERSION).tgz ); \
+	pkg="$$tmp/package"; \
+	node -e 'const a = require(process.argv[1]); if (a.version !== process.argv[2]) throw new Error("got axe " + a.version); console.log(a.getRules().map((r) => r.ruleId).sort().join("\n"))' \
+		"$$pkg/axe.min.js" $(AXE_VERSION) > audit/axe/rules.txt; \
+	gzip -9n -c "$$pkg/axe.min.js" > audit/axe/axe.min.js.gz; \
+	cp "$$pkg/LICENSE" "$$pkg/LICENSE-3RD-PARTY.txt" audit/axe/; \
+	echo $(AXE_VERSION) > audit/axe/VERSION; \
+	echo "axe-core $(AXE_VERSION): $$(wc -c < "$$pkg/axe.min.js") bytes, $$(wc -c < audit/axe/axe.min.js.gz) gzipped"
 
 # A state file either cdpskill or Playwright saved lands logged in in the
 # other, driving the tests' Chromium.
