@@ -46,6 +46,8 @@ var (
 	fingerprint string
 	//go:embed onscreen.js
 	onscreen string
+	//go:embed describe.js
+	describe string
 )
 
 var all = []inpage.Module{
@@ -69,6 +71,11 @@ var (
 		return inpage.Compose(report, append(all[:len(all):len(all)], contexts, scopes, away)...)
 	})
 	Fingerprint = inpage.Lazy(func() string { return inpage.Compose(fingerprint, inpage.Module{Name: "hash", Src: hash}) })
+	// Describe needs only what refs and names are made of.
+	Describe = inpage.Lazy(func() string {
+		return inpage.Compose(describe, inpage.Module{Name: "roles", Src: inpage.Roles},
+			inpage.Module{Name: "places", Src: inpage.Places}, inpage.Module{Name: "refs", Src: refs})
+	})
 	// OnScreen takes no library: what it answers was made by Snapshot.
 	OnScreen = func() string { return onscreen }
 )
