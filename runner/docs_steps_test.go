@@ -165,6 +165,7 @@ var outputExamples = map[string][]string{
 	"submit":           {`{"fill":{"#email":"ada@x.io"}},{"submit":"#profile"}`},
 	"assert":           {`{"assert":{"text":"Settings"}}`},
 	"pipeline":         {`{"pipeline":[{"find":"#last","fill":"x"},{"return":"document.title"}]}`},
+	"audit":            {`{"audit":true}`, `{"audit":{"root":"#profile","level":"wcag2a"}}`},
 	"click":            {`{"click":"#save"}`},
 	"fill":             {`{"fill":{"selector":"#last","value":"Lovelace"}}`, `{"fill":{"Email":"ada@x.io","#last":"L"}}`},
 	"type":             {`{"type":{"selector":"#last","text":"xy"}}`},
