@@ -2,10 +2,15 @@ package runner_test
 
 import (
 	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
 // The audit runs axe-core on fixtures made for it: audit.html breaks four
@@ -113,6 +118,49 @@ func TestAuditNamesTheRulesBrokenWithRefsToActOn(t *testing.T) {
 	again := violations(t, auditOf(t, c, tab, "true"))
 	if e := elementWith(t, again["button-name"], `in "Audit item one"$`); e["ref"] != button["ref"] {
 		t.Errorf("a second audit gave the button %v, the first %v", e["ref"], button["ref"])
+	}
+}
+
+// A frame of another site, which Chrome renders in a process of its own,
+// is audited over its own session, and its refs work from the top.
+func TestAuditOutOfProcessFrame(t *testing.T) {
+	port := fixture.Listener.Addr().(*net.TCPAddr).Port
+	top := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, `<!doctype html><html lang="en"><head><title>Top</title></head><body><main><h1>Top</h1>
+<iframe name="oop" title="Other site" src="http://localhost:%d/audit-frame.html"></iframe></main></body></html>`, port)
+	}))
+	t.Cleanup(top.Close)
+	c := newCLI(t)
+	tab := c.openTab(top.URL + "/")
+	out := map[string]any{}
+	for range 50 { // until the frame has loaded
+		if out = auditOf(t, c, tab, "true"); out["frames"] == 1.0 && len(violations(t, out)) > 0 {
+			break
+		}
+	}
+	targets, err := proto.TargetGetTargets{}.Do(t.Context(), chromium(t).Conn.Browser())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(targets.TargetInfos, func(ti proto.TargetInfo) bool {
+		return ti.Type == "iframe" && strings.HasSuffix(ti.URL, fmt.Sprintf("localhost:%d/audit-frame.html", port))
+	}) {
+		t.Fatal("the frame is not out of process: no iframe target renders it")
+	}
+	got := violations(t, out)
+	if rules := len(got); rules != 3 || got["button-name"] == nil || got["label"] == nil || got["color-contrast"] == nil {
+		t.Fatalf("rules %v, want button-name, label and color-contrast, in the frame: %v", rules, out)
+	}
+	button := elementWith(t, got["button-name"], `^button \[ref=s\d+e\d+\] in "Frame item"$`)
+	field := elementWith(t, got["label"], `^textbox \[ref=s\d+e\d+\] in "Frame field"$`)
+	if button["frame"] != "oop" {
+		t.Errorf("frame %v, want oop", button["frame"])
+	}
+	c.call(t, tab, fmt.Sprintf(`{"click":%q},{"fill":{"selector":%q,"value":"far"}}`, button["ref"], field["ref"]))
+	state := c.call(t, tab, `{"frame":"iframe"},{"pageFunction":"document.querySelector('button').dataset.clicks + ' ' + document.querySelector('input').value"},{"frame":"top"}`)[1]["value"]
+	if state != "1 far" {
+		t.Errorf("in the frame after the click and fill: %v, want 1 far", state)
 	}
 }
 
