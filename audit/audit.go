@@ -286,7 +286,7 @@ func (a *auditor) document(ctx context.Context, p *page.Page, frame string) erro
 	if held > 0 {
 		d, err := aria.Describe(ctx, p, aria.DescribeRequest{Held: in.Held, SnapshotFloor: a.snap, ElementFloor: a.elem})
 		if err != nil {
-			return fmt.Errorf("audit: %w", err)
+			return err
 		}
 		items, a.snap, a.elem = d.Items, max(a.snap, d.LastSnapshot), max(a.elem, d.LastElement)
 	}
@@ -322,7 +322,7 @@ func (a *auditor) document(ctx context.Context, p *page.Page, frame string) erro
 func run(ctx context.Context, p *page.Page, in runIn) (*runOut, error) {
 	var out runOut
 	if err := p.CallJS(ctx, runJS, &out, in); err != nil {
-		return nil, fmt.Errorf("audit: %w", err)
+		return nil, fmt.Errorf("running axe-core: %w", err)
 	}
 	if out.Error == "noAxe" {
 		if err := load(ctx, p); err != nil {
@@ -330,7 +330,7 @@ func run(ctx context.Context, p *page.Page, in runIn) (*runOut, error) {
 		}
 		out = runOut{}
 		if err := p.CallJS(ctx, runJS, &out, in); err != nil {
-			return nil, fmt.Errorf("audit: %w", err)
+			return nil, fmt.Errorf("running axe-core: %w", err)
 		}
 	}
 	switch out.Error {
@@ -341,11 +341,11 @@ func run(ctx context.Context, p *page.Page, in runIn) (*runOut, error) {
 	case "notFound":
 		return nil, &RootNotFoundError{Root: in.Root}
 	case "running":
-		return nil, fmt.Errorf("an earlier audit of this page is still running (it ran out of time); wait for it, or audit less at once (root, rules)")
+		return nil, errors.New("an earlier audit of this page, which ran out of time, is still running in it: wait a moment, or audit less at once (root, rules)")
 	case "noAxe":
-		return nil, fmt.Errorf("audit: axe-core did not stay loaded in the page (it navigated?)")
+		return nil, errors.New("axe-core did not stay loaded in the page: did it navigate? Audit again once it has loaded")
 	default:
-		return nil, fmt.Errorf("audit: axe-core failed: %s", out.Message)
+		return nil, fmt.Errorf("axe-core failed: %s", out.Message)
 	}
 }
 

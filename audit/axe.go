@@ -44,11 +44,11 @@ func knownRule(id string) bool {
 var axeSource = sync.OnceValues(func() (string, error) {
 	r, err := gzip.NewReader(bytes.NewReader(axeGzip))
 	if err != nil {
-		return "", fmt.Errorf("audit: the embedded axe-core: %w", err)
+		return "", fmt.Errorf("the embedded axe-core: %w", err)
 	}
 	src, err := io.ReadAll(r)
 	if err != nil {
-		return "", fmt.Errorf("audit: the embedded axe-core: %w", err)
+		return "", fmt.Errorf("the embedded axe-core: %w", err)
 	}
 	return string(src), nil
 })
@@ -69,10 +69,10 @@ func load(ctx context.Context, p *page.Page) error {
 	}
 	obj, err := p.Evaluate(ctx, proto.RuntimeEvaluate{Expression: src + loadTail, ReturnByValue: true})
 	if err != nil {
-		return fmt.Errorf("audit: loading axe-core: %w", err)
+		return fmt.Errorf("loading axe-core: %w", err)
 	}
 	if got := strings.Trim(string(obj.Value), `"`); got != Version {
-		return fmt.Errorf("audit: loading axe-core: the page has axe %s, not %s", got, Version)
+		return fmt.Errorf("loading axe-core: the page has axe %s, not %s", got, Version)
 	}
 	return nil
 }
