@@ -67,6 +67,9 @@ func (o Options) Validate() error {
 		return &invalid.Option{Field: "rules", Reason: `empty: name the rules to run, e.g. ["color-contrast", "label"], or leave "rules" out for all`}
 	}
 	for _, r := range o.Rules {
+		if slices.Contains(ownRules, r) {
+			return &invalid.Option{Field: "rules", Value: r, Reason: "is axe's check that it reached the frames itself; cdpskill audits each frame on its own"}
+		}
 		if knownRule(r) {
 			continue
 		}
@@ -188,9 +191,8 @@ type auditor struct {
 	skipped            []string
 }
 
-// frames audits the frames below p's current one, each under frameWait;
-// one that cannot be audited is skipped and said to be. Only the end of
-// ctx is an error.
+// frames audits the frames below p's current one, in tree order. Only
+// the end of ctx is an error.
 func (a *auditor) frames(ctx context.Context, p *page.Page) error {
 	list, err := p.Frames(ctx)
 	if err != nil {
@@ -206,31 +208,45 @@ func (a *auditor) frames(ctx context.Context, p *page.Page) error {
 			continue
 		}
 		below[f.ID] = true
-		wait := frameWait
-		if end, ok := ctx.Deadline(); ok {
-			wait = min(wait, time.Until(end)-reserve)
-		}
-		if wait <= 0 {
-			a.skipped = append(a.skipped, fmt.Sprintf(`frame %q: not audited: the step's time ran out (give it a longer "timeout")`, frameLabel(f)))
-			continue
-		}
-		fp := p.Top()
-		fp.Enter(f)
-		fctx, cancel := context.WithTimeout(ctx, wait)
-		err := a.document(fctx, fp, frameLabel(f))
-		cancel()
-		switch {
-		case ctx.Err() != nil:
-			return ctx.Err()
-		case errors.Is(err, context.DeadlineExceeded):
-			a.skipped = append(a.skipped, fmt.Sprintf("frame %q: not audited: no answer within %s", frameLabel(f), wait.Round(time.Millisecond)))
-		case err != nil:
-			a.skipped = append(a.skipped, fmt.Sprintf("frame %q: not audited: %v", frameLabel(f), err))
-		default:
-			a.frameCount++
+		if err := a.frame(ctx, p, f); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// frame audits f, for frameWait at most and never into the step's
+// reserve; a frame that cannot be audited is skipped and said to be.
+// Only the end of ctx is an error.
+func (a *auditor) frame(ctx context.Context, p *page.Page, f *page.Frame) error {
+	wait := frameWait
+	if end, ok := ctx.Deadline(); ok {
+		wait = min(wait, time.Until(end)-reserve)
+	}
+	if wait <= 0 {
+		a.skip(f, `the step's time ran out (give it a longer "timeout")`)
+		return nil
+	}
+	fp := p.Top()
+	fp.Enter(f)
+	fctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	err := a.document(fctx, fp, frameLabel(f))
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(err, context.DeadlineExceeded):
+		a.skip(f, "no answer within "+wait.Round(time.Millisecond).String())
+	case err != nil:
+		a.skip(f, err.Error())
+	default:
+		a.frameCount++
+	}
+	return nil
+}
+
+func (a *auditor) skip(f *page.Frame, why string) {
+	a.skipped = append(a.skipped, fmt.Sprintf("frame %q: not audited: %s", frameLabel(f), why))
 }
 
 // frameLabel names a frame for the agent: its name, else its URL.
@@ -252,44 +268,64 @@ type runIn struct {
 
 // runOut is what run.js returns.
 type runOut struct {
-	Error      string `json:"error"`
-	Message    string `json:"message"`
-	Violations []struct {
-		Rule   string `json:"rule"`
-		Impact string `json:"impact"`
-		Help   string `json:"help"`
-		Count  int    `json:"count"`
-		Held   int    `json:"held"`
-	} `json:"violations"`
-	Passes     []string `json:"passes"`
-	Incomplete []string `json:"incomplete"`
+	Error      string    `json:"error"`
+	Message    string    `json:"message"`
+	Violations []ruleOut `json:"violations"`
+	Passes     []string  `json:"passes"`
+	Incomplete []string  `json:"incomplete"`
+}
+
+// ruleOut is a rule broken in one document: Count elements break it, the
+// first Held of which wait for aria.Describe.
+type ruleOut struct {
+	Rule   string `json:"rule"`
+	Impact string `json:"impact"`
+	Help   string `json:"help"`
+	Count  int    `json:"count"`
+	Held   int    `json:"held"`
 }
 
 // document audits p's current document; frame names it for its
 // elements, "" for the current one.
 func (a *auditor) document(ctx context.Context, p *page.Page, frame string) error {
-	in := runIn{Version: Version, Root: a.opts.Root, Rules: a.opts.Rules, Tags: Levels[a.opts.Level],
-		Cap: PerRule, Key: aria.HeldKey, Held: page.Token()}
-	in.Skip = ownRules
-	if frame != "" {
-		in.Skip = slices.Concat(ownRules, pageRules)
+	in, ok := a.input(frame != "")
+	if !ok {
+		return nil
 	}
 	out, err := run(ctx, p, in)
 	if err != nil {
 		return err
 	}
-	held := 0
-	for _, v := range out.Violations {
-		held += v.Held
-	}
 	var items []*aria.Described
-	if held > 0 {
+	if slices.ContainsFunc(out.Violations, func(v ruleOut) bool { return v.Held > 0 }) {
 		d, err := aria.Describe(ctx, p, aria.DescribeRequest{Held: in.Held, SnapshotFloor: a.snap, ElementFloor: a.elem})
 		if err != nil {
 			return err
 		}
 		items, a.snap, a.elem = d.Items, max(a.snap, d.LastSnapshot), max(a.elem, d.LastElement)
 	}
+	a.add(out, items, frame)
+	return nil
+}
+
+// input is what run.js takes for a document, a frame's or not; false
+// when none of the rules asked for is the document's to judge.
+func (a *auditor) input(frame bool) (runIn, bool) {
+	in := runIn{Version: Version, Root: a.opts.Root, Rules: a.opts.Rules, Tags: Levels[a.opts.Level],
+		Skip: ownRules, Cap: PerRule, Key: aria.HeldKey, Held: page.Token()}
+	if frame {
+		in.Skip = slices.Concat(ownRules, pageRules)
+	}
+	if in.Rules != nil {
+		// Rules asked for by name run whatever Skip says.
+		in.Rules = slices.DeleteFunc(slices.Clone(in.Rules), func(r string) bool { return slices.Contains(in.Skip, r) })
+	}
+	return in, in.Rules == nil || len(in.Rules) > 0
+}
+
+// add merges a document's results in: its violations by rule, with the
+// elements described in items (those of each rule in turn).
+func (a *auditor) add(out *runOut, items []*aria.Described, frame string) {
 	for _, v := range out.Violations {
 		got := a.byRule[v.Rule]
 		if got == nil {
@@ -301,12 +337,13 @@ func (a *auditor) document(ctx context.Context, p *page.Page, frame string) erro
 		if rank(v.Impact) < rank(got.Impact) {
 			got.Impact = v.Impact
 		}
-		for _, it := range items[:min(v.Held, len(items))] {
+		n := min(v.Held, len(items))
+		for _, it := range items[:n] {
 			if it != nil && len(got.Elements) < PerRule {
 				got.Elements = append(got.Elements, &Element{Ref: it.Ref, Line: it.Line, Frame: frame})
 			}
 		}
-		items = items[min(v.Held, len(items)):]
+		items = items[n:]
 	}
 	for _, id := range out.Passes {
 		a.passes[id] = true
@@ -314,7 +351,6 @@ func (a *auditor) document(ctx context.Context, p *page.Page, frame string) erro
 	for _, id := range out.Incomplete {
 		a.incomplete[id] = true
 	}
-	return nil
 }
 
 // run calls run.js in p's current document, loading axe there first when

@@ -197,6 +197,9 @@ func TestAuditRootRulesAndLevel(t *testing.T) {
 		// Contrast is AA, not A.
 		{`{"level":"wcag2a"}`, []string{"button-name", "label", "list"}, 1.0},
 		{`{"level":"best-practice"}`, nil, 1.0},
+		// The rules about the page as a whole are the top document's: a
+		// frame has no main landmark of its own to lack.
+		{`{"rules":["landmark-one-main","region"]}`, nil, 1.0},
 	} {
 		t.Run(tc.params, func(t *testing.T) {
 			c.t = t
@@ -206,7 +209,7 @@ func TestAuditRootRulesAndLevel(t *testing.T) {
 				rules = append(rules, r)
 			}
 			slices.Sort(rules)
-			if !slices.Equal(rules, tc.rules) || out["frames"] != tc.frames {
+			if !slices.Equal(rules, tc.rules) || out["frames"] != tc.frames || out["skipped"] != nil {
 				t.Errorf("rules %v and frames %v, want %v and %v: %v", rules, out["frames"], tc.rules, tc.frames, out)
 			}
 		})
