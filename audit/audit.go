@@ -68,7 +68,7 @@ func (o Options) Validate() error {
 	}
 	for _, r := range o.Rules {
 		if slices.Contains(ownRules, r) {
-			return &invalid.Option{Field: "rules", Value: r, Reason: "is axe's check that it reached the frames itself; cdpskill audits each frame on its own"}
+			return &invalid.Option{Field: "rule", Value: r, Reason: "is axe's check that it reached the frames itself; cdpskill audits each frame on its own"}
 		}
 		if knownRule(r) {
 			continue
@@ -77,7 +77,7 @@ func (o Options) Validate() error {
 		if s := suggest.Nearest(r, Rules); s != "" {
 			reason += fmt.Sprintf("; did you mean %q?", s)
 		}
-		return &invalid.Option{Field: "rules", Value: r, Reason: reason}
+		return &invalid.Option{Field: "rule", Value: r, Reason: reason}
 	}
 	return nil
 }

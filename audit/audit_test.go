@@ -49,9 +49,9 @@ func TestValidate(t *testing.T) {
 		{Options{Level: "AA"}, `invalid level "AA": must be one of best-practice, wcag21aa, wcag22aa, wcag2a, wcag2aa`},
 		{Options{Level: "wcag2a", Rules: []string{"label"}}, `rules: give "rules" or "level", not both`},
 		{Options{Rules: []string{}}, "rules: empty"},
-		{Options{Rules: []string{"label", "buton-name"}}, `invalid rules "buton-name": not a rule of axe-core ` + Version + `; did you mean "button-name"?`},
-		{Options{Rules: []string{"frame-tested"}}, `invalid rules "frame-tested": is axe's check that it reached the frames itself`},
-		{Options{Rules: []string{"contrast-everything"}}, `invalid rules "contrast-everything": not a rule of axe-core ` + Version},
+		{Options{Rules: []string{"label", "buton-name"}}, `invalid rule "buton-name": not a rule of axe-core ` + Version + `; did you mean "button-name"?`},
+		{Options{Rules: []string{"frame-tested"}}, `invalid rule "frame-tested": is axe's check that it reached the frames itself`},
+		{Options{Rules: []string{"contrast-everything"}}, `invalid rule "contrast-everything": not a rule of axe-core ` + Version},
 	} {
 		err := tc.o.Validate()
 		got := ""

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cdpskill/cdpskill/audit"
 	"github.com/cdpskill/cdpskill/cdp/proto"
 )
 
@@ -238,9 +239,12 @@ func TestAuditValidation(t *testing.T) {
 		{`{"audit":{"rule":["label"]}}`, `unknown parameter "rule"; did you mean "rules"?`},
 		{`{"audit":{"rules":"label"}}`, `"rules" must be`},
 		{`{"audit":{"rules":[]}}`, "rules: empty"},
-		{`{"audit":{"rules":["colour-contrast"]}}`, `invalid rules "colour-contrast": not a rule of axe-core 4.14.1; did you mean "color-contrast"?`},
+		{`{"audit":{"rules":["colour-contrast"]}}`, `invalid rule "colour-contrast": not a rule of axe-core ` + audit.Version + `; did you mean "color-contrast"?`},
 		{`{"audit":{"level":"wcag3"}}`, `invalid level "wcag3": must be one of best-practice, wcag21aa, wcag22aa, wcag2a, wcag2aa`},
 		{`{"audit":{"level":"wcag2a","rules":["label"]}}`, `give "rules" or "level", not both`},
+		// Other tools' names for it.
+		{`{"axe":true}`, `unknown step "axe"; did you mean {"audit":true}?`},
+		{`{"checkA11y":{}}`, `did you mean {"audit":true}?`},
 	} {
 		t.Run(tc.step, func(t *testing.T) {
 			c.t = t
