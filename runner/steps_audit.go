@@ -10,7 +10,7 @@ import (
 // auditSteps check the page's accessibility.
 var auditSteps = []step{
 	define("audit", `true | {root, rules: ["label", …], level: wcag2a|wcag2aa|wcag21aa|wcag22aa|best-practice}`,
-		"axe-core accessibility check, frames too; elements as refs", needsTab, decodeAudit, runAudit).
+		"", needsTab, decodeAudit, runAudit).
 		out(`{violations: [{rule, impact, help, count, elements: [{ref, line, frame?}]}], passes, incomplete, frames?, skipped?}`).
 		also(`{"audit":true}`, "axe", "runAxe", "a11yAudit", "accessibilityAudit", "checkA11y", "auditA11y"),
 }

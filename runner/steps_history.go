@@ -12,11 +12,11 @@ import (
 // screenshot and full snapshot, and what the call did (history.go).
 var historySteps = []step{
 	define("history", `true | {limit (10)}`,
-		"earlier calls' files (in dir), newest last",
+		"newest last",
 		needsTab, decodeHistoryList, runHistory).out(`{total, dir?, calls?: [{n, at, url, summary, error?, screenshot?, snapshot?}]}`).
 		also(`{"history":true}`, "screenshots", "listScreenshots", "artifacts", "listArtifacts"),
 	defineFiles("keepArtifacts", `"dir" | {dir}`,
-		"copy the history out",
+		"",
 		needsTab, decodeKeepArtifacts, runKeepArtifacts).out(`{dir, calls, files, bytes}`).
 		also(`{"keepArtifacts":"…"}`, "saveArtifacts", "keepScreenshots", "exportArtifacts"),
 }
