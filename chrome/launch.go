@@ -13,14 +13,25 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/chrome/cft"
 	"github.com/cdpskill/cdpskill/internal/private"
 )
 
 // Env reads the environment; tests hand in their own.
 type Env func(string) string
 
-// ErrNotFound means no Chrome or Chromium executable could be found.
-var ErrNotFound = errors.New("no Chrome or Chromium found: install Chromium (Debian/Ubuntu: apt-get install chromium) or Google Chrome (https://www.google.com/chrome/), or set CHROME_PATH to its executable")
+// ErrNotFound means no Chrome or Chromium executable could be found, nor
+// a Chrome for Testing cdpskill cached. It names the command that fetches
+// one, where Chrome for Testing has a build.
+var ErrNotFound = errors.New(notFound(runtime.GOOS, runtime.GOARCH))
+
+func notFound(goos, goarch string) string {
+	if cft.Platform(goos, goarch) == "" {
+		return "no Chrome or Chromium found: install Chromium (Debian/Ubuntu: apt-get install chromium), or set CHROME_PATH to its executable (Chrome for Testing, which cdpskill install --browser fetches elsewhere, has no " +
+			goos + "-" + goarch + " build)"
+	}
+	return "no Chrome or Chromium found: run `cdpskill install --browser` (fetches Chrome for Testing into cdpskill's cache, once), install Chromium (Debian/Ubuntu: apt-get install chromium) or Google Chrome, or set CHROME_PATH to its executable"
+}
 
 // Launch timing, from SPEC 4 "Auto-Launch".
 const (
@@ -35,14 +46,16 @@ var (
 )
 
 // Find returns the browser executable: CHROME_PATH when it exists, else
-// the first of the platform's usual names and places.
+// the first of the platform's usual names and places, else the newest
+// Chrome for Testing `cdpskill install --browser` cached. The machine's
+// own comes first: it is the one its user keeps up to date.
 func Find(getenv Env) (string, error) {
-	return find(runtime.GOOS, getenv, linuxChromeDirs)
+	return find(runtime.GOOS, runtime.GOARCH, getenv, linuxChromeDirs)
 }
 
 // find is Find with the platform and the Linux install directories as
 // parameters, so every branch runs in tests on any host.
-func find(goos string, getenv Env, linuxDirs []string) (string, error) {
+func find(goos, goarch string, getenv Env, linuxDirs []string) (string, error) {
 	if p := getenv("CHROME_PATH"); p != "" {
 		if isFile(p) {
 			return p, nil
@@ -53,6 +66,9 @@ func find(goos string, getenv Env, linuxDirs []string) (string, error) {
 		if isExecutable(c) {
 			return c, nil
 		}
+	}
+	if b := cft.Find(goos, goarch, getenv); b != nil {
+		return b.Executable, nil
 	}
 	return "", ErrNotFound
 }

@@ -3,6 +3,7 @@ package chrome
 import (
 	"context"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"net"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/chrome/cft"
 )
 
 // fakeEnv is an Env backed by a map.
@@ -85,7 +87,7 @@ func TestFind(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := find(tc.goos, fakeEnv(tc.env), tc.dirs)
+			got, err := find(tc.goos, "amd64", fakeEnv(tc.env), tc.dirs)
 			if tc.want != "" {
 				if err != nil || got != tc.want {
 					t.Fatalf("got %q, %v; want %q", got, err, tc.want)
@@ -98,10 +100,71 @@ func TestFind(t *testing.T) {
 			if !strings.Contains(err.Error(), "CHROME_PATH") || !strings.Contains(err.Error(), "install") {
 				t.Errorf("error does not say what to install or set: %v", err)
 			}
+			if cft.Platform(runtime.GOOS, runtime.GOARCH) != "" && !strings.Contains(err.Error(), "cdpskill install --browser") {
+				t.Errorf("error does not name cdpskill install --browser: %v", err)
+			}
 			if p := tc.env["CHROME_PATH"]; p != "" && !strings.Contains(err.Error(), p) {
 				t.Errorf("error does not name CHROME_PATH's value %s: %v", p, err)
 			}
 		})
+	}
+}
+
+// cachedBuild makes, in the cache directory home's environment names, a
+// build as `cdpskill install --browser` leaves one: its Chrome and its
+// marker (package cft's tests install one for real).
+func cachedBuild(t *testing.T, home, goos, goarch, version string) string {
+	t.Helper()
+	platform := cft.Platform(goos, goarch)
+	cache, err := cft.CacheDir(goos, fakeEnv(map[string]string{"HOME": home, "LocalAppData": home}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(cache, version+"-"+platform)
+	rel := "chrome-" + platform + "/chrome"
+	switch {
+	case strings.HasPrefix(platform, "mac"):
+		rel = "chrome-" + platform + "/Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing"
+	case strings.HasPrefix(platform, "win"):
+		rel = "chrome-" + platform + "/chrome.exe"
+	}
+	exe := touch(t, filepath.Join(dir, filepath.FromSlash(rel)), true)
+	marker, _ := json.Marshal(map[string]string{"version": version, "channel": "stable", "platform": platform, "executable": rel})
+	if err := os.WriteFile(filepath.Join(dir, "cdpskill-cft.json"), marker, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return exe
+}
+
+// With no Chrome of the machine's, the Chrome for Testing cdpskill cached
+// is found; the machine's own comes first.
+func TestFindCachedChromeForTesting(t *testing.T) {
+	home := t.TempDir()
+	empty := t.TempDir()
+	system := touch(t, filepath.Join(t.TempDir(), "chromium"), true)
+	for _, goos := range []string{"linux", "darwin", "windows"} {
+		if goos == "darwin" && runtime.GOOS == "darwin" {
+			continue // /Applications may hold a Chrome
+		}
+		exe := cachedBuild(t, home, goos, "amd64", "131.0.6778.204")
+		env := fakeEnv(map[string]string{"HOME": home, "LocalAppData": home, "PATH": empty})
+		if got, err := find(goos, "amd64", env, []string{empty}); err != nil || got != exe {
+			t.Errorf("%s: got %q, %v; want the cached %s", goos, got, err, exe)
+		}
+	}
+	env := fakeEnv(map[string]string{"HOME": home, "PATH": filepath.Dir(system)})
+	if got, _ := find("linux", "amd64", env, nil); got != system {
+		t.Errorf("with a system Chromium: got %q, want %s", got, system)
+	}
+	env = fakeEnv(map[string]string{"HOME": home, "PATH": empty})
+	if _, err := find("linux", "arm64", env, []string{empty}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("linux-arm64 has no build to cache: %v", err)
+	}
+	if msg := notFound("linux", "arm64"); !strings.Contains(msg, "no linux-arm64 build") || !strings.Contains(msg, "apt-get install chromium") {
+		t.Errorf("linux-arm64: %s", msg)
+	}
+	if msg := notFound("linux", "amd64"); !strings.Contains(msg, "`cdpskill install --browser`") {
+		t.Errorf("linux-amd64: %s", msg)
 	}
 }
 

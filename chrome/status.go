@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/chrome/cft"
 )
 
 // StatusOptions are the chromeStatus step's parameters (SPEC 4).
@@ -25,15 +28,22 @@ type StatusOptions struct {
 // Status is the chromeStatus step's result, field for field as SPEC 4
 // names them.
 type Status struct {
-	Running    bool        `json:"running"`
-	Launched   bool        `json:"launched"`
-	Version    string      `json:"version,omitempty"`
-	Port       int         `json:"port"`
-	Endpoint   string      `json:"endpoint,omitempty"` // a remote endpoint, redacted
-	Tabs       []StatusTab `json:"tabs,omitempty"`
-	CreatedTab bool        `json:"createdTab"`
-	Note       string      `json:"note,omitempty"`
-	Error      string      `json:"error,omitempty"`
+	Running  bool   `json:"running"`
+	Launched bool   `json:"launched"`
+	Version  string `json:"version,omitempty"`
+	// Executable is which Chrome it is, on this machine: the browser
+	// process serving the port, the one launched, or, when none runs, the
+	// one a launch would start.
+	Executable string `json:"executable,omitempty"`
+	// ChromeForTesting is Executable's version when it is the Chrome for
+	// Testing that `cdpskill install --browser` cached.
+	ChromeForTesting string      `json:"chromeForTesting,omitempty"`
+	Port             int         `json:"port"`
+	Endpoint         string      `json:"endpoint,omitempty"` // a remote endpoint, redacted
+	Tabs             []StatusTab `json:"tabs,omitempty"`
+	CreatedTab       bool        `json:"createdTab"`
+	Note             string      `json:"note,omitempty"`
+	Error            string      `json:"error,omitempty"`
 }
 
 // StatusTab is one open page.
@@ -61,6 +71,7 @@ const (
 type statusDeps struct {
 	processes func(context.Context) ([]procInfo, error)
 	launch    func(context.Context, Env, LaunchOptions) (*Version, int, error)
+	find      func(Env) (string, error)
 }
 
 // CheckStatus is the chromeStatus step: it reports on the Chrome at
@@ -68,7 +79,7 @@ type statusDeps struct {
 // alongside any Chrome running without a debugging port, and given a blank
 // tab when it has none. It never fails: problems land in Status.Error.
 func CheckStatus(ctx context.Context, getenv Env, opts StatusOptions) *Status {
-	d := statusDeps{processes: listProcesses, launch: Launch}
+	d := statusDeps{processes: listProcesses, launch: Launch, find: Find}
 	return d.status(ctx, getenv, opts)
 }
 
@@ -82,11 +93,15 @@ func (d statusDeps) status(ctx context.Context, getenv Env, opts StatusOptions) 
 	if err != nil {
 		if v, st.Note, err = d.launchFor(ctx, getenv, opts, err); err != nil {
 			st.Error = err.Error()
+			if isLocal(ep.Host) {
+				d.name(ctx, getenv, st)
+			}
 			return st
 		}
 		st.Launched = true
 	}
 	st.Running = true
+	d.name(ctx, getenv, st)
 	st.Version = v.Browser
 	st.Tabs, st.CreatedTab, err = listOrCreateTabs(ctx, ep, st.Launched)
 	if err != nil {
@@ -129,6 +144,42 @@ func (d statusDeps) launchFor(ctx context.Context, getenv Env, opts StatusOption
 		mode = "headless"
 	}
 	return v, fmt.Sprintf(noteLaunched, mode, ep.Port), nil
+}
+
+// name says which Chrome it is: a running one cdpskill did not just
+// launch by the process serving its port, any other by what Find picks,
+// which a launch starts. With none to launch, the note says so, and what
+// to do, unless the error said it already.
+func (d statusDeps) name(ctx context.Context, getenv Env, st *Status) {
+	if st.Running && !st.Launched {
+		st.Executable = d.serving(ctx, st.Port)
+	} else if path, err := d.find(getenv); err == nil {
+		st.Executable = path
+	} else if !st.Running && !strings.Contains(st.Error, err.Error()) {
+		st.Note = strings.TrimSpace(st.Note + " " + err.Error())
+	}
+	if b := cft.Owner(runtime.GOOS, getenv, st.Executable); b != nil {
+		st.ChromeForTesting = b.Version
+	}
+}
+
+// serving is the executable of this user's Chrome browser process whose
+// debugging port is port, "" when none is listed (another user's, a
+// failure to list).
+func (d statusDeps) serving(ctx context.Context, port int) string {
+	ctx, cancel := context.WithTimeout(ctx, processListWait)
+	defer cancel()
+	procs, err := d.processes(ctx)
+	if err != nil {
+		return ""
+	}
+	flag := "--remote-debugging-port=" + strconv.Itoa(port)
+	for _, p := range procs {
+		if isChromeBrowser(p) && slices.Contains(p.args, flag) {
+			return p.exe
+		}
+	}
+	return ""
 }
 
 // whyNotLaunchable explains a probe failure that launching cannot fix.
@@ -223,6 +274,7 @@ var chromeExeNames = map[string]bool{
 	"google-chrome-beta": true, "google-chrome-unstable": true,
 	"google chrome": true, "google chrome canary": true,
 	"google chrome beta": true, "google chrome dev": true,
+	"google chrome for testing": true,
 }
 
 // isChromeBrowser reports whether p is a Chrome browser process rather

@@ -13,7 +13,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -21,6 +23,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/chrome/cft"
 )
 
 func TestParseCommandLine(t *testing.T) {
@@ -106,6 +109,7 @@ func (f *fakeDevTools) serve(w http.ResponseWriter, r *http.Request) {
 // launch brings up a fakeDevTools on the requested port.
 type stagedMachine struct {
 	t         *testing.T
+	exe       string // what Find finds; "" is nothing
 	procs     []string
 	launchErr error
 	launched  []LaunchOptions
@@ -133,8 +137,17 @@ func (m *stagedMachine) deps() statusDeps {
 			v, err := GetVersion(ctx, opts.Endpoint)
 			return v, 4242, err
 		},
+		find: func(Env) (string, error) {
+			if m.exe == "" {
+				return "", ErrNotFound
+			}
+			return m.exe, nil
+		},
 	}
 }
+
+// stagedExe is the Chrome a staged machine has.
+const stagedExe = "/opt/staged/chrome"
 
 const (
 	userChrome     = "/opt/google/chrome/chrome --restore-last-session"
@@ -150,6 +163,7 @@ func TestCheckStatusStaged(t *testing.T) {
 		procs      []string
 		opts       StatusOptions
 		launchErr  error
+		noChrome   bool // Find finds none
 		pages      []TargetInfo
 		wantLaunch bool
 		want       Status // Port is filled in
@@ -161,7 +175,7 @@ func TestCheckStatusStaged(t *testing.T) {
 			procs: []string{otherCDPChrome}, opts: StatusOptions{AutoLaunch: true, Headless: &yes},
 			pages:      []TargetInfo{{ID: "P1", Type: "page", URL: "about:blank"}},
 			wantLaunch: true,
-			want:       Status{Running: true, Launched: true, Version: "Chrome/999.0.0.0", Tabs: []StatusTab{{TargetID: "P1", URL: "about:blank"}}},
+			want:       Status{Running: true, Launched: true, Version: "Chrome/999.0.0.0", Executable: stagedExe, Tabs: []StatusTab{{TargetID: "P1", URL: "about:blank"}}},
 			noteHas:    "was not running; launched a headless instance",
 		},
 		{
@@ -169,33 +183,48 @@ func TestCheckStatusStaged(t *testing.T) {
 			procs: []string{userChrome, userRenderer}, opts: StatusOptions{AutoLaunch: true, Headless: &yes},
 			pages:      []TargetInfo{{ID: "P1", Type: "page", URL: "about:blank"}},
 			wantLaunch: true,
-			want:       Status{Running: true, Launched: true, Version: "Chrome/999.0.0.0", Tabs: []StatusTab{{TargetID: "P1", URL: "about:blank"}}},
+			want:       Status{Running: true, Launched: true, Version: "Chrome/999.0.0.0", Executable: stagedExe, Tabs: []StatusTab{{TargetID: "P1", URL: "about:blank"}}},
 			noteHas:    "without remote debugging; launched a separate CDP-enabled instance",
 		},
 		{
 			name:  "running without a debugging port, autoLaunch off",
 			procs: []string{userChrome}, opts: StatusOptions{},
 			errorHas: "running without remote debugging",
+			want:     Status{Executable: stagedExe},
 		},
 		{
 			name: "not running, autoLaunch off",
 			opts: StatusOptions{}, errorHas: "autoLaunch is off",
+			want: Status{Executable: stagedExe},
+		},
+		{
+			name: "not running, autoLaunch off, nothing to launch",
+			opts: StatusOptions{}, noChrome: true, errorHas: "autoLaunch is off",
+			noteHas: "cdpskill install --browser",
+		},
+		{
+			name: "nothing to launch", opts: StatusOptions{AutoLaunch: true}, noChrome: true,
+			launchErr: ErrNotFound, wantLaunch: true, errorHas: "cdpskill install --browser",
 		},
 		{
 			name: "launch fails", opts: StatusOptions{AutoLaunch: true},
 			launchErr: &cdp.ConnectError{Endpoint: "x", Err: errors.New("did not answer within 10s")}, wantLaunch: true,
 			errorHas: "did not answer within 10s",
+			want:     Status{Executable: stagedExe},
 		},
 		{
 			name: "launched Chrome without tabs gets one", opts: StatusOptions{AutoLaunch: true},
 			wantLaunch: true,
-			want:       Status{Running: true, Launched: true, Version: "Chrome/999.0.0.0", CreatedTab: true, Tabs: []StatusTab{{TargetID: "NEW1", URL: "about:blank"}}},
+			want:       Status{Running: true, Launched: true, Version: "Chrome/999.0.0.0", Executable: stagedExe, CreatedTab: true, Tabs: []StatusTab{{TargetID: "NEW1", URL: "about:blank"}}},
 			noteHas:    noteCreatedTab,
 		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			m := &stagedMachine{t: t, procs: tc.procs, launchErr: tc.launchErr}
+			m := &stagedMachine{t: t, procs: tc.procs, launchErr: tc.launchErr, exe: stagedExe}
+			if tc.noChrome {
+				m.exe = ""
+			}
 			m.chrome.pages = tc.pages
 			tc.opts.Endpoint = Endpoint{Host: "127.0.0.1", Port: freePort(t)}
 			st := m.deps().status(callCtx(t), noDisplay, tc.opts)
@@ -220,6 +249,43 @@ func TestCheckStatusStaged(t *testing.T) {
 				t.Errorf("got  %+v\nwant %+v", *st, tc.want)
 			}
 		})
+	}
+}
+
+// A Chrome running on the port is named by its process; the one
+// `cdpskill install --browser` cached is said to be so, launched or
+// running.
+func TestCheckStatusNamesTheChrome(t *testing.T) {
+	if cft.Platform(runtime.GOOS, runtime.GOARCH) == "" {
+		t.Skip("no Chrome for Testing build for this platform")
+	}
+	home := t.TempDir()
+	getenv := fakeEnv(map[string]string{"HOME": home, "LocalAppData": home})
+	cached := cachedBuild(t, home, runtime.GOOS, runtime.GOARCH, "131.0.6778.204")
+	port := freePort(t)
+	m := &stagedMachine{t: t, exe: cached}
+	m.chrome.pages = []TargetInfo{{ID: "P1", Type: "page", URL: "about:blank"}}
+	opts := StatusOptions{Endpoint: Endpoint{Host: "127.0.0.1", Port: port}, AutoLaunch: true}
+	st := m.deps().status(callCtx(t), getenv, opts)
+	if !st.Launched || st.Executable != cached || st.ChromeForTesting != "131.0.6778.204" {
+		t.Fatalf("launched: %+v", *st)
+	}
+	data, _ := json.Marshal(st)
+	if !strings.Contains(string(data), `"chromeForTesting":"131.0.6778.204"`) {
+		t.Errorf("JSON: %s", data)
+	}
+
+	// Running now: the process serving the port names it, not Find.
+	m.exe = "/usr/bin/chromium"
+	m.procs = []string{otherCDPChrome, cached + " --remote-debugging-port=" + strconv.Itoa(port) + " --user-data-dir=/tmp/p"}
+	st = m.deps().status(callCtx(t), getenv, opts)
+	if st.Launched || st.Executable != cached || st.ChromeForTesting != "131.0.6778.204" {
+		t.Fatalf("running: %+v", *st)
+	}
+	m.procs = []string{otherCDPChrome}
+	st = m.deps().status(callCtx(t), getenv, opts)
+	if st.Executable != "" || st.ChromeForTesting != "" {
+		t.Fatalf("running, its process not listed: %+v", *st)
 	}
 }
 
@@ -304,9 +370,15 @@ func TestCheckStatusRealChromium(t *testing.T) {
 		t.Errorf("launch not explained in the note: %q", st.Note)
 	}
 
+	launched := st.Executable
 	st = CheckStatus(ctx, os.Getenv, StatusOptions{Endpoint: ep, AutoLaunch: true})
 	if !st.Running || st.Launched || st.CreatedTab || st.Note != "" || st.Error != "" || len(st.Tabs) != 1 {
 		t.Fatalf("running with a tab: %+v", *st)
+	}
+	// Debian's /usr/bin/chromium is a script that runs /usr/lib/chromium/chromium:
+	// the process is named for what runs.
+	if want, _ := Find(os.Getenv); launched != want || !chromeExeNames[exeName(st.Executable)] {
+		t.Errorf("executable: launched %q, want %q; running %q (from its process)", launched, want, st.Executable)
 	}
 
 	closeAllPages(t, ctx, ep)
