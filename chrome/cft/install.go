@@ -353,9 +353,6 @@ func (in *installer) fetch(ctx context.Context, rel *release, staging string) (*
 	}
 	verified := append(dl.verified, "zip: one chrome-"+in.platform+" directory, every file's CRC-32, no path or link out of it",
 		"runs: --version reports "+rel.version)
-	if in.mirror {
-		verified = append([]string{"from the mirror " + in.indexURL + " names (" + IndexEnv + ")"}, verified...)
-	}
 	return &Result{Action: "downloaded", Version: rel.version, Channel: in.channel, Platform: in.platform,
 		URL: rel.url, SHA256: dl.sha256, Bytes: dl.bytes, Verified: verified}, nil
 }
@@ -403,7 +400,11 @@ func (in *installer) download(ctx context.Context, rawURL, file string) (*downlo
 	if err != nil {
 		return nil, in.downloadError(rawURL, err, stalled.Load())
 	}
-	dl := &downloaded{bytes: n, sha256: hex.EncodeToString(sum.Sum(nil)), verified: []string{"from " + origin(rawURL)}}
+	from := "from " + origin(rawURL)
+	if in.mirror {
+		from += ", which the mirror's index names (" + IndexEnv + "=" + in.indexURL + ")"
+	}
+	dl := &downloaded{bytes: n, sha256: hex.EncodeToString(sum.Sum(nil)), verified: []string{from}}
 	if err := dl.checkWhole(resp, md, crc); err != nil {
 		return nil, fmt.Errorf("downloading %s: %w; nothing was kept, run it again", rawURL, err)
 	}
