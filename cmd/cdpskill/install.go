@@ -1,15 +1,19 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/cdpskill/cdpskill"
+	"github.com/cdpskill/cdpskill/chrome/cft"
 	"github.com/cdpskill/cdpskill/internal/install"
 	"github.com/cdpskill/cdpskill/runner"
 )
@@ -17,6 +21,8 @@ import (
 const installUsage = `usage:
   cdpskill install [--target DIR]... [--link [--source DIR]]
   cdpskill uninstall [--target DIR]...
+  cdpskill install --browser [--channel stable|beta|dev|canary]
+  cdpskill uninstall --browser
 
 install copies this binary and the skill files into ~/.claude/skills/cdp-skill/
 and ~/.codex/skills/cdp-skill/ (each only when ~/.claude or ~/.codex exists;
@@ -24,8 +30,17 @@ CLAUDE_CONFIG_DIR and CODEX_HOME move them),
 SKILL.md's commands pointing at the copy; --target DIR installs into DIR
 instead (repeatable); --link symlinks the binary and the checkout's SKILL.md
 (--source DIR, default the current directory) instead of copying, for
-development. uninstall removes exactly what install created. Both print one
-JSON line.
+development. uninstall removes exactly what install created.
+
+install --browser downloads Chrome for Testing (the channel's newest build,
+stable by default) from Google's official index, checks it, and caches it in
+the user's cache directory (~/.cache/cdpskill/chrome on Linux), where cdpskill
+finds it when the machine has no Chrome of its own; already cached, it says so.
+Progress goes to stderr. CDPSKILL_CFT_INDEX names another index of the same
+shape (a mirror, or a test's stand-in). uninstall --browser removes what
+install --browser cached.
+
+Each prints one JSON line.
 `
 
 // targetList collects repeated --target flags.
@@ -34,14 +49,17 @@ type targetList []string
 func (t *targetList) String() string     { return strings.Join(*t, ",") }
 func (t *targetList) Set(s string) error { *t = append(*t, s); return nil }
 
-// runInstall answers `cdpskill install …` and `cdpskill uninstall …`.
-func runInstall(cmd string, args []string, stdout io.Writer, getenv func(string) string) int {
+// runInstall answers `cdpskill install …` and `cdpskill uninstall …`;
+// stderr gets a download's progress.
+func runInstall(ctx context.Context, cmd string, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var targets targetList
 	fs.Var(&targets, "target", "skill directory to use instead of the tools'")
 	link := fs.Bool("link", false, "symlink instead of copying")
 	source := fs.String("source", ".", "with --link, the checkout holding SKILL.md")
+	browser := fs.Bool("browser", false, "Chrome for Testing into the user's cache directory")
+	channel := fs.String("channel", "", "with --browser, the channel: stable, beta, dev or canary")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			fmt.Fprint(stdout, installUsage)
@@ -52,8 +70,14 @@ func runInstall(cmd string, args []string, stdout io.Writer, getenv func(string)
 	if fs.NArg() > 0 {
 		return printError(stdout, "VALIDATION", fmt.Sprintf("%s: unexpected argument %q; see cdpskill install --help", cmd, fs.Arg(0)))
 	}
+	if msg := checkBrowserFlags(cmd, *browser, *channel, len(targets) > 0 || *link || *source != "."); msg != "" {
+		return printError(stdout, "VALIDATION", msg)
+	}
+	if *browser {
+		return runBrowser(ctx, cmd, *channel, stdout, stderr, getenv)
+	}
 	if cmd == "uninstall" && (*link || *source != ".") {
-		return printError(stdout, "VALIDATION", "uninstall takes only --target")
+		return printError(stdout, "VALIDATION", "uninstall takes only --target (or --browser)")
 	}
 	home := getenv("HOME")
 	if home == "" {
@@ -73,7 +97,75 @@ func runInstall(cmd string, args []string, stdout io.Writer, getenv func(string)
 	if err != nil {
 		return printError(stdout, "EXECUTION", err.Error())
 	}
-	out, err := runner.Encode(rep)
+	if cmd == "uninstall" {
+		// The browser is not the skill's: it stays, and the agent is told
+		// how to remove it too.
+		return printJSON(stdout, struct {
+			*install.Report
+			Notes []string `json:"notes,omitempty"`
+		}{rep, cachedBrowserNotes(getenv)})
+	}
+	return printJSON(stdout, rep)
+}
+
+// checkBrowserFlags refuses --channel without --browser, and --browser
+// beside the skill's flags: the browser and the skill are installed apart.
+func checkBrowserFlags(cmd string, browser bool, channel string, skillFlags bool) string {
+	switch {
+	case !browser && channel != "":
+		return cmd + ": --channel goes with --browser; see cdpskill install --help"
+	case browser && skillFlags:
+		return cmd + " --browser installs Chrome for Testing only: it takes no --target, --link or --source; run them apart"
+	case browser && cmd == "uninstall" && channel != "":
+		return "uninstall --browser removes every cached build: it takes no --channel"
+	case browser && channel != "" && !slices.Contains(cft.Channels, strings.ToLower(channel)):
+		return fmt.Sprintf("install --browser: unknown channel %q: use one of %s", channel, strings.Join(cft.Channels, ", "))
+	}
+	return ""
+}
+
+// runBrowser is install --browser and uninstall --browser.
+func runBrowser(ctx context.Context, cmd, channel string, stdout, stderr io.Writer, getenv func(string) string) int {
+	if cmd == "uninstall" {
+		r, err := cft.Remove(runtime.GOOS, getenv)
+		if err != nil {
+			return printError(stdout, "EXECUTION", err.Error())
+		}
+		return printJSON(stdout, struct {
+			Status  string       `json:"status"`
+			Browser *cft.Removed `json:"browser"`
+		}{"ok", r})
+	}
+	r, err := cft.Install(ctx, cft.Options{Getenv: getenv, Channel: channel, Progress: stderr})
+	if err != nil {
+		return printError(stdout, "EXECUTION", err.Error())
+	}
+	return printJSON(stdout, struct {
+		Status  string      `json:"status"`
+		Browser *cft.Result `json:"browser"`
+		Note    string      `json:"note"`
+	}{"ok", r, "cdpskill launches it when this machine has no Chrome of its own (CHROME_PATH picks another); cdpskill uninstall --browser removes it"})
+}
+
+// cachedBrowserNotes says what install --browser cached, which uninstall
+// leaves, and how to remove it.
+func cachedBrowserNotes(getenv func(string) string) []string {
+	builds := cft.List(runtime.GOOS, getenv)
+	if len(builds) == 0 {
+		return nil
+	}
+	var size int64
+	var versions []string
+	for _, b := range builds {
+		size += cft.Size(b.Dir)
+		versions = append(versions, b.Version)
+	}
+	return []string{fmt.Sprintf("Chrome for Testing %s, which install --browser cached in %s (%d MB), stays: cdpskill uninstall --browser removes it",
+		strings.Join(versions, ", "), filepath.Dir(builds[0].Dir), size>>20)}
+}
+
+func printJSON(stdout io.Writer, v any) int {
+	out, err := runner.Encode(v)
 	if err != nil {
 		return printError(stdout, "EXECUTION", "cannot encode result")
 	}

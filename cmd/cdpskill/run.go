@@ -53,7 +53,7 @@ func run(ctx context.Context, p proc) int {
 	start := time.Now()
 	args, stdout, getenv := p.args, p.stdout, p.getenv
 	if len(args) > 0 && (args[0] == "install" || args[0] == "uninstall") {
-		return runInstall(args[0], args[1:], stdout, getenv)
+		return runInstall(ctx, args[0], args[1:], stdout, p.stderr, getenv)
 	}
 	if len(args) == 1 && args[0] == keeperFlag {
 		return keeper.Main(p.stdin, p.stderr)
@@ -167,6 +167,7 @@ usage:
   echo '{"tab":"t1","steps":[...]}' | cdpskill
   cdpskill install     (the binary and SKILL.md into ~/.claude and ~/.codex skills; install --help)
   cdpskill uninstall   (removes exactly what install created)
+  cdpskill install --browser   (Chrome for Testing into the user's cache, for a machine without Chrome)
 
 flags: --debug (write ./log/NNN-tab-actions.status.json), --help, --version
 env: CDP_URL (default browser: ws(s):// websocket or http(s):// endpoint; never auto-launched),
