@@ -31,7 +31,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -154,10 +153,25 @@ func CacheDir(goos string, getenv func(string) string) (string, error) {
 // buildName is a build's directory name in the cache.
 func buildName(version, platform string) string { return version + "-" + platform }
 
-var versionPattern = regexp.MustCompile(`^[0-9]{1,6}(\.[0-9]{1,6}){3}$`)
+// isVersion reports whether s is a Chrome version, four numbers joined by
+// dots (131.0.6778.204): it becomes a directory name, so nothing else may.
+// By hand rather than a regexp, which every call would compile at start,
+// as package chrome imports this one.
+func isVersion(s string) bool {
+	parts := strings.Split(s, ".")
+	if len(parts) != 4 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || len(p) > 6 || strings.Trim(p, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
+}
 
 // compareVersions orders dotted versions numerically; both are checked
-// against versionPattern first.
+// with isVersion first.
 func compareVersions(a, b string) int {
 	as, bs := strings.Split(a, "."), strings.Split(b, ".")
 	for i := range min(len(as), len(bs)) {
@@ -210,7 +224,7 @@ func list(dir string) []*Build {
 // finished: its marker must agree with its name and its Chrome be there.
 func readBuild(dir string) *Build {
 	m, err := readMarker(dir)
-	if err != nil || !versionPattern.MatchString(m.Version) ||
+	if err != nil || !isVersion(m.Version) ||
 		filepath.Base(dir) != buildName(m.Version, m.Platform) || m.Executable != executableIn(m.Platform) {
 		return nil
 	}

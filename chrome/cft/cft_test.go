@@ -549,3 +549,15 @@ func TestFindPicksTheNewest(t *testing.T) {
 		t.Errorf("after Remove: %v", left)
 	}
 }
+
+func TestIsVersion(t *testing.T) {
+	for s, want := range map[string]bool{
+		"131.0.6778.204": true, "999.0.1234.5": true,
+		"1.2.3": false, "1.2.3.4.5": false, "a.b.c.d": false, "1..2.3": false,
+		"../1.2.3": false, "1.2.3.4/": false, "1.2.3.-4": false, "1.2.3.1234567": false,
+	} {
+		if got := isVersion(s); got != want {
+			t.Errorf("isVersion(%q) = %v", s, got)
+		}
+	}
+}

@@ -273,7 +273,7 @@ func (in *installer) pick(idx *index) (*release, error) {
 	if !ok {
 		return nil, fmt.Errorf("the Chrome for Testing index %s has no %s channel", in.indexURL, name)
 	}
-	if !versionPattern.MatchString(ch.Version) {
+	if !isVersion(ch.Version) {
 		return nil, fmt.Errorf("the Chrome for Testing index %s gives the %s channel the version %q, not a Chrome version", in.indexURL, name, ch.Version)
 	}
 	for _, d := range ch.Downloads.Chrome {
