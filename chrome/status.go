@@ -26,7 +26,7 @@ type StatusOptions struct {
 }
 
 // Status is the chromeStatus step's result, field for field as SPEC 4
-// names them.
+// names them, and which Chrome it is (Executable, ChromeForTesting).
 type Status struct {
 	Running  bool   `json:"running"`
 	Launched bool   `json:"launched"`
