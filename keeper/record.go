@@ -2,11 +2,9 @@ package keeper
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +14,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/internal/private"
@@ -39,22 +38,6 @@ const RecordLimit = 10 * time.Minute
 
 // recordLimit is RecordLimit, but in tests of a keeper in their process.
 var recordLimit = RecordLimit
-
-// traceBufferKB bounds a trace: Chrome stops recording when its buffer is
-// full (recordUntilFull), about a minute or two of a busy page with its
-// screenshots.
-const traceBufferKB = 100 << 10
-
-// TraceCategories are those DevTools' Performance panel records, with its
-// default options (JavaScript samples, screenshots).
-var TraceCategories = []string{
-	"-*", "blink.console", "blink.user_timing", "devtools.timeline",
-	"disabled-by-default-devtools.timeline", "disabled-by-default-devtools.timeline.frame",
-	"disabled-by-default-devtools.timeline.stack", "disabled-by-default-v8.compile",
-	"disabled-by-default-v8.cpu_profiler", "disabled-by-default-v8.cpu_profiler.hires",
-	"disabled-by-default-lighthouse", "loading", "latencyInfo", "v8.execute", "v8",
-	"disabled-by-default-devtools.screenshot",
-}
 
 // RecordSpec is a call's record request: start recording a tab, or Stop.
 type RecordSpec struct {
@@ -277,9 +260,9 @@ type recording struct {
 	dir     string
 	session string // the call's session, whose idle clock an end restarts
 	s       *cdp.Session
-	// tracing hears the trace's events; frames keeps the video's.
-	tracing *cdp.Listener
-	frames  *frameKeeper
+	// trace is the trace under way; frames keeps the video's frames.
+	trace  *capture.Trace
+	frames *frameKeeper
 	// quit ends the frame loop, which closes framed once it kept the
 	// last; gone is closed when the tab or Chrome went away.
 	quit   context.CancelFunc
@@ -322,15 +305,8 @@ func (r *recorder) begin(bctx context.Context, target, session string, spec Reco
 // startAll starts the trace and the screencast, and records that it did.
 func (rec *recording) startAll(ctx context.Context) error {
 	if rec.st.Trace != "" {
-		rec.tracing = rec.s.Listen(proto.EventTracingTracingComplete, proto.EventTracingBufferUsage)
-		err := proto.TracingStart{TransferMode: "ReturnAsStream", StreamFormat: "json", BufferUsageReportingInterval: 1000,
-			TraceConfig: proto.TraceConfig{RecordMode: "recordUntilFull", TraceBufferSizeInKb: traceBufferKB, IncludedCategories: TraceCategories},
-		}.Do(ctx, rec.s)
-		if err != nil {
-			rec.tracing.Close()
-			if strings.Contains(err.Error(), "already been started") {
-				return errors.New("Chrome is recording a trace already (DevTools, or another tool, may be), and it records one at a time")
-			}
+		var err error
+		if rec.trace, err = capture.StartTrace(ctx, rec.s); err != nil {
 			return err
 		}
 	}
@@ -360,9 +336,8 @@ func (rec *recording) startAll(ctx context.Context) error {
 
 // endTrace ends a trace no one will read.
 func (rec *recording) endTrace(ctx context.Context) {
-	if rec.tracing != nil {
-		_ = proto.TracingEnd{}.Do(ctx, rec.s)
-		rec.tracing.Close()
+	if rec.trace != nil {
+		rec.trace.Abandon(ctx)
 	}
 }
 
@@ -516,43 +491,13 @@ func (rec *recording) saveVideo(ctx context.Context, ended time.Time, notes []st
 
 // saveTrace ends the trace and streams it from Chrome into its file.
 func (rec *recording) saveTrace(ctx context.Context, ended time.Time) (*RecordedFile, []string) {
-	defer rec.tracing.Close()
-	ectx, cancel := context.WithTimeout(ctx, holdWait)
-	err := proto.TracingEnd{}.Do(ectx, rec.s)
-	cancel()
+	saved, err := rec.trace.Save(ctx, rec.r.k.cfg.Temp, rec.st.Trace)
 	if err != nil {
-		return nil, []string{fmt.Sprintf("the trace could not be ended: %v", err)}
-	}
-	var done proto.TracingTracingComplete
-	full := 0.0
-	for {
-		ev, err := rec.tracing.Next(ctx)
-		if err != nil {
-			return nil, []string{"Chrome did not hand the trace over in the step's time (give the stop step a longer \"timeout\")"}
-		}
-		if ev.Method == proto.EventTracingBufferUsage {
-			var u proto.TracingBufferUsage
-			if json.Unmarshal(ev.Params, &u) == nil {
-				full = max(full, u.PercentFull)
-			}
-			continue
-		}
-		if err := json.Unmarshal(ev.Params, &done); err != nil || done.Stream == "" {
-			return nil, []string{"Chrome handed over no trace"}
-		}
-		break
-	}
-	temp := rec.r.k.cfg.Temp
-	err = temp.WriteFrom(rec.st.Trace, func(w io.Writer) error { return readStream(ctx, rec.s, done.Stream, w) })
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
-	_ = proto.IOClose{Handle: done.Stream}.Do(cctx, rec.s)
-	cancel()
-	if err != nil {
-		return nil, []string{fmt.Sprintf("the trace could not be written: %v", err)}
+		return nil, []string{err.Error()}
 	}
 	var notes []string
-	if done.DataLossOccurred || full >= 0.99 {
-		notes = append(notes, fmt.Sprintf("Chrome's trace buffer (%d MB) filled, so the trace misses what came after", traceBufferKB>>10))
+	if saved.Full {
+		notes = append(notes, fmt.Sprintf("Chrome's trace buffer (%d MB) filled, so the trace misses what came after", capture.TraceBufferKB>>10))
 	}
 	fi, err := os.Stat(rec.st.Trace)
 	if err != nil {
@@ -560,46 +505,4 @@ func (rec *recording) saveTrace(ctx context.Context, ended time.Time) (*Recorded
 	}
 	secs := roundSeconds(ended.Sub(rec.st.Started).Seconds())
 	return &RecordedFile{Path: rec.st.Trace, Size: fi.Size(), Seconds: secs}, notes
-}
-
-// readStream copies a trace's stream to w as Chrome's JSON trace
-// ({"traceEvents":[…]}): a Chrome that hands over a bare array of events
-// has it wrapped.
-func readStream(ctx context.Context, s *cdp.Session, handle string, w io.Writer) error {
-	first, wrapped := true, false
-	for {
-		// A megabyte at a time: the keeper's heap is small.
-		r, err := proto.IORead{Handle: handle, Size: 1 << 20}.Do(ctx, s)
-		if err != nil {
-			return fmt.Errorf("reading the trace from Chrome: %w", err)
-		}
-		data := r.Data
-		if r.Base64Encoded {
-			b, err := base64.StdEncoding.DecodeString(r.Data)
-			if err != nil {
-				return fmt.Errorf("reading the trace from Chrome: %w", err)
-			}
-			data = string(b)
-		}
-		if t := strings.TrimLeft(data, " \t\r\n"); first && t != "" {
-			first = false
-			if t[0] == '[' {
-				wrapped = true
-				if _, err := io.WriteString(w, `{"traceEvents":`); err != nil {
-					return err
-				}
-			}
-		}
-		if _, err := io.WriteString(w, data); err != nil {
-			return err
-		}
-		if r.EOF {
-			break
-		}
-	}
-	if wrapped {
-		_, err := io.WriteString(w, "}")
-		return err
-	}
-	return nil
 }
