@@ -144,6 +144,17 @@ func (p NetworkSetCacheDisabled) Send(ctx context.Context, c Caller) *cdp.Sent {
 	return c.Send(ctx, "Network.setCacheDisabled", p)
 }
 
+// NetworkSetBypassServiceWorker makes the target's requests skip its
+// service workers, or go through them again. It needs the Network domain
+// enabled.
+type NetworkSetBypassServiceWorker struct {
+	Bypass bool `json:"bypass"`
+}
+
+func (p NetworkSetBypassServiceWorker) Do(ctx context.Context, c Caller) error {
+	return run(ctx, c, "Network.setBypassServiceWorker", p)
+}
+
 // NetworkGetCookies reads the cookies the URLs would send; with none, the
 // page's own URL's.
 type NetworkGetCookies struct {

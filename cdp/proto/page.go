@@ -203,6 +203,33 @@ func (p PageCreateIsolatedWorld) Do(ctx context.Context, c Caller) (PageCreateIs
 	return call[PageCreateIsolatedWorldResult](ctx, c, "Page.createIsolatedWorld", p)
 }
 
+// PageAddScriptToEvaluateOnNewDocument has Chrome run Source in every
+// document the session's target loads from now on, before the page's own
+// scripts, in the world WorldName names (the main world when empty).
+// Chrome drops it with the session that added it.
+type PageAddScriptToEvaluateOnNewDocument struct {
+	Source    string `json:"source"`
+	WorldName string `json:"worldName,omitempty"`
+}
+
+type PageAddScriptToEvaluateOnNewDocumentResult struct {
+	Identifier string `json:"identifier"`
+}
+
+func (p PageAddScriptToEvaluateOnNewDocument) Do(ctx context.Context, c Caller) (PageAddScriptToEvaluateOnNewDocumentResult, error) {
+	return call[PageAddScriptToEvaluateOnNewDocumentResult](ctx, c, "Page.addScriptToEvaluateOnNewDocument", p)
+}
+
+// PageRemoveScriptToEvaluateOnNewDocument takes back a script
+// PageAddScriptToEvaluateOnNewDocument added.
+type PageRemoveScriptToEvaluateOnNewDocument struct {
+	Identifier string `json:"identifier"`
+}
+
+func (p PageRemoveScriptToEvaluateOnNewDocument) Do(ctx context.Context, c Caller) error {
+	return run(ctx, c, "Page.removeScriptToEvaluateOnNewDocument", p)
+}
+
 // PageGetLayoutMetrics measures the page and what of it the screen shows.
 // Under device emulation its device-pixel numbers do not tell the scale;
 // cdpskill reads the CSS-pixel ones.
