@@ -166,6 +166,7 @@ var outputExamples = map[string][]string{
 	"assert":           {`{"assert":{"text":"Settings"}}`},
 	"pipeline":         {`{"pipeline":[{"find":"#last","fill":"x"},{"return":"document.title"}]}`},
 	"audit":            {`{"audit":true}`, `{"audit":{"root":"#profile","level":"wcag2a"}}`},
+	"vitals":           {`{"vitals":true}`, `{"vitals":{"url":"/docs/skill.html","cold":true}}`},
 	"click":            {`{"click":"#save"}`},
 	"fill":             {`{"fill":{"selector":"#last","value":"Lovelace"}}`, `{"fill":{"Email":"ada@x.io","#last":"L"}}`},
 	"type":             {`{"type":{"selector":"#last","text":"xy"}}`},

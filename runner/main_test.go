@@ -1,10 +1,14 @@
 package runner_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/png"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -134,6 +138,12 @@ func fixtureHandler() http.Handler {
 		}
 		w.WriteHeader(http.StatusNoContent)
 	})
+	// vitals.html's script and picture:
+	// cacheable for an hour, served after a delay (the difference of a
+	// cold load from a warm one); the script blocks the page's main
+	// thread a while.
+	mux.HandleFunc("/vitals/app.js", slowScript(0, 0))
+	mux.HandleFunc("/vitals/hero.png", slowPicture(0))
 	mux.HandleFunc("/never", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		w.Write([]byte("<html><body>loading forever"))
@@ -142,6 +152,71 @@ func fixtureHandler() http.Handler {
 	})
 	return mux
 }
+
+// slowScript serves, after ms milliseconds (or its query's ms), a
+// cacheable script that blocks the page's main thread block ms (or its
+// query's block).
+func slowScript(ms, block int) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if !delay(r, ms) {
+			return
+		}
+		w.Header().Set("Content-Type", "text/javascript")
+		w.Header().Set("Cache-Control", "public, max-age=3600")
+		fmt.Fprintf(w, "(function block() { const start = performance.now(); while (performance.now() - start < %d) {} })();\n",
+			queryInt(r, "block", block))
+	}
+}
+
+// slowPicture serves heroPNG, cacheable, after ms milliseconds (or its
+// query's ms).
+func slowPicture(ms int) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if !delay(r, ms) {
+			return
+		}
+		w.Header().Set("Content-Type", "image/png")
+		w.Header().Set("Cache-Control", "public, max-age=3600")
+		w.Write(heroPNG())
+	}
+}
+
+// delay waits the ms milliseconds r's query asks for, else ms; false
+// when r was given up on meanwhile.
+func delay(r *http.Request, ms int) bool {
+	select {
+	case <-time.After(time.Duration(queryInt(r, "ms", ms)) * time.Millisecond):
+		return true
+	case <-r.Context().Done():
+		return false
+	}
+}
+
+// queryInt is r's query parameter name as a number, else def.
+func queryInt(r *http.Request, name string, def int) int {
+	if n, err := strconv.Atoi(r.URL.Query().Get(name)); err == nil {
+		return n
+	}
+	return def
+}
+
+// heroPNG is vitals.html's picture: 400×200 pixels of noise, which
+// Chrome takes for content (a plain colour is not a largest paint).
+var heroPNG = sync.OnceValue(func() []byte {
+	img := image.NewRGBA(image.Rect(0, 0, 400, 200))
+	rng := rand.New(rand.NewPCG(26, 1))
+	for i := range img.Pix {
+		img.Pix[i] = byte(rng.UintN(256))
+		if i%4 == 3 {
+			img.Pix[i] = 255
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		panic(err)
+	}
+	return b.Bytes()
+})
 
 // pageLines are the tests' lines to their pages, by the key the pages
 // were loaded with (?key=K): pages say on it that they loaded, and are

@@ -20,7 +20,8 @@ import (
 // JSON trace) and a GIF that plays the page's animation, privately, and
 // says what it wrote.
 //
-// The only behaviour test that traces: Chrome records one trace at a time.
+// Chrome records one trace at a time: the other behaviour tests that
+// trace (vitals_test.go) are not parallel, so they never meet this one.
 func TestRecordAcrossCalls(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t).withKeeper()

@@ -92,9 +92,10 @@ func (c *Call) takeBefore(ctx context.Context, req *request) {
 // rebase takes the screen again before an action that follows a step
 // that loaded another document ("goto, then click"): the changes then
 // say what the actions on the new page did, beside navigated.
-func (c *Call) rebase(ctx context.Context, s *step, r *ran) {
+func (c *Call) rebase(ctx context.Context, ps plannedStep, r *ran) {
+	s := ps.def
 	switch {
-	case s.name == "openTab" || s.name == "connectTab" || s.has(navigates):
+	case s.name == "openTab" || s.name == "connectTab" || ps.loads():
 		c.landed = true
 	case c.landed && settles(s):
 		c.landed, c.rebased = false, true
@@ -149,7 +150,7 @@ func (c *Call) snapBefore(ctx context.Context) {
 func diffable(req *request) bool {
 	for _, ps := range req.steps {
 		switch {
-		case ps.def.name == "openTab" || ps.def.name == "connectTab" || ps.def.has(navigates):
+		case ps.def.name == "openTab" || ps.def.name == "connectTab" || ps.loads():
 			return false
 		case settles(ps.def):
 			return true

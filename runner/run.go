@@ -213,7 +213,8 @@ func (c *Call) runSteps(ctx context.Context, req *request, res *Result, dialogs 
 			break
 		}
 		c.followDialogs(ctx)
-		c.rebase(ctx, ps.def, r)
+		c.rebase(ctx, ps, r)
+		c.watchInteractions(ctx, req, i)
 		dialogs.BeginStep(ps.dialog)
 		print := c.fingerprint(ctx, ps.def)
 		sr, err := c.runStep(ctx, ps, timeout)

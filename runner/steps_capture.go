@@ -428,19 +428,7 @@ func runNetwork(ctx context.Context, e *env, p networkParams) (output, error) {
 	if p.Body != "" {
 		return e.keptBody(p.Body)
 	}
-	nc, err := e.tab.EnsureNetwork(ctx)
-	if err != nil {
-		return output{}, err
-	}
-	if err := nc.Flush(ctx); err != nil {
-		return output{}, err
-	}
-	_, routed := routesInForce(e.tab)
-	nc.Routed(routed)
-	if err := nc.Save(ctx, nc.Log, false, e.page().Top()); err != nil {
-		return output{}, err
-	}
-	logged, err := nc.Log.Read()
+	nc, logged, err := e.savedNetwork(ctx)
 	if err != nil {
 		return output{}, err
 	}
@@ -462,6 +450,28 @@ func runNetwork(ctx context.Context, e *env, p networkParams) (output, error) {
 	// the call may have navigated since it attached.
 	_ = e.page().Top().CallJS(ctx, "() => performance.timeOrigin", &q.NavStart) // none: no "at"
 	return value(e.files.NewNetworkView(all, q, e.files.TabFile(e.alias(), ".network.json")))
+}
+
+// savedNetwork brings the tab's log up to date with what the call saw so
+// far and reads it back, with the call's capture.
+func (e *env) savedNetwork(ctx context.Context) (*tab.Network, []capture.Request, error) {
+	nc, err := e.tab.EnsureNetwork(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := nc.Flush(ctx); err != nil {
+		return nil, nil, err
+	}
+	_, routed := routesInForce(e.tab)
+	nc.Routed(routed)
+	if err := nc.Save(ctx, nc.Log, false, e.page().Top()); err != nil {
+		return nil, nil, err
+	}
+	logged, err := nc.Log.Read()
+	if err != nil {
+		return nil, nil, err
+	}
+	return nc, logged, nil
 }
 
 // writeHAR writes the requests p selects of all, the tab's, as a HAR.

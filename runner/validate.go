@@ -60,6 +60,17 @@ type plannedStep struct {
 	last bool
 }
 
+// loads says whether the step loads another document, which no diff
+// spans: a step flagged navigates always does, one whose params say so
+// (vitals with a url) this time.
+func (ps plannedStep) loads() bool {
+	if ps.def.has(navigates) {
+		return true
+	}
+	n, ok := ps.params.(interface{ navigates() bool })
+	return ok && n.navigates()
+}
+
 // parseRequest parses input and validates all of it before anything runs,
 // reporting every problem at once. files.Session is the environment's
 // session (CDPSKILL_SESSION), which the input's "session" replaces; the
