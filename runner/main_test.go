@@ -138,12 +138,18 @@ func fixtureHandler() http.Handler {
 		}
 		w.WriteHeader(http.StatusNoContent)
 	})
-	// vitals.html's script and picture:
+	// vitals.html's script and picture, and the docs' landing page's:
 	// cacheable for an hour, served after a delay (the difference of a
 	// cold load from a warm one); the script blocks the page's main
 	// thread a while.
 	mux.HandleFunc("/vitals/app.js", slowScript(0, 0))
 	mux.HandleFunc("/vitals/hero.png", slowPicture(0))
+	mux.HandleFunc("/docs/assets/analytics.js", slowScript(400, 300))
+	mux.HandleFunc("/docs/assets/hero.png", slowPicture(600))
+	mux.HandleFunc("/docs/landing.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-cache") // as an app's pages are: its assets come from the cache
+		http.ServeFile(w, r, "testdata/docs/landing.html")
+	})
 	mux.HandleFunc("/never", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		w.Write([]byte("<html><body>loading forever"))
