@@ -146,8 +146,10 @@ func TestVitalsINP(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/vitals.html")
-	if out := vitalsLoad(t, c, tab, "true"); out["inp"] != nil || out["cold"] != nil || field(out, "lcp", "element", "kind") != "image" {
-		t.Errorf("before any interaction: inp %v, cold %v, lcp %v", out["inp"], out["cold"], out["lcp"])
+	// openTab's call loaded the page: its requests are in the tab's log.
+	if out := vitalsLoad(t, c, tab, "true"); out["inp"] != nil || out["cold"] != nil || field(out, "lcp", "element", "kind") != "image" ||
+		field(out, "requests", "count") != 3.0 {
+		t.Errorf("before any interaction: inp %v, cold %v, lcp %v, requests %v", out["inp"], out["cold"], out["lcp"], out["requests"])
 	}
 	out := vitalsOf(t, c, tab, `{"click":"#slow"},{"vitals":true}`)
 	inp, _ := out["inp"].(map[string]any)
@@ -201,8 +203,40 @@ func TestVitalsOfAPageThatNeverLoads(t *testing.T) {
 	if out["load"] != nil || out["ttfb"] == nil || field(out, "requests", "pending") != 1.0 {
 		t.Errorf("load %v, ttfb %v, requests %v", out["load"], out["ttfb"], out["requests"])
 	}
-	if w := fmt.Sprint(step["warning"]); !strings.Contains(w, "the page had not fired its load event after ") {
+	if w := fmt.Sprint(step["warning"]); !strings.Contains(w, "the page had not fired its load event ") {
 		t.Errorf("warning %q", w)
+	}
+}
+
+// A vitals step that reads the page leaves the changes of a click after
+// it to the report; one that loads a page has them start from it.
+func TestVitalsAndTheChanges(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/vitals.html")
+	for _, steps := range []string{
+		`{"vitals":true},{"click":"#quick"}`,
+		fmt.Sprintf(`{"vitals":%q},{"click":"#quick"}`, fixture.URL+"/vitals.html?again"),
+	} {
+		res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[%s]}`, tab, steps))
+		if code != 0 || !strings.Contains(jsonText(res["changes"]), `"to":"Quick done"`) {
+			t.Errorf("%s: exit %d, changes %v", steps, code, res["changes"])
+		}
+	}
+}
+
+// A load of the page shown needs a page; a server's error is said.
+func TestVitalsLoadsWhatThereIs(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t)
+	tab := c.openTab("about:blank")
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"vitals":{"cold":true}}]}`, tab))
+	if e := firstError(res); code != 1 || !strings.Contains(fmt.Sprint(e["error"]), `the tab shows about:blank, no page to load again: give the page's "url"`) {
+		t.Errorf("exit %d: %v", code, e)
+	}
+	res, code = c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"vitals":%q}]}`, tab, fixture.URL+"/missing.html"))
+	if step := stepOutputs(t, res)[0]; code != 0 || !strings.Contains(fmt.Sprint(step["warning"]), "the server answered 404") {
+		t.Errorf("exit %d: %v", code, step)
 	}
 }
 

@@ -166,6 +166,8 @@ type readOut struct {
 	URL        string   `json:"url"`
 	TimeOrigin float64  `json:"timeOrigin"`
 	Loaded     bool     `json:"loaded"`
+	At         float64  `json:"at"`   // when it read, ms into the load
+	Held       int      `json:"held"` // how many elements wait for aria.Describe
 	TTFB       *float64 `json:"ttfb"`
 	FCP        *float64 `json:"fcp"`
 	DCL        float64  `json:"dcl"`
@@ -216,11 +218,14 @@ func (m *measure) result(ctx context.Context, p *page.Page, raw *readOut) (*Resu
 	if m.trace != nil {
 		m.saveTrace(ctx, res)
 	}
-	d, err := aria.Describe(ctx, p, aria.DescribeRequest{Held: raw.held, SnapshotFloor: m.o.SnapshotFloor, ElementFloor: m.o.ElementFloor})
-	if err != nil {
-		return nil, err
+	d := &aria.DescribeResult{}
+	if raw.Held > 0 {
+		var err error
+		if d, err = aria.Describe(ctx, p, aria.DescribeRequest{Held: raw.held, SnapshotFloor: m.o.SnapshotFloor, ElementFloor: m.o.ElementFloor}); err != nil {
+			return nil, err
+		}
+		res.LastSnapshot, res.LastElement = max(res.LastSnapshot, d.LastSnapshot), max(res.LastElement, d.LastElement)
 	}
-	res.LastSnapshot, res.LastElement = max(res.LastSnapshot, d.LastSnapshot), max(res.LastElement, d.LastElement)
 	el := func(i *int) *Element {
 		if i == nil || *i >= len(d.Items) {
 			return nil

@@ -74,7 +74,7 @@ type Options struct {
 const (
 	Quiet        = 500 * time.Millisecond
 	Settle       = 3 * time.Second
-	readReserve  = 1500 * time.Millisecond
+	readReserve  = time.Second
 	traceReserve = 5 * time.Second
 	// defaultWait bounds a step without a deadline (tests).
 	defaultWait = 30 * time.Second
@@ -212,12 +212,12 @@ func (m *measure) cold(ctx context.Context, p *page.Page) (restore func(), err e
 
 // readIn is what read.js takes.
 type readIn struct {
-	Key      string `json:"key"`
-	HeldKey  string `json:"heldKey"`
-	Held     string `json:"held"`
-	LoadWait int64  `json:"loadWait"`
-	Quiet    int64  `json:"quiet"`
-	Settle   int64  `json:"settle"`
+	Key     string `json:"key"`
+	HeldKey string `json:"heldKey"`
+	Held    string `json:"held"`
+	Wait    int64  `json:"wait"`
+	Quiet   int64  `json:"quiet"`
+	Settle  int64  `json:"settle"`
 }
 
 // read measures p's document once it loaded, or its time for loading
@@ -232,17 +232,16 @@ func (m *measure) read(ctx context.Context, p *page.Page) (*readOut, error) {
 		reserve += traceReserve
 	}
 	wait := max(left-min(reserve, left/2), 0)
-	settle := min(Settle, wait/4)
 	in := readIn{Key: stateKey, HeldKey: aria.HeldKey, Held: page.Token(),
-		LoadWait: (wait - settle).Milliseconds(), Quiet: Quiet.Milliseconds(), Settle: settle.Milliseconds()}
+		Wait: wait.Milliseconds(), Quiet: Quiet.Milliseconds(), Settle: Settle.Milliseconds()}
 	var out readOut
 	if err := p.CallJS(ctx, readJS, &out, in); err != nil {
 		return nil, fmt.Errorf("reading the page's timings: %w", err)
 	}
 	out.held = in.Held
 	if !out.Loaded {
-		m.note(`the page had not fired its load event after %.1f s: the figures are what it had by then (a longer "timeout" waits longer)`,
-			float64(in.LoadWait)/1000)
+		m.note(`the page had not fired its load event %.1f s into its load: the figures are what it had by then (a longer "timeout" waits longer)`,
+			out.At/1000)
 	}
 	return &out, nil
 }

@@ -1,19 +1,19 @@
 // vitalsRead measures this document's loading the way web.dev's Web
 // Vitals do, from what observe.js kept since before the page's scripts
 // ran (a load cdpskill made) or, for a type it did not observe, from the
-// entries Chrome buffers for a late reader. It waits for the load event,
-// a.loadWait ms at most, then for a quiet moment (a.quiet ms without a
+// entries Chrome buffers for a late reader. Within a.wait ms, it waits
+// for the load event, then for a quiet moment (a.quiet ms without a
 // larger paint, a layout shift or a long task; a.settle ms at most), as
 // the largest paint and the shifts go on after load. Times are ms since
-// the navigation began.
+// the navigation began; at is when it read.
 //
 // The elements behind the figures (the largest paint's, those that
 // shifted most, the slowest interaction's target) wait for aria's
 // describe.js in window[Symbol.for(a.heldKey)] under a.held; each figure
-// names its element by its index there.
+// names its element by its index there, and held says how many there are.
 //
-// a: {key, heldKey, held, loadWait, quiet, settle}
-// returns {url, timeOrigin, loaded, ttfb, fcp, dcl, load,
+// a: {key, heldKey, held, wait, quiet, settle}
+// returns {url, timeOrigin, loaded, at, held, ttfb, fcp, dcl, load,
 //          lcp: {ms, kind, url, phases, el}, cls: {value, shifts: [{value, el}]},
 //          tasks: {count, longest, tbt, scripts: [{src, ms}]},
 //          inp: {ms, under, interactions, el}}, absent figures left out
@@ -28,14 +28,15 @@ async function vitalsRead(a) {
   const SCRIPTS = 3; // scripts named for the long tasks
   const navEntry = () => performance.getEntriesByType('navigation')[0];
 
-  await loaded(a.loadWait);
-  await settle(a.quiet, a.settle);
+  const end = performance.now() + a.wait;
+  await loaded(end - performance.now());
+  await settle(a.quiet, Math.min(a.settle, end - performance.now()));
   if (st.flush) st.flush();
 
   const nav = navEntry();
   const since = (nav && nav.activationStart) || 0; // a prerendered page counts from its showing
   const at = (t) => Math.max(0, t - since);
-  const out = { url: location.href, timeOrigin: performance.timeOrigin, loaded: document.readyState === 'complete' };
+  const out = { url: location.href, timeOrigin: performance.timeOrigin, loaded: document.readyState === 'complete', at: performance.now(), held: 0 };
   const held = [];
   const hold = (el) => {
     if (el && el.nodeType !== 1) el = el.parentElement; // a text node shifts as its element
@@ -57,9 +58,12 @@ async function vitalsRead(a) {
   const inp = interactions();
   if (inp) out.inp = inp;
 
-  const store = Symbol.for(a.heldKey);
-  if (!(window[store] instanceof Map)) window[store] = new Map();
-  window[store].set(a.held, held);
+  out.held = held.length;
+  if (held.length) {
+    const store = Symbol.for(a.heldKey);
+    if (!(window[store] instanceof Map)) window[store] = new Map();
+    window[store].set(a.held, held);
+  }
   return out;
 
   // loaded waits for the load event, ms at most.
