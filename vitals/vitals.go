@@ -66,11 +66,11 @@ type Options struct {
 	ElementFloor  int
 }
 
-// Timing, in reserve: what the step keeps of its time for reading,
-// describing and answering, the more with a trace to stream; the load
-// gets the rest. The read waits for quiet (Quiet without a larger paint,
-// a shift or a long task) after load, Settle at most: the largest paint
-// and the shifts go on after it.
+// The read waits for the load, then for Quiet without a larger paint, a
+// shift or a long task, Settle at most, as the largest paint and the
+// shifts go on after load; all of it within the step's time but a
+// reserve for describing the elements and answering, the larger with a
+// trace to stream.
 const (
 	Quiet        = 500 * time.Millisecond
 	Settle       = 3 * time.Second
