@@ -189,7 +189,7 @@ func stepTable() string {
 	var b strings.Builder
 	b.WriteString("| step | forms | what it does → output |\n| --- | --- | --- |\n")
 	for _, s := range Steps() {
-		name := "`" + s.Name + "`"
+		name := s.Name
 		if !s.NeedsTab {
 			name += " ¹"
 		}

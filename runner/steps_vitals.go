@@ -17,7 +17,7 @@ import (
 var vitalsSteps = []step{
 	defineFiles("vitals", `true | "url" | {url, cold, trace: "t.json"|true}`,
 		"", needsTab, decodeVitals, runVitals).
-		out(`{url, ttfb, fcp, lcp: {ms, rating, element: {ref, line, kind}}, cls: {value, rating, shifts: [{ref, line, value}]}, tbt, longTasks, inp?, domContentLoaded, load, requests, slowest, largest, cold?, emulated?, trace?}`).
+		out(`{url, ttfb, fcp, lcp: {ms, rating, element}, cls: {value, rating, shifts}, tbt, longTasks, inp?, domContentLoaded, load, requests, slowest, largest, cold?, emulated?, trace?}`).
 		also(`{"vitals":true}`, "webVitals", "coreWebVitals", "lighthouse", "performanceMetrics", "getMetrics", "pageSpeed", "measurePerformance", "lcp", "cls"),
 }
 
