@@ -28,6 +28,9 @@ type Conn struct {
 	nextID atomic.Int64
 	// name is the endpoint, redacted, for the errors of a dropped socket.
 	name string
+	// opened is when the handshake completed: a dropped socket says how
+	// long it lived (a fleet server's job timeout cuts it at a round time).
+	opened time.Time
 
 	writeMu sync.Mutex
 
@@ -101,8 +104,9 @@ func errorData(raw json.RawMessage) string {
 	return string(raw)
 }
 
-// dialWait bounds the websocket handshake (TCP, TLS, upgrade) whatever
-// the caller's deadline.
+// dialWait bounds the websocket handshake (TCP, TLS, upgrade) when the
+// caller set no deadline; with one, the caller's wait is the wait: a
+// fleet server may hold a connection in its queue for as long.
 const dialWait = 15 * time.Second
 
 // Dial opens the browser websocket at wsURL (ws:// or wss://; a query
@@ -112,33 +116,33 @@ func Dial(ctx context.Context, wsURL string) (*Conn, error) {
 }
 
 // DialAs is Dial naming the endpoint name, which must hold no secret, in
-// its errors.
+// its errors. An endpoint that refuses the websocket is a
+// *HandshakeError, with the server's own words; one that does not
+// answer in time an *UnansweredError; both inside a *ConnectError.
 func DialAs(ctx context.Context, wsURL, name string) (*Conn, error) {
-	d := websocket.Dialer{ReadBufferSize: 64 << 10, WriteBufferSize: 64 << 10, HandshakeTimeout: dialWait}
+	var accepted atomic.Bool
+	nd := &net.Dialer{}
+	d := websocket.Dialer{ReadBufferSize: 64 << 10, WriteBufferSize: 64 << 10,
+		NetDialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			c, err := nd.DialContext(ctx, network, addr)
+			accepted.Store(err == nil)
+			return c, err
+		}}
+	if _, ok := ctx.Deadline(); !ok {
+		d.HandshakeTimeout = dialWait
+	}
+	start := time.Now()
 	ws, resp, err := d.DialContext(ctx, wsURL, nil)
+	if err != nil {
+		return nil, &ConnectError{Endpoint: name, Err: dialError(ctx, err, resp, accepted.Load(), time.Since(start))}
+	}
 	if resp != nil && resp.Body != nil {
 		resp.Body.Close()
-	}
-	if err != nil {
-		var ne net.Error
-		dl, hasDL := ctx.Deadline()
-		switch {
-		case ctx.Err() != nil:
-			err = fmt.Errorf("the endpoint did not answer: %w", ctx.Err())
-		case errors.As(err, &ne) && ne.Timeout() && hasDL && !time.Now().Before(dl):
-			// The socket's deadline is ctx's and may fire a hair before it.
-			err = fmt.Errorf("the endpoint did not answer: %w", context.DeadlineExceeded)
-		case errors.As(err, &ne) && ne.Timeout():
-			err = fmt.Errorf("the endpoint did not answer within %s", dialWait)
-		}
-		if errors.Is(err, websocket.ErrBadHandshake) && resp != nil {
-			err = fmt.Errorf("%w (HTTP %s: the endpoint refused the websocket; check its URL and token)", err, resp.Status)
-		}
-		return nil, &ConnectError{Endpoint: name, Err: err}
 	}
 	ws.SetReadLimit(-1) // snapshots of huge pages run to many MiB
 	c := &Conn{
 		name:      name,
+		opened:    time.Now(),
 		ws:        ws,
 		pending:   map[int64]pendingCall{},
 		listeners: map[*Listener]struct{}{},
@@ -243,7 +247,7 @@ func (c *Conn) Send(ctx context.Context, sessionID, method string, params any) *
 	c.writeMu.Unlock()
 	if err != nil {
 		s.Forget()
-		c.shutdown(&ClosedError{Endpoint: c.name, Err: err})
+		c.shutdown(&ClosedError{Endpoint: c.name, Err: err, After: time.Since(c.opened)})
 		s.err = c.Err()
 	}
 	return s
@@ -295,7 +299,7 @@ func (c *Conn) readLoop() {
 	for {
 		_, data, err := c.ws.ReadMessage()
 		if err != nil {
-			c.shutdown(&ClosedError{Endpoint: c.name, Err: err})
+			c.shutdown(&ClosedError{Endpoint: c.name, Err: err, After: time.Since(c.opened)})
 			return
 		}
 		m, ok := parseMessage(data)

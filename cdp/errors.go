@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // ProtocolError is an error reply from Chrome, kept intact.
@@ -28,6 +29,8 @@ type ClosedError struct {
 	// Endpoint names the browser (redacted), when known.
 	Endpoint string
 	Err      error
+	// After is how long the connection had been open.
+	After time.Duration
 }
 
 func (e *ClosedError) Error() string {

@@ -33,7 +33,18 @@ type Endpoint struct {
 	// URL is a remote endpoint as handed out, query string and all: a
 	// browser websocket (ws://, wss://) or an HTTP debugging endpoint
 	// (http://, https://). It is what gets dialled; String redacts it.
+	// A fleet provider's is the browser's own address there, without
+	// its token.
 	URL string `json:"url,omitempty"`
+	// Provider is the fleet whose browser this is (package fleet:
+	// "browserless", ...); empty is a plain CDP endpoint.
+	Provider string `json:"provider,omitempty"`
+	// Token is the provider's token for this call, from the environment,
+	// and Dial the URL a connection dials, token and all (package fleet
+	// fills both). Neither is ever written anywhere: a registry, a
+	// keeper's configuration file, a message.
+	Token string `json:"-"`
+	Dial  string `json:"-"`
 }
 
 // WithDefaults fills in localhost:9222 where host or port is unset, or the
@@ -42,6 +53,7 @@ func (e Endpoint) WithDefaults() Endpoint {
 	if e.URL != "" {
 		if e.Host == "" || e.Port == 0 {
 			if p, err := ParseEndpoint(e.URL); err == nil {
+				p.Provider, p.Token, p.Dial = e.Provider, e.Token, e.Dial
 				return p
 			}
 		}

@@ -20,7 +20,9 @@ import (
 // kept for dialling and never shown (cdp.RedactURL).
 
 // RemoteConnectWait bounds reaching a remote endpoint (the HTTP discovery
-// and the websocket handshake) when the caller's deadline is later.
+// and the websocket handshake) when the caller set no deadline; with
+// one, the caller's (a call's timeout) is the wait: a fleet server may
+// queue a connection until one of its browsers is free.
 const RemoteConnectWait = 20 * time.Second
 
 // ParseEndpoint reads a remote endpoint URL. Errors never repeat the
@@ -141,16 +143,24 @@ func isLoopbackOrAny(host string) bool {
 // it is, an HTTP endpoint is asked for its websocket first. Nothing is
 // ever launched.
 func connectRemote(ctx context.Context, ep Endpoint) (*Browser, error) {
-	ctx, cancel := context.WithTimeout(ctx, RemoteConnectWait)
-	defer cancel()
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, RemoteConnectWait)
+		defer cancel()
+	}
 	v := &Version{WebSocketDebuggerURL: ep.URL}
-	if !ep.isWebSocket() {
+	dial := v.WebSocketDebuggerURL
+	switch {
+	case ep.Dial != "":
+		dial = ep.Dial // a fleet browser's, token and all; not what Version tells
+	case !ep.isWebSocket():
 		var err error
 		if v, err = GetVersion(ctx, ep); err != nil {
 			return nil, err
 		}
+		dial = v.WebSocketDebuggerURL
 	}
-	conn, err := cdp.DialAs(ctx, v.WebSocketDebuggerURL, ep.String())
+	conn, err := cdp.DialAs(ctx, dial, ep.String())
 	if err != nil {
 		return nil, err
 	}
