@@ -48,6 +48,10 @@ type Entry struct {
 	// URL's. The file is private to this user, and the URL is never
 	// printed.
 	EndpointURL string `json:"endpoint,omitempty"`
+	// Provider is the fleet the browser is on (chrome.Endpoint.Provider);
+	// EndpointURL is then the browser's own address there, which holds no
+	// token: each call takes it from its environment (package fleet).
+	Provider string `json:"provider,omitempty"`
 	// BrowserWS caches the browser's websocket URL so a call can skip the
 	// /json/version round trip; a stale one just costs that round trip.
 	BrowserWS string `json:"browserWs,omitempty"`
@@ -72,7 +76,7 @@ type Entry struct {
 
 // Endpoint is the Chrome the entry's target lives in.
 func (e Entry) Endpoint() chrome.Endpoint {
-	return chrome.Endpoint{Host: e.Host, Port: e.Port, URL: e.EndpointURL}.WithDefaults()
+	return chrome.Endpoint{Host: e.Host, Port: e.Port, URL: e.EndpointURL, Provider: e.Provider}.WithDefaults()
 }
 
 // Registry is a handle on a registry file. It holds no state of its own
@@ -128,7 +132,7 @@ func (r *Registry) Register(targetID string, ep chrome.Endpoint) (string, error)
 			return false, nil
 		}
 		var err error
-		alias, err = st.add(Entry{TargetID: targetID, Host: ep.Host, Port: ep.Port, EndpointURL: ep.URL})
+		alias, err = st.add(Entry{TargetID: targetID, Host: ep.Host, Port: ep.Port, EndpointURL: ep.URL, Provider: ep.Provider})
 		return err == nil, err
 	})
 	if err != nil {

@@ -25,6 +25,10 @@ var aliasPattern = regexp.MustCompile(`^t[1-9][0-9]{0,14}$`)
 // IsAlias reports whether s has the form of a tab alias (t1, t2, ...).
 func IsAlias(s string) bool { return aliasPattern.MatchString(s) }
 
+// AliasLess orders aliases by number, as they were handed out: t2
+// before t10.
+func AliasLess(a, b string) bool { return aliasNumber(a) < aliasNumber(b) }
+
 // aliasNumber is n of "tn"; s must satisfy IsAlias.
 func aliasNumber(s string) int64 {
 	n, _ := strconv.ParseInt(s[1:], 10, 64)

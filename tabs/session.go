@@ -63,6 +63,8 @@ type Context struct {
 	Port int    `json:"port"`
 	// EndpointURL is the remote endpoint, as Entry.EndpointURL.
 	EndpointURL string `json:"endpoint,omitempty"`
+	// Provider is the fleet the browser is on, as Entry.Provider.
+	Provider string `json:"provider,omitempty"`
 	// Closed says why the context is gone, when cdpskill closed it
 	// (CloseContext): the next call that finds it so says this.
 	Closed string `json:"closed,omitempty"`
@@ -70,7 +72,7 @@ type Context struct {
 
 // Endpoint is the browser the context is in.
 func (c Context) Endpoint() chrome.Endpoint {
-	return chrome.Endpoint{Host: c.Host, Port: c.Port, URL: c.EndpointURL}.WithDefaults()
+	return chrome.Endpoint{Host: c.Host, Port: c.Port, URL: c.EndpointURL, Provider: c.Provider}.WithDefaults()
 }
 
 // contextOn is the index of the context recorded on ep, or -1.
@@ -123,7 +125,7 @@ func (r *Registry) AddContext(ep chrome.Endpoint, id string) (string, error) {
 			kept = st.contexts[i].ID
 			return false, nil
 		}
-		st.contexts = append(st.contexts, Context{ID: id, Host: ep.Host, Port: ep.Port, EndpointURL: ep.URL})
+		st.contexts = append(st.contexts, Context{ID: id, Host: ep.Host, Port: ep.Port, EndpointURL: ep.URL, Provider: ep.Provider})
 		return true, nil
 	})
 	return kept, err

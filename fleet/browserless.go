@@ -1,0 +1,216 @@
+package fleet
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/chrome"
+)
+
+// browserless is the open-source browserless platform (2.x, the npm
+// package @browserless.io/browserless or its Docker image). A websocket to
+// its launch route (/, /chromium, /chrome) starts a browser, which it
+// closes when the last websocket to it closes; /devtools/browser/<id>
+// reaches a running one again. Every websocket counts against its
+// CONCURRENT limit (QUEUED more wait, the rest get 429) and is cut after
+// its job timeout (TIMEOUT, else a connection's "timeout" parameter). So
+// the browser's keeper holds one connection, asking for no job timeout,
+// and each call dials the browser's address with the token; the browser
+// is released when that connection ends.
+//
+// Its websocket carries no word of the browser's id (the browser target's
+// id is another), so a browser is made with a trackingId of cdpskill's
+// and found by it in the server's /sessions.
+type browserless struct{}
+
+func (browserless) Name() string     { return Browserless }
+func (browserless) TokenEnv() string { return "BROWSERLESS_TOKEN" }
+func (browserless) Holds() bool      { return true }
+
+// Server takes ws://, wss://, http:// or https:// (the same server's
+// websocket), with a launch route as path or none, and other query
+// parameters the server reads (timeout, blockAds, launch, …), which go
+// along; token is taken out.
+func (browserless) Server(raw string) (Server, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Host == "" {
+		return Server{}, fmt.Errorf("%s is not a browserless server's URL: give ws://host:3000 (or wss://, http://, https://)", cdp.RedactURL(raw))
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "ws", "http":
+		u.Scheme = "ws"
+	case "wss", "https":
+		u.Scheme = "wss"
+	default:
+		return Server{}, fmt.Errorf("%s is not a browserless server's URL: use ws://, wss://, http:// or https://", cdp.RedactURL(raw))
+	}
+	if strings.Contains(u.Path, "/devtools/") {
+		return Server{}, fmt.Errorf("%s is a browser's address, not its server's: give the server (ws://host:3000), and openTab makes the browser", cdp.RedactURL(raw))
+	}
+	q := u.Query()
+	token := q.Get("token")
+	q.Del("token")
+	q.Del("trackingId") // cdpskill's own finds the browser it makes
+	u.RawQuery, u.Fragment, u.User = q.Encode(), "", nil
+	return Server{Provider: Browserless, URL: u.String(), Token: token}, nil
+}
+
+// Create starts a browser: a websocket to the launch route, which the
+// call goes on with, and the browser's id from /sessions.
+func (b browserless) Create(ctx context.Context, srv Server) (*chrome.Browser, error) {
+	tracking, err := trackingID()
+	if err != nil {
+		return nil, err
+	}
+	launch, err := withQuery(srv.URL, map[string]string{"token": srv.Token, "trackingId": tracking})
+	if err != nil {
+		return nil, err
+	}
+	conn, err := cdp.DialAs(ctx, launch, srv.String())
+	if err != nil {
+		return nil, err
+	}
+	id, err := b.sessionID(ctx, srv, tracking)
+	if err != nil {
+		conn.Close() // the browser goes with it
+		return nil, err
+	}
+	u, _ := url.Parse(srv.URL)
+	u.Path = "/devtools/browser/" + id
+	ep := chrome.Endpoint{URL: u.String(), Provider: Browserless, Token: srv.Token, Dial: launch}.WithDefaults()
+	return &chrome.Browser{Conn: conn, Endpoint: ep, Version: &chrome.Version{WebSocketDebuggerURL: ep.URL}}, nil
+}
+
+// Dial is the browser's address with the token; the keeper's asks for
+// no job timeout (timeout=0), as its connection is the browser's life.
+func (browserless) Dial(ep chrome.Endpoint, token string, hold bool) (string, error) {
+	set := map[string]string{"token": token}
+	if hold {
+		set["timeout"] = "0"
+	}
+	return withQuery(ep.URL, set)
+}
+
+// Release has nothing to do: the browser goes when the keeper lets go of
+// its connection.
+func (browserless) Release(context.Context, chrome.Endpoint) error { return nil }
+
+// session is an entry of the server's /sessions.
+type session struct {
+	ID         string `json:"id"`
+	TrackingID string `json:"trackingId"`
+	Type       string `json:"type"`
+}
+
+// sessionID finds the browser made with trackingID in the server's
+// /sessions.
+func (browserless) sessionID(ctx context.Context, srv Server, trackingID string) (string, error) {
+	var list []session
+	if err := getJSON(ctx, srv, "/sessions", map[string]string{"token": srv.Token, "trackingId": trackingID}, &list); err != nil {
+		return "", err
+	}
+	for _, s := range list {
+		if s.TrackingID == trackingID && s.Type == "browser" && s.ID != "" {
+			return s.ID, nil
+		}
+	}
+	return "", fmt.Errorf("browserless at %s made a browser but its /sessions does not list it (trackingId %s)", srv, trackingID)
+}
+
+// limits is what the server says of its limits (/pressure): how many
+// connections it runs and queues, of how many.
+func (browserless) limits(ctx context.Context, ep chrome.Endpoint) string {
+	var p struct {
+		Pressure struct {
+			Running, Queued, MaxConcurrent, MaxQueued int
+			Reason                                    string
+		}
+	}
+	srv := Server{URL: ep.URL, Token: ep.Token}
+	if getJSON(ctx, srv, "/pressure", map[string]string{"token": ep.Token}, &p) != nil {
+		return ""
+	}
+	q := p.Pressure
+	return fmt.Sprintf("it runs %d of %d concurrent connections and queues %d of %d", q.Running, q.MaxConcurrent, q.Queued, q.MaxQueued)
+}
+
+// getJSON asks srv's HTTP API for path with query, into out. A refusal is
+// a *Refusal; no error repeats the token.
+func getJSON(ctx context.Context, srv Server, path string, query map[string]string, out any) error {
+	u, err := url.Parse(srv.URL)
+	if err != nil {
+		return err
+	}
+	u.Scheme = map[string]string{"ws": "http", "wss": "https"}[u.Scheme]
+	u.Path, u.RawQuery = path, ""
+	raw, err := withQuery(u.String(), query)
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
+	if err != nil {
+		return errors.New(cdp.RedactText(err.Error()))
+	}
+	resp, err := httpClient.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // its text repeats the URL, token and all
+		}
+		return &cdp.ConnectError{Endpoint: srv.String(), Err: err}
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return &cdp.ConnectError{Endpoint: srv.String(), Err: err}
+	}
+	if resp.StatusCode != http.StatusOK {
+		return refusal(srv.String(), "its "+path, resp.StatusCode, cdp.Said(string(body)), resp.Header.Get("Retry-After"))
+	}
+	return json.Unmarshal(body, out)
+}
+
+// httpClient reaches fleet servers' HTTP APIs; each request carries its
+// caller's ctx.
+var httpClient = &http.Client{Transport: &http.Transport{
+	Proxy:               nil,
+	DialContext:         (&net.Dialer{Timeout: 10 * time.Second}).DialContext,
+	TLSHandshakeTimeout: 10 * time.Second,
+	MaxIdleConnsPerHost: 2,
+}}
+
+// withQuery is raw with the query parameters set (an empty value is
+// left out).
+func withQuery(raw string, set map[string]string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", fmt.Errorf("%s is not a URL", cdp.RedactURL(raw))
+	}
+	q := u.Query()
+	for k, v := range set {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	u.RawQuery = q.Encode()
+	return u.String(), nil
+}
+
+func trackingID() (string, error) {
+	b := make([]byte, 8)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return "cdpskill-" + hex.EncodeToString(b), nil
+}

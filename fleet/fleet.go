@@ -1,0 +1,183 @@
+// Package fleet reaches browsers that run on a fleet (browserless, and
+// the plain CDP endpoint of before) rather than on this machine. Each
+// kind is a Provider: how a browser is made there, the URL each call
+// dials to reach it again, whether a connection must stay open between
+// calls for the browser to live (the browser's keeper holds it), and how
+// it is released. A browser on a fleet is a chrome.Endpoint with its
+// Provider set and, in URL, its own address there without a token: that
+// is what the registry keeps, so every later call reaches the same
+// browser by its alias. Tokens come from the environment at each call
+// (Resolve) and are never written anywhere. When a server refuses,
+// Explain says who refused and why, in the agent's words (Refusal).
+package fleet
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/chrome"
+)
+
+// Provider is one kind of browser fleet.
+type Provider interface {
+	// Name is what openTab's "provider" and CDPSKILL_PROVIDER say.
+	Name() string
+	// TokenEnv is the environment variable each call reads the token
+	// from; "" for a provider that takes none of its own.
+	TokenEnv() string
+	// Server reads the server an agent named (openTab's "endpoint",
+	// CDP_URL). Its errors never repeat a token.
+	Server(raw string) (Server, error)
+	// Create makes a browser on srv and connects to it. The connection's
+	// Endpoint is the browser's: what the registry keeps, and what later
+	// calls reach (Resolve).
+	Create(ctx context.Context, srv Server) (*chrome.Browser, error)
+	// Dial is the URL that reaches the browser at ep with token: a
+	// call's, or with hold the one connection that keeps the browser
+	// alive between calls (Holds).
+	Dial(ep chrome.Endpoint, token string, hold bool) (string, error)
+	// Holds reports whether the browser lives only while a connection to
+	// it is open: its keeper then holds one between calls, and letting
+	// it go releases the browser.
+	Holds() bool
+	// Release frees what the provider keeps of the browser at ep (and
+	// may charge for), once its last tab is closed.
+	Release(ctx context.Context, ep chrome.Endpoint) error
+}
+
+// Server is a fleet server an agent named, and the token a call has for
+// it.
+type Server struct {
+	Provider string
+	// URL is the server's address as given, without its token: the
+	// scheme says ws or wss, its path and other query go along.
+	URL string
+	// Token is the one the endpoint carried, else the environment's.
+	Token string
+}
+
+// String names the server for messages: its URL, redacted.
+func (s Server) String() string { return cdp.RedactURL(s.URL) }
+
+// providers are the known providers, by name.
+var providers = map[string]Provider{
+	Plain:       plain{},
+	Browserless: browserless{},
+}
+
+// The providers' names.
+const (
+	Plain       = "cdp"
+	Browserless = "browserless"
+)
+
+// Lookup is the provider named name; "" is the plain CDP endpoint.
+func Lookup(name string) (Provider, error) {
+	if name == "" {
+		name = Plain
+	}
+	if p, ok := providers[strings.ToLower(name)]; ok {
+		return p, nil
+	}
+	return nil, fmt.Errorf("unknown provider %q: use one of %s", name, strings.Join(Names(), ", "))
+}
+
+// Names are the known providers' names, sorted.
+func Names() []string {
+	var names []string
+	for n := range providers {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Parse reads the server raw names for the provider named name, and
+// takes the token for it: the one raw carries, else the environment's.
+func Parse(name, raw string, getenv chrome.Env) (Server, error) {
+	p, err := Lookup(name)
+	if err != nil {
+		return Server{}, err
+	}
+	srv, err := p.Server(raw)
+	if err != nil {
+		return Server{}, err
+	}
+	if srv.Token == "" && p.TokenEnv() != "" && getenv != nil {
+		srv.Token = getenv(p.TokenEnv())
+	}
+	return srv, nil
+}
+
+// Holds reports whether the browser at ep lives only while a connection
+// to it is open (Provider.Holds).
+func Holds(ep chrome.Endpoint) bool {
+	p, err := Lookup(ep.Provider)
+	return err == nil && p.Holds()
+}
+
+// Resolve makes ep, a browser on a fleet, ready to dial for a call (or,
+// with hold, for its keeper's connection): its token from ep itself, else
+// the provider's environment variable, else a CDP_URL that names the same
+// server with one; and the URL to dial. A plain endpoint is left as it is.
+func Resolve(ep chrome.Endpoint, getenv chrome.Env, hold bool) (chrome.Endpoint, error) {
+	if ep.Provider == "" {
+		return ep, nil
+	}
+	p, err := Lookup(ep.Provider)
+	if err != nil {
+		return ep, err
+	}
+	if ep.Token == "" {
+		ep.Token = envToken(p, ep, getenv)
+	}
+	if ep.Dial, err = p.Dial(ep, ep.Token, hold); err != nil {
+		return ep, err
+	}
+	return ep, nil
+}
+
+// envToken is the token the environment has for ep's server.
+func envToken(p Provider, ep chrome.Endpoint, getenv chrome.Env) string {
+	if getenv == nil {
+		return ""
+	}
+	if v := p.TokenEnv(); v != "" && getenv(v) != "" {
+		return getenv(v)
+	}
+	if raw := getenv("CDP_URL"); raw != "" {
+		if srv, err := p.Server(raw); err == nil && srv.Token != "" && sameHost(srv.URL, ep.URL) {
+			return srv.Token
+		}
+	}
+	return ""
+}
+
+// OnServer reports whether ep is a browser of the provider on the
+// server srv names.
+func OnServer(ep chrome.Endpoint, srv Server) bool {
+	return ep.Provider == srv.Provider && sameHost(ep.URL, srv.URL)
+}
+
+// InCDPURL reports whether CDP_URL names srv's server with a token, which
+// later calls then take (Resolve).
+func InCDPURL(srv Server, getenv chrome.Env) bool {
+	p, err := Lookup(srv.Provider)
+	if err != nil || getenv == nil {
+		return false
+	}
+	env, err := p.Server(getenv("CDP_URL"))
+	return err == nil && env.Token != "" && sameHost(env.URL, srv.URL)
+}
+
+// sameHost: a and b are on one server (scheme aside: ws and http are
+// one server's).
+func sameHost(a, b string) bool {
+	ua, err1 := url.Parse(a)
+	ub, err2 := url.Parse(b)
+	return err1 == nil && err2 == nil && strings.EqualFold(ua.Host, ub.Host)
+}
