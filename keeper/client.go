@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/chrome"
+	"github.com/cdpskill/cdpskill/fleet"
 	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/internal/private"
 	"github.com/cdpskill/cdpskill/page"
@@ -48,10 +49,13 @@ func (c *Client) Visit(ctx context.Context, ep chrome.Endpoint, session, launche
 		return ""
 	}
 	req := request{Op: "visit", Session: session, Launched: launched != "", Browser: launched}
-	_, _, note, _, err := c.do(ctx, ep, req, session != "" || launched != "")
+	_, _, note, _, err := c.do(ctx, ep, req, session != "" || launched != "" || fleet.Holds(ep))
 	if err != nil {
 		what := "this session is not closed when idle"
-		if session == "" {
+		switch {
+		case fleet.Holds(ep):
+			what = "nothing holds this browser between calls, and the server closes it when this call ends"
+		case session == "":
 			what = "the Chrome cdpskill launched is not closed when idle"
 		}
 		return page.JoinNotes(note, fmt.Sprintf("no keeper runs for this browser (%v): %s", err, what))
@@ -202,11 +206,12 @@ func (c *Client) start(ctx context.Context, ep chrome.Endpoint, dir string, laun
 			return rec, nil // another call's, started while this one waited
 		}
 	}
-	cfg, err := json.Marshal(Config{Endpoint: ep.WithDefaults(), Temp: c.Temp, Idle: c.Idle, Launched: launched})
+	cfg, err := json.Marshal(Config{Endpoint: ep.WithDefaults(), Temp: c.Temp, Idle: c.Idle, Launched: launched, Token: ep.Token})
 	if err != nil {
 		return record{}, err
 	}
-	pid, err := c.spawn(dir, cfg)
+	_ = takeFailure(c.Temp, dir) // an earlier keeper's
+	pid, exited, err := c.spawn(dir, cfg)
 	if err != nil {
 		return record{}, fmt.Errorf("keeper: cannot start %s: %w", c.Exe.Path, err)
 	}
@@ -217,6 +222,11 @@ func (c *Client) start(ctx context.Context, ep chrome.Endpoint, dir string, laun
 			return rec, nil
 		}
 		select {
+		case <-exited:
+			if why := takeFailure(c.Temp, dir); why != "" {
+				return record{}, fmt.Errorf("keeper could not hold the browser: %s", why)
+			}
+			exited = nil // it left for another keeper of the browser, which the loop finds
 		case <-wctx.Done():
 			return record{}, fmt.Errorf("keeper (pid %d) did not start within %v; its log: %s", pid, startWait, logPath(dir))
 		case <-time.After(5 * time.Millisecond):
@@ -226,22 +236,23 @@ func (c *Client) start(ctx context.Context, ep chrome.Endpoint, dir string, laun
 
 // spawn starts the keeper process, detached from the call (its own
 // session, no terminal), its output to its log, its Config on its
-// standard input; the call does not wait for it.
-func (c *Client) spawn(dir string, cfg []byte) (int, error) {
+// standard input; the call does not wait for it, but exited is closed
+// if it ends while the call lives.
+func (c *Client) spawn(dir string, cfg []byte) (int, <-chan struct{}, error) {
 	if err := c.Temp.Dir(dir); err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	if fi, err := os.Stat(logPath(dir)); err == nil && fi.Size() > 1<<20 {
 		_ = os.Remove(logPath(dir)) // a log is for the last few keepers
 	}
 	log, err := c.Temp.OpenFile(logPath(dir), os.O_CREATE|os.O_WRONLY|os.O_APPEND)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	defer log.Close()
 	r, w, err := os.Pipe()
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	defer r.Close()
 	cmd := exec.Command(c.Exe.Path, c.Exe.Args...)
@@ -251,12 +262,13 @@ func (c *Client) spawn(dir string, cfg []byte) (int, error) {
 	chrome.Detach(cmd)
 	if err := cmd.Start(); err != nil {
 		w.Close()
-		return 0, err
+		return 0, nil, err
 	}
-	go func() { _ = cmd.Wait() }() // reaps it if it exits while the call lives
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }() // reaps it if it exits while the call lives
 	_, err = w.Write(cfg)
 	w.Close()
-	return cmd.Process.Pid, err
+	return cmd.Process.Pid, exited, err
 }
 
 // ask sends req to the keeper rec names and reads its reply, bounded by

@@ -49,6 +49,10 @@ type Config struct {
 	Idle time.Duration `json:"idle"`
 	// Launched: cdpskill launched the Chrome, so it exits when idle.
 	Launched bool `json:"launched,omitempty"`
+	// Token is the fleet provider's token for the browser (Endpoint's is
+	// never encoded): it comes on the keeper's standard input, and lives
+	// in its memory only.
+	Token string `json:"token,omitempty"`
 }
 
 // Exe is how a call starts a keeper: the binary and the arguments that
@@ -116,6 +120,10 @@ func logPath(dir string) string    { return filepath.Join(dir, "keeper.log") }
 func lockPath(dir string) string   { return filepath.Join(dir, "keeper.lock") }
 func startPath(dir string) string  { return filepath.Join(dir, "start.lock") }
 func exitPath(dir string) string   { return filepath.Join(dir, "exited.json") }
+func failedPath(dir string) string { return filepath.Join(dir, "failed") }
+
+// releasedPath is the note of a held browser's end (fleet.go).
+func releasedPath(dir string) string { return filepath.Join(dir, "released.json") }
 
 // launchedPath holds the websocket URL of the Chrome cdpskill launched.
 func launchedPath(dir string) string { return filepath.Join(dir, "launched") }
@@ -155,13 +163,15 @@ func Held(e page.Emulation) page.Emulation {
 
 // --- the keeper's protocol: one request, one reply, one JSON line each
 
-// protocol is the version of the protocol below: 2 added "record".
-const protocol = 2
+// protocol is the version of the protocol below: 2 added "record", 3
+// "release" and the token of a fleet's browser.
+const protocol = 3
 
 type request struct {
 	Version int    `json:"version"`
 	Token   string `json:"token"`
-	// Op is "visit" (a call ran, in Session), "hold" (hold the emulation
+	// Op is "visit" (a call ran, in Session), "release" (let go of the
+	// browser it holds, whose last tab was closed, and exit), "hold" (hold the emulation
 	// the tabs' files say now, and answer for Target), "watch" (have the
 	// downloads of browser context Context saved in Dir, and told),
 	// "events" (the download events after Since: all so far with Flush,
@@ -232,4 +242,8 @@ type Status struct {
 	// Recording are the tabs it records: their labels, what and since
 	// when.
 	Recording []string `json:"recording,omitempty"`
+	// HoldsBrowser: the browser, on a fleet that keeps it only while a
+	// connection is open, lives on the keeper's between calls; it is
+	// released at the last closeTab, or after IdleClose with no call.
+	HoldsBrowser bool `json:"holdsBrowser,omitempty"`
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/chrome"
+	"github.com/cdpskill/cdpskill/fleet"
 	"github.com/cdpskill/cdpskill/page"
 	"github.com/cdpskill/cdpskill/route"
 	"github.com/cdpskill/cdpskill/tabs"
@@ -63,6 +64,12 @@ type keeper struct {
 
 	// addr and token are how calls reach it (keeper.json).
 	addr, token string
+
+	// holds: the browser lives only while a connection to it is open
+	// (fleet.Holds), and the keeper's is the one between calls; released
+	// is why the keeper let go of it, once it did (fleet.go).
+	holds    bool
+	released string
 }
 
 // Main is the keeper process: it reads its Config from stdin, logs to
@@ -92,6 +99,7 @@ func Main(stdin io.Reader, logw io.Writer) int {
 	k, err := newKeeper(ctx, cfg, dir, lg)
 	if err != nil {
 		lg.Print(err)
+		noteFailure(cfg.Temp, dir, err)
 		return 1
 	}
 	defer k.browser.Close()
@@ -117,6 +125,7 @@ func Main(stdin io.Reader, logw io.Writer) int {
 	}()
 	why := k.run(ctx)
 	k.recs.endAll(why)
+	k.noteRelease(why)
 	lg.Printf("exits: %s", why)
 	return 0
 }
@@ -128,13 +137,14 @@ const lockWait = 2 * time.Second
 func newKeeper(ctx context.Context, cfg Config, dir string, lg *log.Logger) (*keeper, error) {
 	cctx, cancel := context.WithTimeout(ctx, startWait)
 	defer cancel()
-	b, err := chrome.Connect(cctx, nil, chrome.LaunchOptions{Endpoint: cfg.Endpoint, Temp: cfg.Temp}, false)
+	b, err := connect(cctx, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("cannot reach Chrome at %s: %w", cdp.RedactURL(cfg.Endpoint.String()), err)
+		return nil, err
 	}
 	now := time.Now()
 	k := &keeper{cfg: cfg, dir: dir, browser: b, log: lg, started: now, stop: make(chan struct{}),
-		held: map[string]*heldTab{}, lastCall: now, seen: map[string]time.Time{}, found: map[string]time.Time{}}
+		held: map[string]*heldTab{}, lastCall: now, seen: map[string]time.Time{}, found: map[string]time.Time{},
+		holds: fleet.Holds(cfg.Endpoint)}
 	// A keeper started again inherits its launched Chrome: the browser's
 	// websocket URL names one run of it.
 	if cfg.Launched {
@@ -182,6 +192,7 @@ func (k *keeper) run(ctx context.Context) string {
 		case <-k.stop:
 			return "asked to stop"
 		case <-k.browser.Conn.Done():
+			k.endedByServer(time.Now())
 			return "Chrome is gone"
 		case <-tick.C:
 			k.mu.Lock()
@@ -221,10 +232,14 @@ func (k *keeper) tick(ctx context.Context, now time.Time) string {
 		k.exitChrome(tctx, now)
 		return fmt.Sprintf("closed its Chrome after %v with no call", k.cfg.Idle)
 	}
+	if k.cfg.Idle > 0 && k.holds && now.Sub(lastCall) >= k.cfg.Idle {
+		k.letGo(now, fmt.Sprintf("after %s with no call", Duration(k.cfg.Idle)))
+		return fmt.Sprintf("released its browser after %v with no call", k.cfg.Idle)
+	}
 	sessions := k.sessions(tctx)
 	k.closeIdleSessions(tctx, now, sessions)
 	downloads := k.relay.watching() && now.Sub(lastCall) < watchIdle
-	if len(k.held) == 0 && !downloads && !(k.cfg.Idle > 0 && (launched || len(sessions) > 0)) {
+	if len(k.held) == 0 && !downloads && !k.holds && !(k.cfg.Idle > 0 && (launched || len(sessions) > 0)) {
 		return "nothing to hold"
 	}
 	return ""
@@ -298,6 +313,13 @@ func (k *keeper) handle(ctx context.Context, req request) reply {
 		k.exiting = true
 		close(k.stop)
 		return reply{}
+	case "release":
+		if k.holds {
+			k.letGo(time.Now(), "when its last tab was closed")
+		}
+		k.exiting = true
+		close(k.stop)
+		return reply{}
 	}
 	return reply{Failure: &Failure{Message: fmt.Sprintf("keeper: no op %q", req.Op)}}
 }
@@ -362,7 +384,7 @@ func (k *keeper) status(ctx context.Context) *Status {
 	sctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	st := &Status{PID: os.Getpid(), Since: k.started.Local().Format(time.DateTime), Sessions: k.sessions(sctx),
-		Downloads: k.relay.watching(), Recording: k.recs.labels()}
+		Downloads: k.relay.watching(), Recording: k.recs.labels(), HoldsBrowser: k.holds}
 	if k.cfg.Idle > 0 {
 		k.clock.Lock()
 		st.IdleClose, st.ClosesChrome = Duration(k.cfg.Idle), k.cfg.Launched

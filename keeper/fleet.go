@@ -1,0 +1,141 @@
+package keeper
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/cdpskill/cdpskill/cdp"
+	"github.com/cdpskill/cdpskill/chrome"
+	"github.com/cdpskill/cdpskill/fleet"
+	"github.com/cdpskill/cdpskill/internal/private"
+)
+
+// A browser on a fleet that keeps it only while a connection to it is
+// open (fleet.Holds: browserless) lives between calls on its keeper's
+// connection, which asks the server for no job timeout. Letting it go
+// releases the browser: at the last closeTab of its tabs (Release), or
+// when no call came for the idle time. The server may end it too (its
+// job timeout, a kill), and the keeper goes with it. Each way leaves a
+// note, so that the call that finds the browser gone says why
+// (ReleasedWhy) rather than a guess.
+
+// connect dials the keeper's browser: a fleet's with the token the call
+// that started it passed on, for holding.
+func connect(ctx context.Context, cfg Config) (*chrome.Browser, error) {
+	ep := cfg.Endpoint
+	ep.Token = cfg.Token
+	ep, err := fleet.Resolve(ep, nil, true)
+	if err == nil {
+		var b *chrome.Browser
+		if b, err = chrome.Connect(ctx, nil, chrome.LaunchOptions{Endpoint: ep, Temp: cfg.Temp}, false); err == nil {
+			return b, nil
+		}
+	}
+	err = fleet.Explain(ctx, ep, err)
+	var r *fleet.Refusal
+	if errors.As(err, &r) {
+		return nil, errors.New(r.Error())
+	}
+	return nil, fmt.Errorf("cannot reach Chrome at %s: %w", cdp.RedactURL(cfg.Endpoint.String()), err)
+}
+
+// releaseNote is what a keeper leaves when its held browser ended.
+type releaseNote struct {
+	At  time.Time `json:"at"`
+	Why string    `json:"why"`
+}
+
+// letGo releases the held browser, saying why (after "cdpskill released
+// it at 14:02:11 "): the connection closes when the keeper exits.
+func (k *keeper) letGo(now time.Time, why string) {
+	k.released = fmt.Sprintf("cdpskill released it at %s %s", now.Local().Format("15:04:05"), why)
+}
+
+// endedByServer notes a held browser whose connection the server ended.
+func (k *keeper) endedByServer(now time.Time) {
+	if k.holds && k.released == "" {
+		k.released = fmt.Sprintf("the server ended the connection that kept it at %s, after %s (its job timeout, or it was killed there), and a browser goes with its last connection",
+			now.Local().Format("15:04:05"), Duration(now.Sub(k.started).Round(time.Second)))
+	}
+}
+
+// noteRelease leaves the note of the held browser's end, as the keeper
+// exits for why (its connection closes then).
+func (k *keeper) noteRelease(why string) {
+	if !k.holds {
+		return
+	}
+	if k.released == "" {
+		k.released = fmt.Sprintf("its keeper stopped at %s (%s), and the browser went with its connection", time.Now().Local().Format("15:04:05"), why)
+	}
+	data, _ := json.Marshal(releaseNote{At: time.Now(), Why: k.released})
+	if err := k.cfg.Temp.WriteFile(releasedPath(k.dir), data); err != nil {
+		k.log.Print(err)
+	}
+	k.log.Print(k.released)
+}
+
+// ReleasedWhy says what became of the held browser at ep, when its
+// keeper knows; "" otherwise.
+func ReleasedWhy(temp private.Temp, ep chrome.Endpoint) string {
+	data, err := temp.ReadFile(releasedPath(Dir(temp, ep)), 1<<12)
+	if err != nil {
+		return ""
+	}
+	var n releaseNote
+	if json.Unmarshal(data, &n) != nil {
+		return ""
+	}
+	return n.Why
+}
+
+// Release has the keeper of the browser at ep let go of it, its last tab
+// closed: a fleet's browser it holds is released. Without a keeper
+// there, nothing holds it.
+func (c *Client) Release(ctx context.Context, ep chrome.Endpoint) error {
+	if c == nil {
+		return nil
+	}
+	rec, ok := readRecord(c.Temp, Dir(c.Temp, ep))
+	if !ok {
+		return nil
+	}
+	rep, err := ask(ctx, rec, request{Version: protocol, Op: "release"})
+	if err == nil && rep.Failure != nil && !rep.Failure.Exiting {
+		err = errors.New(rep.Failure.Message)
+	}
+	return err
+}
+
+// noteFailure leaves why a keeper could not start, for the call that
+// started it (Client.start).
+func noteFailure(temp private.Temp, dir string, err error) {
+	_ = temp.WriteFile(failedPath(dir), []byte(cdp.RedactText(err.Error())))
+}
+
+// takeFailure is the failure a keeper that exited at once noted.
+func takeFailure(temp private.Temp, dir string) string {
+	data, err := temp.ReadFile(failedPath(dir), 1<<12)
+	if err != nil {
+		return ""
+	}
+	_ = os.Remove(failedPath(dir))
+	return string(data)
+}
+
+// Keep has a keeper hold the browser at ep, a fleet's that lives only
+// while a connection to it is open (fleet.Holds), until its last tab
+// closes or no call comes for the idle time; it starts one when none
+// runs. ep carries the call's token (fleet.Resolve), which the keeper
+// dials with.
+func (c *Client) Keep(ctx context.Context, ep chrome.Endpoint, session string) (note string, err error) {
+	if c == nil || c.Exe == nil {
+		return "", errNoExe
+	}
+	_, _, note, _, err = c.do(ctx, ep, request{Op: "visit", Session: session}, true)
+	return note, err
+}
