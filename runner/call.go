@@ -11,6 +11,7 @@ import (
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/chrome"
+	"github.com/cdpskill/cdpskill/fleet"
 	"github.com/cdpskill/cdpskill/keeper"
 	"github.com/cdpskill/cdpskill/page"
 	"github.com/cdpskill/cdpskill/tab"
@@ -144,7 +145,7 @@ func (c *Call) open(ctx context.Context, name string, tabSocket bool) error {
 // tab's own websocket (chrome.DialTab) is left with its tab.
 func (c *Call) connect(ctx context.Context, ep chrome.Endpoint, headless *bool, autoLaunch bool) (*tab.Browser, error) {
 	ep = ep.WithDefaults()
-	if c.browser != nil && c.browser.Endpoint == ep && c.browser.Tab == "" {
+	if c.browser != nil && chrome.SameEndpoint(c.browser.Endpoint, ep) && c.browser.Tab == "" {
 		return c.browser, nil
 	}
 	b, err := tab.Connect(ctx, c.getenv, ep, c.files.Temp, headless, autoLaunch)
@@ -154,12 +155,42 @@ func (c *Call) connect(ctx context.Context, ep chrome.Endpoint, headless *bool, 
 	if b.Relaunched != "" {
 		c.warn("Chrome at %s was not running (%s), so a new one was launched: the tabs and sessions of the one before are gone", ep, b.Relaunched)
 	}
+	c.adopt(b)
+	return b, nil
+}
+
+// create makes a browser on the fleet server srv and connects the call
+// to it; its keeper holds it from then on, when the provider keeps a
+// browser only while a connection to it is open.
+func (c *Call) create(ctx context.Context, srv fleet.Server) (*tab.Browser, error) {
+	b, err := tab.Create(ctx, srv, c.files.Temp)
+	if err != nil {
+		return nil, err
+	}
+	if fleet.Holds(b.Endpoint) {
+		note, err := c.keep.Keep(ctx, b.Endpoint, c.tabs.Session())
+		if note != "" {
+			c.warn("%s", note)
+		}
+		switch {
+		case c.keep == nil || c.keep.Exe == nil:
+			c.warn("no keeper can be started in this process: the %s browser at %s is closed when this call ends", srv.Provider, b.Endpoint)
+		case err != nil:
+			b.Close() // nothing would keep it past the call
+			return nil, &tab.ConnectError{Endpoint: b.Endpoint, Err: fmt.Errorf("the browser could not be kept between calls: %w", err)}
+		}
+	}
+	c.adopt(b)
+	return b, nil
+}
+
+// adopt makes b the call's browser connection, letting the one before go.
+func (c *Call) adopt(b *tab.Browser) {
 	if c.browser != nil {
 		c.detach()
 		c.browser.Close()
 	}
 	c.browser = b
-	return b, nil
 }
 
 // attach makes target the call's tab, over the browser a tab step

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/chrome"
+	"github.com/cdpskill/cdpskill/fleet"
 	"github.com/cdpskill/cdpskill/keeper"
 	"github.com/cdpskill/cdpskill/page"
 	"github.com/cdpskill/cdpskill/tab"
@@ -47,6 +48,8 @@ type tabTable interface {
 	// connection is the call's browser connection; nil before one.
 	connection() *tab.Browser
 	connect(ctx context.Context, ep chrome.Endpoint, headless *bool, autoLaunch bool) (*tab.Browser, error)
+	// create makes a browser on a fleet server and connects to it.
+	create(ctx context.Context, srv fleet.Server) (*tab.Browser, error)
 	// attach makes target the call's tab; arrivedAt says where it was.
 	attach(ctx context.Context, target tab.Target) error
 	arrivedAt(url string, doc float64)

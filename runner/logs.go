@@ -63,7 +63,7 @@ func WriteDebugLog(dir string, input []byte, res *Result, took time.Duration) {
 	var parsed any
 	if json.Unmarshal(input, &parsed) == nil {
 		request = redactWSURLs(parsed)
-	} else if bytes.Contains(input, []byte(`"wsUrl"`)) {
+	} else if hasEndpointKey(input) {
 		request = cdp.RedactText(string(input))
 	}
 	data, err := json.Marshal(map[string]any{

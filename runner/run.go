@@ -231,7 +231,7 @@ func (c *Call) runSteps(ctx context.Context, req *request, res *Result, dialogs 
 			err = died // the tab died: that, not the interrupted call, is the news
 		case errors.As(err, &closed) && c.alias() != "":
 			// The step saw the connection close before the tab watch did.
-			err = &tab.DroppedError{Alias: c.alias(), Err: closed}
+			err = &tab.DroppedError{Alias: c.alias(), Remote: c.browser != nil && c.browser.Endpoint.Remote(), Err: closed}
 		}
 		r.step(ps.def, err == nil)
 		if print != "" {

@@ -14,6 +14,7 @@ import (
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/chrome"
+	"github.com/cdpskill/cdpskill/fleet"
 	"github.com/cdpskill/cdpskill/internal/invalid"
 	"github.com/cdpskill/cdpskill/keeper"
 	"github.com/cdpskill/cdpskill/page"
@@ -26,14 +27,14 @@ import (
 var tabSteps = []step{
 	define("chromeStatus", `true | {host, port | wsUrl, headless, autoLaunch}`,
 		"is Chrome up? (launches it)", holdsTabs, decodeChromeStatus, runChromeStatus).out(`{running, launched, version, port, endpoint?, tabs, createdTab}`),
-	defineFiles("openTab", `true | "url" | {url, state, host, port | wsUrl, headless}`,
+	defineFiles("openTab", `true | "url" | {url, state, host, port | wsUrl | provider, endpoint, headless}`,
 		"a new tab, the call's", visual|holdsTabs, decodeOpenTab, runOpenTab).out(`{tab, url, status, title}`).did("Opened a tab").
 		also(`{"openTab":"…"}`, "newTab", "newPage", "createTab", "openNewTab"),
 	define("connectTab", `"t1" | {targetId} | {url: "regex"} (+ host, port | wsUrl)`,
 		"make an open tab the call's tab", visual|holdsTabs, decodeConnectTab, runConnectTab).out(`{tab, url, title, otherMatches?}`).did("Connected").
 		also(`{"connectTab":"…"}`, "switchTab", "switchToTab", "selectTab", "focusTab", "useTab", "attachTab"),
 	define("closeTab", `"t1" | {tab}`,
-		"close a tab, forget its alias and history", holdsTabs, decodeCloseTab, runCloseTab).out(`{closed, removed?, recorded?}`).
+		"close a tab, forget its alias and history", holdsTabs, decodeCloseTab, runCloseTab).out(`{closed, removed?, recorded?, released?}`).
 		also(`{"closeTab":"…"}`, "close", "closePage"),
 	define("listTabs", `true | {host, port | wsUrl}`,
 		"", holdsTabs, decodeListTabs, runListTabs).out(`{count, tabs: [{tab, targetId, url, title}]}`).
@@ -52,16 +53,36 @@ type endpointParams struct {
 // given reports whether the step names its browser itself.
 func (e endpointParams) given() bool { return e.Host != "" || e.Port != 0 || e.WSURL != "" }
 
-// endpoint is the browser the step names, else the default: CDP_URL from
-// the environment, else localhost:9222.
-func (e endpointParams) endpoint(getenv chrome.Env) (chrome.Endpoint, error) {
+// endpoint is the browser the step names, else the call's default
+// (env.defaultEndpoint).
+func (p endpointParams) endpoint(e *env) (chrome.Endpoint, error) {
 	switch {
-	case e.WSURL != "":
-		return chrome.ParseEndpoint(e.WSURL)
-	case e.Host != "" || e.Port != 0:
-		return chrome.Endpoint{Host: e.Host, Port: e.Port}.WithDefaults(), nil
+	case p.WSURL != "":
+		return chrome.ParseEndpoint(p.WSURL)
+	case p.Host != "" || p.Port != 0:
+		return chrome.Endpoint{Host: p.Host, Port: p.Port}.WithDefaults(), nil
 	}
-	return tab.DefaultEndpoint(getenv)
+	return e.defaultEndpoint()
+}
+
+// defaultEndpoint is the browser a step that names none is about: with
+// CDPSKILL_PROVIDER naming a fleet, the session's browser on CDP_URL's
+// server there (CDP_URL names the server, and dialling it would make a
+// browser); else CDP_URL, else localhost:9222.
+func (e *env) defaultEndpoint() (chrome.Endpoint, error) {
+	name := e.getenv("CDPSKILL_PROVIDER")
+	if name == "" || strings.EqualFold(name, fleet.Plain) || e.getenv("CDP_URL") == "" {
+		return tab.DefaultEndpoint(e.getenv)
+	}
+	srv, _, err := e.fleetServer(openTabParams{})
+	if err != nil {
+		return chrome.Endpoint{}, err
+	}
+	ep, ok := e.fleetBrowser(srv)
+	if !ok {
+		return ep, &Error{Type: Connection, Message: fmt.Sprintf("no %s browser of this session on %s yet: openTab makes one", srv.Provider, srv)}
+	}
+	return ep, nil
 }
 
 func (e endpointParams) check() error {
@@ -97,7 +118,10 @@ func decodeChromeStatus(raw json.RawMessage) (chromeStatusParams, error) {
 
 func runChromeStatus(ctx context.Context, e *env, p chromeStatusParams) (output, error) {
 	auto := p.AutoLaunch == nil || *p.AutoLaunch
-	ep, err := p.endpoint(e.getenv)
+	ep, err := p.endpoint(e)
+	if err == nil {
+		ep, err = fleet.Resolve(ep, e.getenv, false) // a fleet's browser is dialled with its token
+	}
 	if err != nil {
 		return output{}, err
 	}
@@ -153,6 +177,31 @@ type openTabParams struct {
 	// State is a storageState file the tab starts from (loadState).
 	State string `json:"state"`
 	state *page.State
+	// Provider is the fleet to open the tab on (package fleet), else
+	// CDPSKILL_PROVIDER's; Endpoint its server, else CDP_URL.
+	Provider string `json:"provider"`
+	Endpoint string `json:"endpoint"`
+}
+
+// checkFleet says what is wrong with the step's provider and endpoint.
+func (p openTabParams) checkFleet() error {
+	if p.Provider == "" && p.Endpoint == "" {
+		return nil
+	}
+	if p.endpointParams.given() {
+		return paramErrorf(`give "provider"/"endpoint" or "host"/"port"/"wsUrl", not both`)
+	}
+	if p.Provider != "" {
+		if _, err := fleet.Lookup(p.Provider); err != nil {
+			return paramErrorf(`"provider": %v`, err)
+		}
+	}
+	if p.Endpoint != "" && p.Provider != "" {
+		if _, err := fleet.Parse(p.Provider, p.Endpoint, nil); err != nil {
+			return paramErrorf(`"endpoint": %v`, err)
+		}
+	}
+	return nil
 }
 
 func decodeOpenTab(raw json.RawMessage, files capture.Files) (openTabParams, error) {
@@ -168,6 +217,9 @@ func decodeOpenTab(raw json.RawMessage, files capture.Files) (openTabParams, err
 	})
 	if err == nil {
 		err = p.check()
+	}
+	if err == nil {
+		err = p.checkFleet()
 	}
 	if err == nil && p.URL != "" {
 		err = checkURL(p.URL)
@@ -186,11 +238,7 @@ type tabOutput struct {
 }
 
 func runOpenTab(ctx context.Context, e *env, p openTabParams) (output, error) {
-	ep, err := p.endpoint(e.getenv)
-	if err != nil {
-		return output{}, err
-	}
-	b, err := e.tabs.connect(ctx, ep, p.Headless, !ep.Remote())
+	b, err := e.openBrowser(ctx, p)
 	if err != nil {
 		return output{}, err
 	}
@@ -228,6 +276,103 @@ func runOpenTab(ctx context.Context, e *env, p openTabParams) (output, error) {
 		out.URL, out.Status, out.Title = nav.URL, nav.Status, nav.Title
 	}
 	return output{value: out}, err
+}
+
+// openBrowser is the browser openTab opens its tab in: on a fleet, the
+// session's browser there while the server has it, else a new one;
+// otherwise the endpoint's Chrome, launched when none runs locally.
+func (e *env) openBrowser(ctx context.Context, p openTabParams) (*tab.Browser, error) {
+	srv, onFleet, err := e.fleetServer(p)
+	if err != nil {
+		return nil, err
+	}
+	if !onFleet {
+		ep, err := p.endpoint(e)
+		if p.Endpoint != "" { // the plain provider's: its URL as wsUrl's
+			ep, err = chrome.ParseEndpoint(p.Endpoint)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return e.tabs.connect(ctx, ep, p.Headless, !ep.Remote())
+	}
+	if ep, ok := e.fleetBrowser(srv); ok {
+		ep.Token = srv.Token
+		b, err := e.tabs.connect(ctx, ep, nil, false)
+		if !fleet.IsGone(err) {
+			return b, err
+		}
+		e.forgetBrowser(ep) // gone with its tabs: a new one takes its place
+	}
+	if srv.Token == "" {
+		if p, _ := fleet.Lookup(srv.Provider); p.TokenEnv() != "" {
+			e.warn("%s is not set and the endpoint carries no token: a server that wants one refuses", p.TokenEnv())
+		}
+	} else if p, _ := fleet.Lookup(srv.Provider); p.TokenEnv() != "" && e.getenv(p.TokenEnv()) == "" && !fleet.InCDPURL(srv, e.getenv) {
+		e.warn("the token came with the endpoint only: later calls on this tab read it from %s, which is not set (cdpskill keeps no token)", p.TokenEnv())
+	}
+	return e.tabs.create(ctx, srv)
+}
+
+// fleetServer is the fleet server openTab names: its "provider" (else
+// CDPSKILL_PROVIDER, when it names no endpoint of another kind) and its
+// "endpoint" (else CDP_URL). onFleet is false for the plain provider.
+func (e *env) fleetServer(p openTabParams) (srv fleet.Server, onFleet bool, err error) {
+	name := p.Provider
+	if name == "" && !p.endpointParams.given() {
+		name = e.getenv("CDPSKILL_PROVIDER")
+	}
+	if name == "" || strings.EqualFold(name, fleet.Plain) {
+		return fleet.Server{}, false, nil
+	}
+	raw := p.Endpoint
+	if raw == "" {
+		raw = e.getenv("CDP_URL")
+	}
+	if raw == "" {
+		return fleet.Server{}, false, &Error{Type: Validation, Message: fmt.Sprintf(`provider %q needs its server: give openTab an "endpoint" (ws://host:3000) or set CDP_URL`, name)}
+	}
+	srv, err = fleet.Parse(name, raw, e.getenv)
+	if err != nil {
+		what := `"endpoint"`
+		if p.Endpoint == "" {
+			what = "CDP_URL"
+		}
+		if p.Provider == "" {
+			what += " with CDPSKILL_PROVIDER"
+		}
+		return srv, false, &Error{Type: Validation, Message: fmt.Sprintf("%s: %v", what, err)}
+	}
+	return srv, true, nil
+}
+
+// fleetBrowser is the browser the call's session has on the fleet server
+// srv: the one its newest tab there is in.
+func (e *env) fleetBrowser(srv fleet.Server) (chrome.Endpoint, bool) {
+	entries, err := e.tabs.registry().List()
+	if err != nil {
+		return chrome.Endpoint{}, false
+	}
+	best := ""
+	for a, en := range entries {
+		if fleet.OnServer(en.Endpoint(), srv) && (best == "" || tabs.AliasLess(best, a)) {
+			best = a
+		}
+	}
+	if best == "" {
+		return chrome.Endpoint{}, false
+	}
+	return entries[best].Endpoint(), true
+}
+
+// forgetBrowser forgets the tabs of the browser at ep, which the server
+// no longer has, and their files.
+func (e *env) forgetBrowser(ep chrome.Endpoint) {
+	gone, err := e.tabs.registry().Prune(ep, func() (map[string]bool, error) { return nil, nil })
+	if err != nil {
+		e.warn("tab registry: %v", err)
+	}
+	e.forgetFiles(gone)
 }
 
 // pruneTabs drops registry entries of this browser whose tab is gone.
@@ -324,7 +469,7 @@ func decodeConnectTab(raw json.RawMessage) (connectTabParams, error) {
 }
 
 func runConnectTab(ctx context.Context, e *env, p connectTabParams) (output, error) {
-	ep, err := p.endpoint(e.getenv)
+	ep, err := p.endpoint(e)
 	if err != nil {
 		return output{}, err
 	}
@@ -447,7 +592,7 @@ func runCloseTab(ctx context.Context, e *env, p closeTabParams) (output, error) 
 	}
 	ep := entry.Endpoint()
 	if !found {
-		if ep, err = tab.DefaultEndpoint(e.getenv); err != nil {
+		if ep, err = e.defaultEndpoint(); err != nil {
 			return output{}, err
 		}
 	}
@@ -475,10 +620,12 @@ func runCloseTab(ctx context.Context, e *env, p closeTabParams) (output, error) 
 		}
 		removed = e.forgetTabFiles(files)
 	}
+	released := false
 	if found && (closeErr == nil || cdp.IsTargetGone(closeErr)) {
 		if err := e.tabs.registry().Remove(alias); err != nil {
 			e.warn("tab registry: %v", err)
 		}
+		released = e.releaseIfLast(ctx, ep)
 	}
 	if closeErr != nil && !cdp.IsTargetGone(closeErr) {
 		var e *Error
@@ -491,7 +638,29 @@ func runCloseTab(ctx context.Context, e *env, p closeTabParams) (output, error) 
 		}
 		return output{}, &Error{Type: Connection, Message: fmt.Sprintf("close tab %s: %v", p.Tab, closeErr), Err: closeErr}
 	}
-	return output{value: closedTab{Closed: p.Tab, Removed: removed, Recorded: recorded.value}, warning: recorded.warning}, nil
+	return output{value: closedTab{Closed: p.Tab, Removed: removed, Recorded: recorded.value, Released: released}, warning: recorded.warning}, nil
+}
+
+// releaseIfLast releases the fleet's browser at ep when no tab of the
+// call's session is left in it: its keeper lets go of it, and the
+// provider of what it keeps. It says whether it did.
+func (e *env) releaseIfLast(ctx context.Context, ep chrome.Endpoint) bool {
+	if ep.Provider == "" || len(e.aliasesAt(ep)) > 0 {
+		return false
+	}
+	p, err := fleet.Lookup(ep.Provider)
+	if err != nil {
+		return false
+	}
+	err = e.keep.Release(ctx, ep)
+	if err == nil {
+		err = p.Release(ctx, ep)
+	}
+	if err != nil {
+		e.warn("the %s browser at %s may not be released: %v", ep.Provider, ep, err)
+		return false
+	}
+	return true
 }
 
 // closedTab is closeTab's report: the tab, what went with it of its
@@ -501,6 +670,9 @@ type closedTab struct {
 	Closed   string `json:"closed"`
 	Removed  string `json:"removed,omitempty"`
 	Recorded any    `json:"recorded,omitempty"`
+	// Released: it was the last tab of a fleet's browser, which is
+	// released (the provider stops keeping, and charging for, it).
+	Released bool `json:"released,omitempty"`
 }
 
 // recordingBeforeClose stops the recording of the tab closeTab closes, if
@@ -524,12 +696,12 @@ func (e *env) withBrowser(ctx context.Context, ep chrome.Endpoint, fn func(*chro
 	if e.tabs.connection() != nil && chrome.SameEndpoint(e.tabs.connection().Endpoint, ep) && e.tabs.connection().Tab == "" {
 		return fn(e.tabs.connection().Browser)
 	}
-	b, err := chrome.Connect(ctx, e.getenv, chrome.LaunchOptions{Endpoint: ep, Temp: e.files.Temp}, false)
+	b, err := tab.Connect(ctx, e.getenv, ep, e.files.Temp, nil, false)
 	if err != nil {
-		return classify(&tab.ConnectError{Endpoint: ep, Err: err})
+		return classify(err)
 	}
 	defer b.Close()
-	return fn(b)
+	return fn(b.Browser)
 }
 
 // --- listTabs
@@ -550,12 +722,12 @@ type listedTab struct {
 }
 
 func runListTabs(ctx context.Context, e *env, p endpointParams) (output, error) {
-	ep, err := p.endpoint(e.getenv)
-	if err != nil {
-		return output{}, err
-	}
+	var ep chrome.Endpoint
+	var err error
 	if e.tabs.connection() != nil && !p.given() {
 		ep = e.tabs.connection().Endpoint
+	} else if ep, err = p.endpoint(e); err != nil {
+		return output{}, err
 	}
 	var pages []chrome.TargetInfo
 	var listErr error
@@ -649,14 +821,18 @@ func entryOf(r *tabs.Registry, alias string) (tabs.Entry, bool) {
 	return e, found && err == nil
 }
 
-// redactWSURLs hides the secrets of every "wsUrl" in a decoded JSON value,
-// in place, so a step's echoed params and the debug log never show a
-// gateway's token.
+// endpointKeys are the fields that may carry a gateway's or a fleet's
+// token in their URL.
+var endpointKeys = []string{"wsUrl", "endpoint"}
+
+// redactWSURLs hides the secrets of every "wsUrl" and "endpoint" in a
+// decoded JSON value, in place, so a step's echoed params and the debug
+// log never show a gateway's token.
 func redactWSURLs(v any) any {
 	switch v := v.(type) {
 	case map[string]any:
 		for k, x := range v {
-			if s, ok := x.(string); ok && k == "wsUrl" {
+			if s, ok := x.(string); ok && slices.Contains(endpointKeys, k) {
 				v[k] = cdp.RedactURL(s)
 			} else {
 				v[k] = redactWSURLs(x)
@@ -672,7 +848,7 @@ func redactWSURLs(v any) any {
 
 // redactParams is redactWSURLs on a step's raw JSON.
 func redactParams(raw json.RawMessage) json.RawMessage {
-	if !bytes.Contains(raw, []byte(`"wsUrl"`)) {
+	if !hasEndpointKey(raw) {
 		return raw
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -686,4 +862,14 @@ func redactParams(raw json.RawMessage) json.RawMessage {
 		return raw
 	}
 	return out
+}
+
+// hasEndpointKey: raw may hold a field of endpointKeys.
+func hasEndpointKey(raw []byte) bool {
+	for _, k := range endpointKeys {
+		if bytes.Contains(raw, []byte(`"`+k+`"`)) {
+			return true
+		}
+	}
+	return false
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/cdpskill/cdpskill/capture"
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/chrome"
+	"github.com/cdpskill/cdpskill/fleet"
 	"github.com/cdpskill/cdpskill/internal/private"
 	"github.com/cdpskill/cdpskill/keeper"
 	"github.com/cdpskill/cdpskill/tabs"
@@ -33,18 +34,17 @@ type Browser struct {
 // Connect reaches the browser at ep, launching a local one when
 // autoLaunch allows (headless as given, else as the environment says).
 func Connect(ctx context.Context, getenv chrome.Env, ep chrome.Endpoint, temp private.Temp, headless *bool, autoLaunch bool) (*Browser, error) {
-	ep = ep.WithDefaults()
+	ep, err := fleet.Resolve(ep.WithDefaults(), getenv, false)
+	if err != nil {
+		return nil, &ConnectError{Endpoint: ep, Err: err}
+	}
 	opts := chrome.LaunchOptions{Endpoint: ep, Headless: chrome.DefaultHeadless(getenv), Temp: temp}
 	if headless != nil {
 		opts.Headless = *headless
 	}
 	b, err := chrome.Connect(ctx, getenv, opts, autoLaunch && !ep.Remote())
 	if err != nil {
-		e := &ConnectError{Endpoint: ep, Err: err}
-		if errors.Is(err, syscall.ECONNREFUSED) {
-			e.Why = keeper.ExitedWhy(temp, ep)
-		}
-		return nil, e
+		return nil, connectError(ctx, ep, temp, err)
 	}
 	br := &Browser{Browser: b}
 	// A note of a Chrome the keeper closed is said by the call that
@@ -53,6 +53,38 @@ func Connect(ctx context.Context, getenv chrome.Env, ep chrome.Endpoint, temp pr
 		br.Relaunched = why
 	}
 	return br, nil
+}
+
+// Create makes a browser on the fleet server srv (fleet.Provider.Create)
+// and returns the call's connection to it, whose Endpoint is the
+// browser's: what the registry keeps for its tabs.
+func Create(ctx context.Context, srv fleet.Server, temp private.Temp) (*Browser, error) {
+	p, err := fleet.Lookup(srv.Provider)
+	if err != nil {
+		return nil, err
+	}
+	b, err := p.Create(ctx, srv)
+	if err != nil {
+		ep := chrome.Endpoint{URL: srv.URL, Provider: srv.Provider, Token: srv.Token}.WithDefaults()
+		return nil, connectError(ctx, ep, temp, err)
+	}
+	return &Browser{Browser: b}, nil
+}
+
+// connectError says why the browser at ep could not be reached: a fleet
+// server's refusal in its own words (fleet.Explain), with what became of
+// a browser it no longer has when its keeper knows; a local Chrome its
+// keeper closed.
+func connectError(ctx context.Context, ep chrome.Endpoint, temp private.Temp, err error) error {
+	e := &ConnectError{Endpoint: ep, Err: fleet.Explain(ctx, ep, err)}
+	var r *fleet.Refusal
+	switch {
+	case errors.As(e.Err, &r) && r.Kind == fleet.Gone:
+		r.Why = keeper.ReleasedWhy(temp, ep)
+	case errors.Is(err, syscall.ECONNREFUSED):
+		e.Why = keeper.ExitedWhy(temp, ep)
+	}
+	return e
 }
 
 // DefaultEndpoint is CDP_URL when the environment sets it, else
@@ -82,7 +114,7 @@ func reach(ctx context.Context, ep chrome.Endpoint, entry tabs.Entry, opts Optio
 		}
 		// The tab or Chrome is gone: the browser's websocket tells which.
 	}
-	if entry.BrowserWS != "" {
+	if entry.BrowserWS != "" && ep.Provider == "" { // a fleet's browser's address is dialled with its token
 		if conn, err := cdp.Dial(ctx, entry.BrowserWS); err == nil {
 			b := &chrome.Browser{Conn: conn, Endpoint: ep}
 			if ep == ep.WithDefaults() {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/chrome"
+	"github.com/cdpskill/cdpskill/fleet"
 	"github.com/cdpskill/cdpskill/page"
 )
 
@@ -84,6 +85,10 @@ func (e *ConnectError) reason() string {
 	if errors.Is(e.Err, chrome.ErrNotFound) {
 		return e.Err.Error()
 	}
+	var r *fleet.Refusal
+	if errors.As(e.Err, &r) {
+		return cdp.RedactText(r.Error()) // who refused and why, said whole
+	}
 	msg := fmt.Sprintf("cannot connect to Chrome at %s: %v", e.Endpoint, e.Err)
 	var ce *cdp.ConnectError
 	if errors.As(e.Err, &ce) {
@@ -138,18 +143,32 @@ func (e *AttachError) Unwrap() error     { return e.Err }
 func (e *AttachError) ErrorType() string { return Connection }
 
 // DroppedError is the browser connection closing mid-call, said in the
-// agent's words rather than the websocket's.
+// agent's words rather than the websocket's. Remote: a remote endpoint
+// dropped it, which says nothing of the tab: a fleet server cuts a
+// connection at its job timeout and keeps the browser its keeper holds.
 type DroppedError struct {
-	Alias string
-	Err   error
+	Alias  string
+	Remote bool
+	Err    error
 }
 
 func (e *DroppedError) Error() string {
 	var ce *cdp.ClosedError
-	if !errors.As(e.Err, &ce) || ce.Endpoint == "" {
+	switch {
+	case !errors.As(e.Err, &ce) || ce.Endpoint == "":
 		return fmt.Sprintf("tab %s: %v", e.Alias, e.Err)
+	case e.Remote:
+		return fmt.Sprintf("tab %s: the endpoint at %s closed the connection after %s (its job timeout?), so the call stopped there; the tab was not closed: run the call again, in shorter batches if the server cuts long calls", e.Alias, ce.Endpoint, seconds(ce.After))
 	}
 	return fmt.Sprintf("tab %s: the connection to Chrome at %s closed during the call (Chrome exited or was killed, or the endpoint dropped it); open a new tab with openTab", e.Alias, ce.Endpoint)
+}
+
+// seconds is d as a message says it: "31 s", "0.4 s".
+func seconds(d time.Duration) string {
+	if d >= 10*time.Second {
+		return fmt.Sprintf("%d s", int(d.Round(time.Second)/time.Second))
+	}
+	return fmt.Sprintf("%.1f s", d.Seconds())
 }
 func (e *DroppedError) Unwrap() error     { return e.Err }
 func (e *DroppedError) ErrorType() string { return Connection }

@@ -352,7 +352,7 @@ func (t *Tab) watch(sess *cdp.Session, crashed *cdp.Listener) (stop func()) {
 		// timeout. (Next drains the events that came before the close.)
 		if ctx.Err() == nil {
 			<-conn.Done()
-			t.Die(&DroppedError{Alias: t.Alias, Err: conn.Err()})
+			t.Die(&DroppedError{Alias: t.Alias, Remote: t.Browser.Endpoint.Remote(), Err: conn.Err()})
 		}
 	}()
 	return func() {

@@ -308,7 +308,7 @@ func (t *Tab) FollowDialogs(ctx context.Context) {
 // when it changed (a new Chrome on the same port).
 func (t *Tab) rememberBrowser(entry tabs.Entry) {
 	v := t.Browser.Version
-	if v == nil || v.WebSocketDebuggerURL == entry.BrowserWS {
+	if v == nil || v.WebSocketDebuggerURL == entry.BrowserWS || t.Browser.Endpoint.Provider != "" {
 		return
 	}
 	ws := v.WebSocketDebuggerURL
