@@ -50,7 +50,7 @@ func (c *Client) Visit(ctx context.Context, ep chrome.Endpoint, session, launche
 	}
 	req := request{Op: "visit", Session: session, Launched: launched != "", Browser: launched}
 	_, _, note, _, err := c.do(ctx, ep, req, session != "" || launched != "" || fleet.Holds(ep))
-	if err != nil {
+	if err != nil && ctx.Err() == nil { // a call cut short has its own news
 		what := "this session is not closed when idle"
 		switch {
 		case fleet.Holds(ep):

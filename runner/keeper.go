@@ -24,8 +24,8 @@ func (c *Call) keeperClient(exe *keeper.Exe) *keeper.Client {
 // and starts one when the call leaves it something to hold: a session to
 // close when idle, a Chrome the call launched.
 func (c *Call) visitKeeper(ctx context.Context) {
-	if c.keep == nil || c.browser == nil {
-		return
+	if c.keep == nil || c.browser == nil || ctx.Err() != nil {
+		return // a call that was cut short has its own news
 	}
 	launched := ""
 	if v := c.browser.Version; c.browser.Launched && v != nil {

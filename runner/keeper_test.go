@@ -103,7 +103,7 @@ func waitGone(t *testing.T, ep chrome.Endpoint) {
 }
 
 // freePort is a local port nothing listens on, just now.
-func freePort(t *testing.T) int {
+func freePort(t testing.TB) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
