@@ -134,8 +134,13 @@ func Main(stdin io.Reader, logw io.Writer) int {
 // replaces, killed, may not have let go of it yet.
 const lockWait = 2 * time.Second
 
+// connectWait bounds a keeper's reaching its browser: within the starting
+// call's wait for it, so that a server that queues the connection is
+// reported by the keeper (noteFailure) before that call gives up.
+const connectWait = startWait - time.Second
+
 func newKeeper(ctx context.Context, cfg Config, dir string, lg *log.Logger) (*keeper, error) {
-	cctx, cancel := context.WithTimeout(ctx, startWait)
+	cctx, cancel := context.WithTimeout(ctx, connectWait)
 	defer cancel()
 	b, err := connect(cctx, cfg)
 	if err != nil {

@@ -177,7 +177,7 @@ func (c *Call) create(ctx context.Context, srv fleet.Server) (*tab.Browser, erro
 			c.warn("no keeper can be started in this process: the %s browser at %s is closed when this call ends", srv.Provider, b.Endpoint)
 		case err != nil:
 			b.Close() // nothing would keep it past the call
-			return nil, &tab.ConnectError{Endpoint: b.Endpoint, Err: fmt.Errorf("the browser could not be kept between calls: %w", err)}
+			return nil, &Error{Type: Connection, Err: err, Message: fmt.Sprintf("the %s browser made at %s was closed, as nothing could keep it between calls: %v", srv.Provider, srv, err)}
 		}
 	}
 	c.adopt(b)

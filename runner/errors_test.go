@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"testing"
 	"time"
 
+	"github.com/cdpskill/cdpskill/cdp"
 	"github.com/cdpskill/cdpskill/chrome"
 	"github.com/cdpskill/cdpskill/dom"
+	"github.com/cdpskill/cdpskill/fleet"
 	"github.com/cdpskill/cdpskill/page"
 	"github.com/cdpskill/cdpskill/tab"
 )
@@ -76,6 +79,12 @@ func TestClassifyTabErrors(t *testing.T) {
 		{&tab.HeldError{Alias: "t1", Timeout: 2 * time.Second, Held: page.Held{Shows: "https://a.example/"}, Stopped: true}, Execution, "TimeoutError",
 			"tab t1 did not answer within the call's timeout (2000 ms), so none of your steps ran: the tab is between documents: a navigation has had no response yet, and Chrome holds back every call to the page until it commits; cdpskill has stopped that navigation, as the Stop button does, so the tab still shows https://a.example/, as it was, with all it held (go there again with a longer timeout if you need the new page)"},
 		{&tab.GoneError{Alias: "t2", During: true}, Connection, "", "tab t2 was closed during the call; open a new one with openTab"},
+		{&tab.ConnectError{Endpoint: remote, Alias: "t3", Err: fleet.Explain(context.Background(), remote, &cdp.HandshakeError{Status: 401, Said: "bad token"})}, Connection, "",
+			"tab t3: the server at wss://gateway.example/devtools?token=*** refused the token (HTTP 401 Unauthorized: bad token): check the token in its URL"},
+		{&tab.DroppedError{Alias: "t4", Remote: true, Err: &cdp.ClosedError{Endpoint: "wss://gateway.example/devtools?token=***", Err: io.EOF, After: 30 * time.Second}}, Connection, "",
+			"tab t4: the endpoint at wss://gateway.example/devtools?token=*** closed the connection after 30 s (its job timeout?), so the call stopped there; the tab was not closed: run the call again, in shorter batches if the server cuts long calls"},
+		{&tab.DroppedError{Alias: "t5", Err: &cdp.ClosedError{Endpoint: "localhost:9222", Err: io.EOF, After: time.Second}}, Connection, "",
+			"tab t5: the connection to Chrome at localhost:9222 closed during the call (Chrome exited or was killed, or the endpoint dropped it); open a new tab with openTab"},
 		{&tab.UnknownError{Tab: "t9"}, Connection, "", `unknown tab "t9": no such alias; listTabs shows the open tabs, openTab opens a new one`},
 	}
 	for _, c := range cases {

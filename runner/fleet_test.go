@@ -262,3 +262,53 @@ func BenchmarkFleetCall(b *testing.B) {
 		}
 	}
 }
+
+// openTab's provider and endpoint are checked before anything runs, and
+// no message repeats a token.
+func TestFleetValidation(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t)
+	for _, tc := range []struct {
+		env        map[string]string
+		input, has string
+	}{
+		{nil, `{"steps":[{"openTab":{"provider":"browserles","endpoint":"ws://h:3000?token=secret"}}]}`, `unknown provider "browserles": use one of browserless, cdp`},
+		{nil, `{"steps":[{"openTab":{"provider":"browserless","endpoint":"ws://h:3000?token=secret","wsUrl":"ws://h:3000"}}]}`, `give "provider"/"endpoint" or "host"/"port"/"wsUrl", not both`},
+		{nil, `{"steps":[{"openTab":{"provider":"browserless","endpoint":"ftp://h?token=secret"}}]}`, `ftp://h?token=*** is not a browserless server's URL`},
+		{nil, `{"steps":[{"openTab":{"provider":"browserless","endpoint":"ws://h:3000/devtools/browser/x?token=secret"}}]}`, "is a browser's address, not its server's"},
+		{map[string]string{"CDP_URL": ""}, `{"steps":[{"openTab":{"provider":"browserless"}}]}`, `provider "browserless" needs its server: give openTab an "endpoint"`},
+		{map[string]string{"CDPSKILL_PROVIDER": "browserless", "CDP_URL": "gopher://h?token=secret"}, `{"steps":[{"openTab":true}]}`, "CDP_URL with CDPSKILL_PROVIDER: gopher://h?token=*** is not a browserless server's URL"},
+		{map[string]string{"CDPSKILL_PROVIDER": "browserless", "CDP_URL": "ws://h:3000?token=secret"}, `{"steps":[{"listTabs":true}]}`, "no browserless browser of this session on ws://h:3000 yet: openTab makes one"},
+	} {
+		res, code, out := c.runEnv(tc.env, tc.input)
+		_, msg := errorOf(res) // found at validation
+		if e := firstError(res); e != nil {
+			msg, _ = e["error"].(string)
+		}
+		if code != 1 || !strings.Contains(msg, tc.has) {
+			t.Errorf("%v %s: exit %d: %s", tc.env, tc.input, code, out)
+		}
+		noSecret(t, out)
+	}
+}
+
+// A server at its concurrency limit queues a connection: the openTab
+// whose browser's keeper it queued fails saying so, with the server's
+// limits, and leaves no browser behind.
+func TestBrowserlessQueued(t *testing.T) {
+	t.Parallel()
+	srv := startBrowserless(t, map[string]string{"CONCURRENT": "1", "QUEUED": "1"})
+	c := newCLI(t).withFleetKeepers()
+	start := time.Now()
+	res, code, out := c.runEnv(map[string]string{"BROWSERLESS_TOKEN": srv.token}, fmt.Sprintf(`{"steps":[{"openTab":{"provider":"browserless","endpoint":%q}}]}`, srv.ws()))
+	msg, _ := firstError(res)["error"].(string)
+	if code != 1 || !strings.Contains(msg, "was closed, as nothing could keep it between calls") || !strings.Contains(msg, "took the connection but did not open it within") ||
+		!strings.Contains(msg, "it runs 1 of 1 concurrent connections and queues 1 of 1") {
+		t.Errorf("queued: %s", out)
+	}
+	t.Logf("queued after %v: %s", time.Since(start), msg)
+	srv.awaitRunning(t, 0)
+	if ids := srv.browsers(t); len(ids) != 0 {
+		t.Errorf("a browser was left behind: %v", ids)
+	}
+}
