@@ -82,7 +82,7 @@ func TestClassifyTabErrors(t *testing.T) {
 		{&tab.ConnectError{Endpoint: remote, Alias: "t3", Err: fleet.Explain(context.Background(), remote, &cdp.HandshakeError{Status: 401, Said: "bad token"})}, Connection, "",
 			"tab t3: the server at wss://gateway.example/devtools?token=*** refused the token (HTTP 401 Unauthorized: bad token): check the token in its URL"},
 		{&tab.DroppedError{Alias: "t4", Remote: true, Err: &cdp.ClosedError{Endpoint: "wss://gateway.example/devtools?token=***", Err: io.EOF, After: 30 * time.Second}}, Connection, "",
-			"tab t4: the endpoint at wss://gateway.example/devtools?token=*** closed the connection after 30 s (its job timeout?), so the call stopped there; the tab was not closed: run the call again, in shorter batches if the server cuts long calls"},
+			"tab t4: the endpoint at wss://gateway.example/devtools?token=*** closed the connection after 30 s (its job timeout?), so the call stopped there; that alone does not close the tab: run the call again, in shorter batches if the server cuts long calls"},
 		{&tab.DroppedError{Alias: "t5", Err: &cdp.ClosedError{Endpoint: "localhost:9222", Err: io.EOF, After: time.Second}}, Connection, "",
 			"tab t5: the connection to Chrome at localhost:9222 closed during the call (Chrome exited or was killed, or the endpoint dropped it); open a new tab with openTab"},
 		{&tab.UnknownError{Tab: "t9"}, Connection, "", `unknown tab "t9": no such alias; listTabs shows the open tabs, openTab opens a new one`},

@@ -168,8 +168,14 @@ func TestBrowserless(t *testing.T) {
 
 	// A browser no call used for the idle time is released by its
 	// keeper, which says so.
+	// (Its token in the endpoint only: used, never shown, and the agent
+	// told that later calls take it from the environment.)
 	envD := map[string]string{"BROWSERLESS_TOKEN": srv.token, "CDPSKILL_SESSION": "d", "CDPSKILL_IDLE": "1s"}
-	res = c.fleetRun(t, envD, fmt.Sprintf(`{"steps":[{"openTab":{"provider":"browserless","endpoint":%q}}]}`, srv.ws()))
+	res, code, out = c.runEnv(map[string]string{"BROWSERLESS_TOKEN": "", "CDPSKILL_SESSION": "d", "CDPSKILL_IDLE": "1s"},
+		fmt.Sprintf(`{"steps":[{"openTab":{"provider":"browserless","endpoint":%q}}]}`, srv.ws()+"?token="+srv.token))
+	if code != 0 || strings.Contains(out, srv.token) || !strings.Contains(out, "the token came with the endpoint only: later calls on this tab read it from BROWSERLESS_TOKEN") {
+		t.Errorf("a token in the endpoint: %s", out)
+	}
 	tD := res["tab"].(string)
 	waitNoBrowser(t, srv, strings.TrimPrefix(c.sessionRegistry(t, "d")[tD]["endpoint"].(string), srv.ws()+"/devtools/browser/"))
 	res, code, out = c.runEnv(envD, fmt.Sprintf(`{"tab":%q,"steps":[{"getUrl":true}]}`, tD))

@@ -304,14 +304,19 @@ func (e *env) openBrowser(ctx context.Context, p openTabParams) (*tab.Browser, e
 		}
 		e.forgetBrowser(ep) // gone with its tabs: a new one takes its place
 	}
-	if srv.Token == "" {
-		if p, _ := fleet.Lookup(srv.Provider); p.TokenEnv() != "" {
-			e.warn("%s is not set and the endpoint carries no token: a server that wants one refuses", p.TokenEnv())
-		}
-	} else if p, _ := fleet.Lookup(srv.Provider); p.TokenEnv() != "" && e.getenv(p.TokenEnv()) == "" && !fleet.InCDPURL(srv, e.getenv) {
-		e.warn("the token came with the endpoint only: later calls on this tab read it from %s, which is not set (cdpskill keeps no token)", p.TokenEnv())
-	}
+	e.warnToken(srv)
 	return e.tabs.create(ctx, srv)
+}
+
+// warnToken tells the agent, as a browser is made on srv with a token
+// its endpoint carried, when later calls will find none: cdpskill keeps
+// none. (A server without a token is no matter for a warning.)
+func (e *env) warnToken(srv fleet.Server) {
+	p, err := fleet.Lookup(srv.Provider)
+	if err != nil || srv.Token == "" || p.TokenEnv() == "" || e.getenv(p.TokenEnv()) != "" || fleet.InCDPURL(srv, e.getenv) {
+		return
+	}
+	e.warn("the token came with the endpoint only: later calls on this tab read it from %s, which is not set (cdpskill keeps no token)", p.TokenEnv())
 }
 
 // fleetServer is the fleet server openTab names: its "provider" (else

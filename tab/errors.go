@@ -158,7 +158,7 @@ func (e *DroppedError) Error() string {
 	case !errors.As(e.Err, &ce) || ce.Endpoint == "":
 		return fmt.Sprintf("tab %s: %v", e.Alias, e.Err)
 	case e.Remote:
-		return fmt.Sprintf("tab %s: the endpoint at %s closed the connection after %s (its job timeout?), so the call stopped there; the tab was not closed: run the call again, in shorter batches if the server cuts long calls", e.Alias, ce.Endpoint, seconds(ce.After))
+		return fmt.Sprintf("tab %s: the endpoint at %s closed the connection after %s (its job timeout?), so the call stopped there; that alone does not close the tab: run the call again, in shorter batches if the server cuts long calls", e.Alias, ce.Endpoint, seconds(ce.After))
 	}
 	return fmt.Sprintf("tab %s: the connection to Chrome at %s closed during the call (Chrome exited or was killed, or the endpoint dropped it); open a new tab with openTab", e.Alias, ce.Endpoint)
 }
