@@ -36,7 +36,6 @@ type browserless struct{}
 
 func (browserless) Name() string     { return Browserless }
 func (browserless) TokenEnv() string { return "BROWSERLESS_TOKEN" }
-func (browserless) Holds() bool      { return true }
 
 // Server takes ws://, wss://, http:// or https:// (the same server's
 // websocket), with a launch route as path or none, and other query

@@ -1,9 +1,8 @@
 // Package fleet reaches browsers that run on a fleet (browserless, and
 // the plain CDP endpoint of before) rather than on this machine. Each
 // kind is a Provider: how a browser is made there, the URL each call
-// dials to reach it again, whether a connection must stay open between
-// calls for the browser to live (the browser's keeper holds it), and how
-// it is released. A browser on a fleet is a chrome.Endpoint with its
+// dials to reach it again, the URL of the connection its keeper holds
+// between calls (Kept), and how it is released. A browser on a fleet is a chrome.Endpoint with its
 // Provider set and, in URL, its own address there without a token: that
 // is what the registry keeps, so every later call reaches the same
 // browser by its alias. Tokens come from the environment at each call
@@ -37,15 +36,14 @@ type Provider interface {
 	// calls reach (Resolve).
 	Create(ctx context.Context, srv Server) (*chrome.Browser, error)
 	// Dial is the URL that reaches the browser at ep with token: a
-	// call's, or with hold the one connection that keeps the browser
-	// alive between calls (Holds).
+	// call's, or with hold its keeper's, which lasts from call to call
+	// (browserless closes a browser with its last connection, and cuts
+	// one at its job timeout unless asked not to).
 	Dial(ep chrome.Endpoint, token string, hold bool) (string, error)
-	// Holds reports whether the browser lives only while a connection to
-	// it is open: its keeper then holds one between calls, and letting
-	// it go releases the browser.
-	Holds() bool
 	// Release frees what the provider keeps of the browser at ep (and
-	// may charge for), once its last tab is closed.
+	// may charge for): its keeper calls it as it lets go, at the last
+	// closeTab or when idle. A browser that goes with its last
+	// connection (browserless) needs nothing more.
 	Release(ctx context.Context, ep chrome.Endpoint) error
 }
 
@@ -113,11 +111,12 @@ func Parse(name, raw string, getenv chrome.Env) (Server, error) {
 	return srv, nil
 }
 
-// Holds reports whether the browser at ep lives only while a connection
-// to it is open (Provider.Holds).
-func Holds(ep chrome.Endpoint) bool {
+// Kept reports whether ep is a fleet's browser, which its keeper keeps
+// between calls and releases: every provider's but the plain endpoint's,
+// which keeps its browser by itself.
+func Kept(ep chrome.Endpoint) bool {
 	p, err := Lookup(ep.Provider)
-	return err == nil && p.Holds()
+	return err == nil && p.Name() != Plain
 }
 
 // Resolve makes ep, a browser on a fleet, ready to dial for a call (or,

@@ -14,7 +14,6 @@ type plain struct{}
 
 func (plain) Name() string     { return Plain }
 func (plain) TokenEnv() string { return "" }
-func (plain) Holds() bool      { return false }
 
 func (plain) Server(raw string) (Server, error) {
 	ep, err := chrome.ParseEndpoint(raw)

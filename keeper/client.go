@@ -49,12 +49,12 @@ func (c *Client) Visit(ctx context.Context, ep chrome.Endpoint, session, launche
 		return ""
 	}
 	req := request{Op: "visit", Session: session, Launched: launched != "", Browser: launched}
-	_, _, note, _, err := c.do(ctx, ep, req, session != "" || launched != "" || fleet.Holds(ep))
+	_, _, note, _, err := c.do(ctx, ep, req, session != "" || launched != "" || fleet.Kept(ep))
 	if err != nil && ctx.Err() == nil { // a call cut short has its own news
 		what := "this session is not closed when idle"
 		switch {
-		case fleet.Holds(ep):
-			what = "nothing holds this browser between calls, and the server closes it when this call ends"
+		case fleet.Kept(ep):
+			what = "nothing keeps this browser between calls (browserless closes it when this call ends) nor releases it"
 		case session == "":
 			what = "the Chrome cdpskill launched is not closed when idle"
 		}

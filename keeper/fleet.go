@@ -14,21 +14,23 @@ import (
 	"github.com/cdpskill/cdpskill/internal/private"
 )
 
-// A browser on a fleet that keeps it only while a connection to it is
-// open (fleet.Holds: browserless) lives between calls on its keeper's
-// connection, which asks the server for no job timeout. Letting it go
-// releases the browser: at the last closeTab of its tabs (Release), or
-// when no call came for the idle time. The server may end it too (its
-// job timeout, a kill), and the keeper goes with it. Each way leaves a
-// note, so that the call that finds the browser gone says why
-// (ReleasedWhy) rather than a guess.
+// A fleet's browser (fleet.Kept) is kept between calls by its keeper: its
+// connection, dialled for holding (browserless closes a browser with its
+// last connection, and the keeper's asks for no job timeout), and its
+// letting go, which releases the browser: at the last closeTab of its
+// tabs (Client.Release), or when no call came for the idle time, the
+// keeper asks the provider to release it and exits, closing its
+// connection. The server may end it too (its job timeout, a kill), and
+// the keeper goes with it. Each way leaves a note, so that the call that
+// finds the browser gone says why (ReleasedWhy) rather than a guess.
+
+// releaseWait bounds a provider's release as the keeper exits.
+const releaseWait = 5 * time.Second
 
 // connect dials the keeper's browser: a fleet's with the token the call
 // that started it passed on, for holding.
 func connect(ctx context.Context, cfg Config) (*chrome.Browser, error) {
-	ep := cfg.Endpoint
-	ep.Token = cfg.Token
-	ep, err := fleet.Resolve(ep, nil, true)
+	ep, err := fleet.Resolve(cfg.endpoint(), nil, true)
 	if err == nil {
 		var b *chrome.Browser
 		if b, err = chrome.Connect(ctx, nil, chrome.LaunchOptions{Endpoint: ep, Temp: cfg.Temp}, false); err == nil {
@@ -43,31 +45,49 @@ func connect(ctx context.Context, cfg Config) (*chrome.Browser, error) {
 	return nil, fmt.Errorf("cannot reach Chrome at %s: %w", cdp.RedactURL(cfg.Endpoint.String()), err)
 }
 
-// releaseNote is what a keeper leaves when its held browser ended.
+// endpoint is the keeper's browser with its token.
+func (cfg Config) endpoint() chrome.Endpoint {
+	ep := cfg.Endpoint
+	ep.Token = cfg.Token
+	return ep
+}
+
+// releaseNote is what a keeper leaves when its fleet's browser ended.
 type releaseNote struct {
 	At  time.Time `json:"at"`
 	Why string    `json:"why"`
 }
 
-// letGo releases the held browser, saying why (after "cdpskill released
-// it at 14:02:11 "): the connection closes when the keeper exits.
+// letGo marks the browser released, saying why (after "cdpskill released
+// it at 14:02:11 "); the keeper then exits, and releases it (releaseBrowser).
 func (k *keeper) letGo(now time.Time, why string) {
 	k.released = fmt.Sprintf("cdpskill released it at %s %s", now.Local().Format("15:04:05"), why)
+	k.letGoAt = now
 }
 
-// endedByServer notes a held browser whose connection the server ended.
+// endedByServer notes a kept browser whose connection the server ended.
 func (k *keeper) endedByServer(now time.Time) {
-	if k.holds && k.released == "" {
+	if k.kept && k.released == "" {
 		k.released = fmt.Sprintf("the server ended the connection that kept it at %s, after %s (its job timeout, or it was killed there), and a browser goes with its last connection",
 			now.Local().Format("15:04:05"), Duration(now.Sub(k.started).Round(time.Second)))
 	}
 }
 
-// noteRelease leaves the note of the held browser's end, as the keeper
-// exits for why (its connection closes then).
-func (k *keeper) noteRelease(why string) {
-	if !k.holds {
+// releaseBrowser ends the keeper's hold on a fleet's browser as it exits for
+// why: the provider releases one it let go of, and a note says what
+// became of it (its connection closes as the keeper exits).
+func (k *keeper) releaseBrowser(why string) {
+	if !k.kept {
 		return
+	}
+	if !k.letGoAt.IsZero() {
+		if p, err := fleet.Lookup(k.cfg.Endpoint.Provider); err == nil {
+			ctx, cancel := context.WithTimeout(context.Background(), releaseWait)
+			if err := p.Release(ctx, k.cfg.endpoint()); err != nil {
+				k.log.Printf("the provider may not have released it: %s", cdp.RedactText(err.Error()))
+			}
+			cancel()
+		}
 	}
 	if k.released == "" {
 		k.released = fmt.Sprintf("its keeper stopped at %s (%s), and the browser went with its connection", time.Now().Local().Format("15:04:05"), why)
@@ -93,22 +113,25 @@ func ReleasedWhy(temp private.Temp, ep chrome.Endpoint) string {
 	return n.Why
 }
 
-// Release has the keeper of the browser at ep let go of it, its last tab
-// closed: a fleet's browser it holds is released. Without a keeper
-// there, nothing holds it.
-func (c *Client) Release(ctx context.Context, ep chrome.Endpoint) error {
+// Release has the keeper of the fleet's browser at ep let go of it, its
+// last tab closed, which releases it. done is false when no keeper
+// answered: the caller releases it then.
+func (c *Client) Release(ctx context.Context, ep chrome.Endpoint) (done bool, err error) {
 	if c == nil {
-		return nil
+		return false, nil
 	}
 	rec, ok := readRecord(c.Temp, Dir(c.Temp, ep))
 	if !ok {
-		return nil
+		return false, nil
 	}
 	rep, err := ask(ctx, rec, request{Version: protocol, Op: "release"})
-	if err == nil && rep.Failure != nil && !rep.Failure.Exiting {
-		err = errors.New(rep.Failure.Message)
+	if err != nil {
+		return false, nil // gone or hung: nothing of it to wait for
 	}
-	return err
+	if rep.Failure != nil && !rep.Failure.Exiting {
+		return false, errors.New(rep.Failure.Message)
+	}
+	return true, nil
 }
 
 // noteFailure leaves why a keeper could not start, for the call that
@@ -127,11 +150,10 @@ func takeFailure(temp private.Temp, dir string) string {
 	return string(data)
 }
 
-// Keep has a keeper hold the browser at ep, a fleet's that lives only
-// while a connection to it is open (fleet.Holds), until its last tab
-// closes or no call comes for the idle time; it starts one when none
-// runs. ep carries the call's token (fleet.Resolve), which the keeper
-// dials with.
+// Keep has a keeper keep the fleet's browser at ep (fleet.Kept) until
+// its last tab closes or no call comes for the idle time; it starts one
+// when none runs. ep carries the call's token (fleet.Resolve), which the
+// keeper dials with.
 func (c *Client) Keep(ctx context.Context, ep chrome.Endpoint, session string) (note string, err error) {
 	if c == nil || c.Exe == nil {
 		return "", errNoExe

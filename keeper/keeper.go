@@ -242,8 +242,8 @@ type Status struct {
 	// Recording are the tabs it records: their labels, what and since
 	// when.
 	Recording []string `json:"recording,omitempty"`
-	// HoldsBrowser: the browser, on a fleet that keeps it only while a
-	// connection is open, lives on the keeper's between calls; it is
-	// released at the last closeTab, or after IdleClose with no call.
-	HoldsBrowser bool `json:"holdsBrowser,omitempty"`
+	// KeepsBrowser: the browser is a fleet's, which the keeper keeps
+	// between calls and releases at the last closeTab, or after
+	// IdleClose with no call.
+	KeepsBrowser bool `json:"keepsBrowser,omitempty"`
 }

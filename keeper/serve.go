@@ -65,11 +65,12 @@ type keeper struct {
 	// addr and token are how calls reach it (keeper.json).
 	addr, token string
 
-	// holds: the browser lives only while a connection to it is open
-	// (fleet.Holds), and the keeper's is the one between calls; released
-	// is why the keeper let go of it, once it did (fleet.go).
-	holds    bool
+	// kept: the browser is a fleet's (fleet.Kept), which the keeper's
+	// connection keeps between calls and its letting go releases;
+	// released is why it let go, once it did (fleet.go).
+	kept     bool
 	released string
+	letGoAt  time.Time
 }
 
 // Main is the keeper process: it reads its Config from stdin, logs to
@@ -125,7 +126,7 @@ func Main(stdin io.Reader, logw io.Writer) int {
 	}()
 	why := k.run(ctx)
 	k.recs.endAll(why)
-	k.noteRelease(why)
+	k.releaseBrowser(why)
 	lg.Printf("exits: %s", why)
 	return 0
 }
@@ -149,7 +150,7 @@ func newKeeper(ctx context.Context, cfg Config, dir string, lg *log.Logger) (*ke
 	now := time.Now()
 	k := &keeper{cfg: cfg, dir: dir, browser: b, log: lg, started: now, stop: make(chan struct{}),
 		held: map[string]*heldTab{}, lastCall: now, seen: map[string]time.Time{}, found: map[string]time.Time{},
-		holds: fleet.Holds(cfg.Endpoint)}
+		kept: fleet.Kept(cfg.Endpoint)}
 	// A keeper started again inherits its launched Chrome: the browser's
 	// websocket URL names one run of it.
 	if cfg.Launched {
@@ -237,14 +238,14 @@ func (k *keeper) tick(ctx context.Context, now time.Time) string {
 		k.exitChrome(tctx, now)
 		return fmt.Sprintf("closed its Chrome after %v with no call", k.cfg.Idle)
 	}
-	if k.cfg.Idle > 0 && k.holds && now.Sub(lastCall) >= k.cfg.Idle {
+	if k.cfg.Idle > 0 && k.kept && now.Sub(lastCall) >= k.cfg.Idle {
 		k.letGo(now, fmt.Sprintf("after %s with no call", Duration(k.cfg.Idle)))
 		return fmt.Sprintf("released its browser after %v with no call", k.cfg.Idle)
 	}
 	sessions := k.sessions(tctx)
 	k.closeIdleSessions(tctx, now, sessions)
 	downloads := k.relay.watching() && now.Sub(lastCall) < watchIdle
-	if len(k.held) == 0 && !downloads && !k.holds && !(k.cfg.Idle > 0 && (launched || len(sessions) > 0)) {
+	if len(k.held) == 0 && !downloads && !k.kept && !(k.cfg.Idle > 0 && (launched || len(sessions) > 0)) {
 		return "nothing to hold"
 	}
 	return ""
@@ -319,7 +320,7 @@ func (k *keeper) handle(ctx context.Context, req request) reply {
 		close(k.stop)
 		return reply{}
 	case "release":
-		if k.holds {
+		if k.kept {
 			k.letGo(time.Now(), "when its last tab was closed")
 		}
 		k.exiting = true
@@ -389,7 +390,7 @@ func (k *keeper) status(ctx context.Context) *Status {
 	sctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	st := &Status{PID: os.Getpid(), Since: k.started.Local().Format(time.DateTime), Sessions: k.sessions(sctx),
-		Downloads: k.relay.watching(), Recording: k.recs.labels(), HoldsBrowser: k.holds}
+		Downloads: k.relay.watching(), Recording: k.recs.labels(), KeepsBrowser: k.kept}
 	if k.cfg.Idle > 0 {
 		k.clock.Lock()
 		st.IdleClose, st.ClosesChrome = Duration(k.cfg.Idle), k.cfg.Launched

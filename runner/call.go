@@ -160,14 +160,13 @@ func (c *Call) connect(ctx context.Context, ep chrome.Endpoint, headless *bool, 
 }
 
 // create makes a browser on the fleet server srv and connects the call
-// to it; its keeper holds it from then on, when the provider keeps a
-// browser only while a connection to it is open.
+// to it; its keeper keeps it from then on.
 func (c *Call) create(ctx context.Context, srv fleet.Server) (*tab.Browser, error) {
 	b, err := tab.Create(ctx, srv, c.files.Temp)
 	if err != nil {
 		return nil, err
 	}
-	if fleet.Holds(b.Endpoint) {
+	if fleet.Kept(b.Endpoint) {
 		note, err := c.keep.Keep(ctx, b.Endpoint, c.tabs.Session())
 		if note != "" {
 			c.warn("%s", note)

@@ -647,19 +647,22 @@ func runCloseTab(ctx context.Context, e *env, p closeTabParams) (output, error) 
 }
 
 // releaseIfLast releases the fleet's browser at ep when no tab of the
-// call's session is left in it: its keeper lets go of it, and the
-// provider of what it keeps. It says whether it did.
+// call's session is left in it: its keeper lets go of it, which has the
+// provider release it; without a keeper, the call asks the provider. It
+// says whether it did.
 func (e *env) releaseIfLast(ctx context.Context, ep chrome.Endpoint) bool {
-	if ep.Provider == "" || len(e.aliasesAt(ep)) > 0 {
+	if !fleet.Kept(ep) || len(e.aliasesAt(ep)) > 0 {
 		return false
 	}
 	p, err := fleet.Lookup(ep.Provider)
 	if err != nil {
 		return false
 	}
-	err = e.keep.Release(ctx, ep)
-	if err == nil {
-		err = p.Release(ctx, ep)
+	done, err := e.keep.Release(ctx, ep)
+	if err == nil && !done {
+		if ep, err = fleet.Resolve(ep, e.getenv, false); err == nil {
+			err = p.Release(ctx, ep)
+		}
 	}
 	if err != nil {
 		e.warn("the %s browser at %s may not be released: %v", ep.Provider, ep, err)
