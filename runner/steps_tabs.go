@@ -34,7 +34,7 @@ var tabSteps = []step{
 		"make an open tab the call's tab", visual|holdsTabs, decodeConnectTab, runConnectTab).out(`{tab, url, title, otherMatches?}`).did("Connected").
 		also(`{"connectTab":"…"}`, "switchTab", "switchToTab", "selectTab", "focusTab", "useTab", "attachTab"),
 	define("closeTab", `"t1" | {tab}`,
-		"close a tab, forget its alias and history", holdsTabs, decodeCloseTab, runCloseTab).out(`{closed, removed?, recorded?, released?}`).
+		"", holdsTabs, decodeCloseTab, runCloseTab).out(`{closed, removed?, recorded?, released?}`).
 		also(`{"closeTab":"…"}`, "close", "closePage"),
 	define("listTabs", `true | {host, port | wsUrl}`,
 		"", holdsTabs, decodeListTabs, runListTabs).out(`{count, tabs: [{tab, targetId, url, title}]}`).
