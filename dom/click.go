@@ -348,16 +348,17 @@ func (c clicker) native(ctx context.Context, res *ClickResult, jsAllowed bool) (
 // press sends the mouse events and reads the probe. Events an
 // out-of-process frame never saw though they should have reached it (see
 // page.ReachesFrame) went astray to the element holding it, and are sent
-// once more.
+// again, up to maxResends times, each after both documents rendered a
+// frame: a loaded machine's compositor can stay behind for a few.
 func (c clicker) press(ctx context.Context, nav *cdp.Listener) (probeVerdict, error) {
 	pt := *c.el.Point
-	for again := true; ; again = false {
+	for sent := 0; ; sent++ {
 		if err := mouseClick(ctx, c.p.S, pt, c.button, c.count); err != nil {
 			return probeVerdict{}, err
 		}
 		v, err := probeUnlessLeaving(ctx, c.p, c.el, c.target, nav)
 		c.el.leaving = v.leaving
-		if err != nil || !again || v.Received || v.Seen || v.Replaced || v.Gone {
+		if err != nil || sent == maxResends || v.Received || v.Seen || v.Replaced || v.Gone {
 			return v, err
 		}
 		if astray, err := c.p.ReachesFrame(ctx, [2]float64{pt.X, pt.Y}); err != nil || !astray {
@@ -368,6 +369,9 @@ func (c clicker) press(ctx context.Context, nav *cdp.Listener) (probeVerdict, er
 		}
 	}
 }
+
+// maxResends bounds how often press sends events that went astray again.
+const maxResends = 3
 
 // probeVerdict is what the probe saw of an action's mouse events
 // (verify_probe.js).
