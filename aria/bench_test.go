@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cdpskill/cdpskill/aria"
+	"github.com/cdpskill/cdpskill/cdp/proto"
 	"github.com/cdpskill/cdpskill/internal/testbrowser"
 	"github.com/cdpskill/cdpskill/page"
 )
@@ -84,3 +85,60 @@ func median(times []time.Duration) float64 {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// BenchmarkMarks times finding the marks of an annotated screenshot of
+// the viewport of the 1,000-element page (one evaluation: the walk, the
+// refs and the boxes), beside the floor of the other way, a
+// DOM.getBoxModel per element on screen, which would still need the walk
+// for the refs.
+func BenchmarkMarks(b *testing.B) {
+	gen, err := os.ReadFile("testdata/generate.js")
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := page.New(browser.NewTab(b))
+	srv := testbrowser.Serve(b, "testdata")
+	testbrowser.Navigate(b, p.S, srv.URL+"/refs.html")
+	if err := p.CallJS(b.Context(), string(gen), nil, 1000); err != nil {
+		b.Fatal(err)
+	}
+	var view [2]float64
+	if err := p.CallJS(b.Context(), "() => [innerWidth, innerHeight]", &view); err != nil {
+		b.Fatal(err)
+	}
+	opts := aria.MarksOptions{Clip: aria.Region{Width: view[0], Height: view[1]}}
+	var n int
+	b.Run("evaluation", func(b *testing.B) {
+		var times []time.Duration
+		for b.Loop() {
+			start := time.Now()
+			m, err := aria.TakeMarks(b.Context(), p, opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			times = append(times, time.Since(start))
+			n = len(m.Marks)
+		}
+		b.ReportMetric(median(times), "median-ms")
+		b.ReportMetric(ms(slices.Min(times)), "min-ms")
+		b.ReportMetric(float64(n), "marks")
+	})
+	b.Run("getBoxModel", func(b *testing.B) {
+		node, err := proto.DOMGetNodeForLocation{X: 20, Y: 20}.Do(b.Context(), p.S)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var times []time.Duration
+		for b.Loop() {
+			start := time.Now()
+			for range n {
+				if _, err := (proto.DOMGetBoxModel{BackendNodeID: node.BackendNodeID}).Do(b.Context(), p.S); err != nil {
+					b.Fatal(err)
+				}
+			}
+			times = append(times, time.Since(start))
+		}
+		b.ReportMetric(median(times), "median-ms")
+		b.ReportMetric(ms(slices.Min(times)), "min-ms")
+	})
+}

@@ -4,7 +4,7 @@
 // Modules are factories (inpage's roles.js and places.js, and states.js, refs.js,
 // walk.js, view.js, render.js, hash.js; context.js, scope.js and elsewhere.js only
 // where they are used); entry points (snapshot.js, search.js, query.js, report.js,
-// fingerprint.js) take a lib object of those factories as their first
+// fingerprint.js, describe.js, marks.js) take a lib object of those factories as their first
 // argument; onscreen.js takes none, since it answers what snapshot.js left.
 package js
 
@@ -48,6 +48,8 @@ var (
 	onscreen string
 	//go:embed describe.js
 	describe string
+	//go:embed marks.js
+	marks string
 )
 
 var all = []inpage.Module{
@@ -75,6 +77,12 @@ var (
 	Describe = inpage.Lazy(func() string {
 		return inpage.Compose(describe, inpage.Module{Name: "roles", Src: inpage.Roles},
 			inpage.Module{Name: "places", Src: inpage.Places}, inpage.Module{Name: "refs", Src: refs})
+	})
+	// Marks needs what the walk and refs are made of, not the rendering.
+	Marks = inpage.Lazy(func() string {
+		return inpage.Compose(marks, inpage.Module{Name: "roles", Src: inpage.Roles}, inpage.Module{Name: "places", Src: inpage.Places},
+			inpage.Module{Name: "states", Src: states}, inpage.Module{Name: "refs", Src: refs},
+			inpage.Module{Name: "walk", Src: walk}, inpage.Module{Name: "view", Src: view})
 	})
 	// OnScreen takes no library: what it answers was made by Snapshot.
 	OnScreen = func() string { return onscreen }
