@@ -51,6 +51,9 @@ type ShotOptions struct {
 	// MaxSide, when set, scales the capture down at capture time so that
 	// neither side of the image is longer; zero keeps device pixels.
 	MaxSide int
+	// Marks, when set, annotates the image (png or jpeg) with the marks
+	// it finds for the captured region (annotate.go).
+	Marks ShotMarks
 }
 
 // Rect is a region in CSS pixels.
@@ -72,8 +75,14 @@ type Shot struct {
 	// pixel ratio, or a capture scaled down to MaxSide): a point in the
 	// image is at (x/scale, y/scale) CSS pixels from its top left.
 	Scale float64 `json:"scale,omitempty"`
+	// Annotated counts the elements an annotated image boxes, and Legend
+	// says what those are whose label found no room (ref: what it is).
+	Annotated *int   `json:"annotated,omitempty"`
+	Legend    Legend `json:"legend,omitempty"`
 	// Warning says when the scaled image is too small to read.
 	Warning string `json:"-"`
+	// Unannotated says what of an annotation is missing, and why.
+	Unannotated string `json:"-"`
 }
 
 // TooLargeError is a capture past MaxShotSide. It is no spec subtype: the
@@ -111,6 +120,9 @@ func (o ShotOptions) Validate() error {
 	if o.FullPage && o.Clip != nil {
 		return &invalid.Option{Field: "fullPage", Reason: "give fullPage or clip, not both"}
 	}
+	if f, _ := Format(o.Format); o.Marks != nil && f == "webp" {
+		return &invalid.Option{Field: "annotate", Reason: "draws on png and jpeg images, not webp"}
+	}
 	if c := o.Clip; c != nil && (c.Width <= 0 || c.Height <= 0 || c.X < 0 || c.Y < 0) {
 		return &invalid.Option{Field: "clip", Value: fmt.Sprintf("%gx%g at %g,%g", c.Width, c.Height, c.X, c.Y),
 			Reason: "width and height must be positive, x and y at least 0"}
@@ -141,7 +153,7 @@ func (f Files) Capture(ctx context.Context, s *cdp.Session, path string, opts Sh
 		defer cancel()
 	}
 	params := opts.params()
-	region, err := addClip(ctx, s, &params, opts)
+	area, err := addClip(ctx, s, &params, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -152,33 +164,111 @@ func (f Files) Capture(ctx context.Context, s *cdp.Session, path string, opts Sh
 		}
 		defer restore()
 	}
-	res, err := params.Do(ctx, s)
-	if err != nil {
-		return nil, fmt.Errorf("capture: screenshot: %w", err)
-	}
-	format := params.Format
-	w, h, err := imageSize(format, res.Data)
+	data, marks, err := shoot(ctx, s, params, opts, area)
 	if err != nil {
 		return nil, err
 	}
-	if err := f.writeFile(path, res.Data); err != nil {
+	shot := &Shot{Format: params.Format}
+	if opts.Marks != nil {
+		data = shot.annotate(data, opts.Quality, area, marks)
+	}
+	if shot.Width, shot.Height, err = imageSize(shot.Format, data); err != nil {
 		return nil, err
 	}
-	shot := &Shot{Path: path, Width: w, Height: h, Format: format}
-	if region.Width == 0 { // not measured
-		return shot, nil
+	if err := f.writeFile(path, data); err != nil {
+		return nil, err
+	}
+	shot.Path = path
+	shot.measured(area.region)
+	return shot, nil
+}
+
+// measured sets the scale of a shot of region and says when the image is
+// too small to read; a region not measured tells nothing.
+func (s *Shot) measured(region Rect) {
+	if region.Width == 0 {
+		return
 	}
 	// Measured, not derived: a phone page zoomed out to fit its screen
 	// has more CSS pixels than the screen has.
-	scale := float64(w) / region.Width
+	scale := float64(s.Width) / region.Width
 	if math.Abs(scale-1) > 1e-3 {
-		shot.Scale = math.Round(scale*1000) / 1000
+		s.Scale = math.Round(scale*1000) / 1000
 	}
 	if scale < minReadable {
-		shot.Warning = fmt.Sprintf("%g×%g CSS pixels at %.2f image pixels each are too small to read: "+
+		s.Warning = fmt.Sprintf("%g×%g CSS pixels at %.2f image pixels each are too small to read: "+
 			"capture a region (clip) or an element (selector), or keep device pixels (fullResolution)", region.Width, region.Height, scale)
 	}
-	return shot, nil
+}
+
+// found is what an annotated capture's marks are: what the page said of
+// the captured region, or why it said nothing.
+type found struct {
+	marks []ShotMark
+	err   error
+}
+
+// shoot captures the image, and the marks to annotate it with beside it:
+// while Chrome renders the frame to capture, the page walks its elements.
+// An image captured beyond the viewport resizes the view while it is
+// made, so its marks are found first, in the page as it stands. An
+// annotated image is captured as png, which annotate decodes, and encoded
+// once in the format asked for.
+func shoot(ctx context.Context, s *cdp.Session, params proto.PageCaptureScreenshot, opts ShotOptions, a area) ([]byte, found, error) {
+	var f found
+	done := make(chan struct{})
+	switch {
+	case opts.Marks == nil:
+		close(done)
+	case a.region.Width == 0:
+		f.err = fmt.Errorf("the page did not answer in time to say where its elements are")
+		close(done)
+	case params.CaptureBeyondViewport:
+		f.marks, f.err = opts.Marks(ctx, a.view)
+		close(done)
+	default:
+		go func() {
+			defer close(done)
+			f.marks, f.err = opts.Marks(ctx, a.view)
+		}()
+	}
+	if opts.Marks != nil {
+		params.Format, params.Quality = "png", 0
+	}
+	res, err := params.Do(ctx, s)
+	<-done
+	if err != nil {
+		return nil, f, fmt.Errorf("capture: screenshot: %w", err)
+	}
+	return res.Data, f, nil
+}
+
+// annotate draws the marks found on the png data and returns the image
+// in the shot's format; without marks, it says why and returns the image
+// unmarked, in that format.
+func (s *Shot) annotate(data []byte, quality int, a area, f found) []byte {
+	var out []byte
+	var drawn annotation
+	err := f.err
+	if err == nil {
+		out, drawn, err = annotate(data, s.Format, quality, a.view, f.marks)
+	}
+	if err != nil {
+		s.Unannotated = "not annotated: " + err.Error()
+		if s.Format == "png" {
+			return data
+		}
+		img, derr := decodePNG(data)
+		if derr != nil {
+			return data
+		}
+		if out, derr = encode(img, s.Format, quality); derr != nil {
+			return data
+		}
+		return out
+	}
+	s.Annotated, s.Legend, s.Unannotated = &drawn.drawn, drawn.legend, drawn.note()
+	return out
 }
 
 // layoutMetrics is what a clipped capture needs of Page.getLayoutMetrics.
@@ -212,11 +302,18 @@ func (m *layoutMetrics) inViewport(r Rect) bool {
 		r.X+r.Width <= v.PageX+v.ClientWidth && r.Y+r.Height <= v.PageY+v.ClientHeight
 }
 
-// addClip measures the region a capture shows, in CSS pixels, and sets
-// the clip of a full-page, region or scaled capture. Chrome paints beyond
-// the viewport only when asked, and the asking resizes the view for a
-// moment, so it is asked only when the region needs it.
-func addClip(ctx context.Context, s *cdp.Session, params *proto.PageCaptureScreenshot, opts ShotOptions) (Rect, error) {
+// area is the region a capture shows, in CSS pixels of the document, and
+// the same region in the viewport's (where the page says its elements
+// are); zero when the page did not answer.
+type area struct {
+	region, view Rect
+}
+
+// addClip measures the region a capture shows and sets the clip of a
+// full-page, region or scaled capture. Chrome paints beyond the viewport
+// only when asked, and the asking resizes the view for a moment, so it is
+// asked only when the region needs it.
+func addClip(ctx context.Context, s *cdp.Session, params *proto.PageCaptureScreenshot, opts ShotOptions) (area, error) {
 	var m layoutMetrics
 	var vw view
 	// A page whose navigation has no response yet answers no evaluation
@@ -239,31 +336,33 @@ func addClip(ctx context.Context, s *cdp.Session, params *proto.PageCaptureScree
 	})
 	if err := g.Wait(); err != nil {
 		if mctx.Err() != nil && ctx.Err() == nil && !opts.FullPage && opts.Clip == nil {
-			return Rect{}, nil
+			return area{}, nil
 		}
-		return Rect{}, err
+		return area{}, err
 	}
-	r := Rect{X: m.CSSVisualViewport.PageX, Y: m.CSSVisualViewport.PageY, Width: vw.Width, Height: vw.Height}
+	vv := m.CSSVisualViewport
+	r := Rect{X: vv.PageX, Y: vv.PageY, Width: vw.Width, Height: vw.Height}
 	switch {
 	case opts.FullPage:
 		r = Rect{Width: m.CSSContentSize.Width, Height: m.CSSContentSize.Height}
 	case opts.Clip != nil:
 		r = *opts.Clip
 	}
+	a := area{region: r, view: Rect{X: r.X - vv.PageX, Y: r.Y - vv.PageY, Width: r.Width, Height: r.Height}}
 	w, h := int(math.Ceil(r.Width*vw.Ratio)), int(math.Ceil(r.Height*vw.Ratio))
 	if w > MaxShotSide || h > MaxShotSide {
-		return Rect{}, &TooLargeError{Width: w, Height: h}
+		return area{}, &TooLargeError{Width: w, Height: h}
 	}
 	fit := 1.0
 	if longest := max(w, h); opts.MaxSide > 0 && longest > opts.MaxSide {
 		fit = float64(opts.MaxSide) / float64(longest)
 	}
 	if fit == 1 && !opts.FullPage && opts.Clip == nil {
-		return r, nil // the viewport as it is: no clip needed
+		return a, nil // the viewport as it is: no clip needed
 	}
 	params.Clip = &proto.Viewport{X: r.X, Y: r.Y, Width: r.Width, Height: r.Height, Scale: fit}
 	params.CaptureBeyondViewport = opts.FullPage || opts.Clip != nil && !m.inViewport(r)
-	return r, nil
+	return a, nil
 }
 
 // transparentBackground clears the default background until restore,
