@@ -83,6 +83,8 @@ type Call struct {
 
 	// exiting: the process ends with the call (Options.Exiting).
 	exiting bool
+	// annotate: the report's screenshot boxes the refs ("annotate").
+	annotate bool
 	// early is the report's screenshot, taken while the last step settled
 	// (see shootOnce).
 	early *earlyShot

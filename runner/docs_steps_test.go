@@ -179,7 +179,7 @@ var outputExamples = map[string][]string{
 	"upload":           {`{"upload":{"selector":"#avatar","files":["/etc/hostname"]}}`},
 	"getUrl":           {`{"getUrl":true}`},
 	"getTitle":         {`{"getTitle":true}`},
-	"screenshot":       {`{"screenshot":true}`},
+	"screenshot":       {`{"screenshot":true}`, `{"screenshot":{"annotate":true}}`},
 	"history":          {`{"history":true}`},
 	"keepArtifacts":    {`{"keepArtifacts":"$TMPDIR/kept"}`},
 	"pdf":              {`{"pdf":true}`},

@@ -77,6 +77,16 @@ var fieldDefs = []fieldDef{
 			}
 			return nil
 		}},
+	{name: "annotate", where: topLevel, usage: "true",
+		summary: "the call's screenshot boxes each interactive element with its ref",
+		set: func(raw json.RawMessage, _ place, req *request, _ *plannedStep) error {
+			b, ok := asBool(raw)
+			if !ok {
+				return fmt.Errorf("must be true or false, got %s", jsonKind(raw))
+			}
+			req.annotate = b
+			return nil
+		}},
 	{name: "optional", where: onStep, usage: "true",
 		summary: "the step's failure is reported as skipped and the batch goes on",
 		set: func(raw json.RawMessage, _ place, _ *request, ps *plannedStep) error {

@@ -25,10 +25,13 @@ type Result struct {
 	Screenshot     string          `json:"screenshot,omitempty"`
 	// ScreenshotScale is the screenshot's pixels per CSS pixel, when not
 	// 1: a high pixel ratio scaled to fit a vision model.
-	ScreenshotScale float64                `json:"screenshotScale,omitempty"`
-	Context         *page.Context          `json:"context,omitempty"`
-	Console         *capture.Report        `json:"console,omitempty"`
-	Network         *capture.NetworkReport `json:"network,omitempty"`
+	ScreenshotScale float64 `json:"screenshotScale,omitempty"`
+	// ScreenshotLegend says, for an annotated screenshot ("annotate"),
+	// what the elements are whose ref label found no room.
+	ScreenshotLegend capture.Legend         `json:"screenshotLegend,omitempty"`
+	Context          *page.Context          `json:"context,omitempty"`
+	Console          *capture.Report        `json:"console,omitempty"`
+	Network          *capture.NetworkReport `json:"network,omitempty"`
 	// Routes are the tab's routes in force, with their hits.
 	Routes           []routeLine  `json:"routes,omitempty"`
 	Steps            []StepResult `json:"steps,omitempty"`

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,9 +21,9 @@ import (
 // captureSteps save what the page shows and report what it logged and
 // fetched.
 var captureSteps = []step{
-	defineFiles("screenshot", `true | "path" | {path, fullPage, clip: {x, y, width, height}, selector|ref, padding, format: png|jpeg|webp, quality, omitBackground, fullResolution}`,
+	defineFiles("screenshot", `true | "path" | {path, fullPage, clip: {x, y, width, height}, selector|ref, padding, format: png|jpeg|webp, quality, omitBackground, fullResolution, annotate}`,
 		"clip is in page CSS px",
-		needsTab, decodeScreenshot, runScreenshot).out(`{path, width, height, format, scale?}`).
+		needsTab, decodeScreenshot, runScreenshot).out(`{path, width, height, format, scale?, annotated?, legend?}`).
 		also(`{"screenshot":true}`, "takeScreenshot", "captureScreenshot"),
 	defineFiles("pdf", `true | "path" | {path, landscape, scale, pageRanges: "1-3, 5", margin{Top,Bottom,Left,Right}, paperWidth, paperHeight (inches), displayHeaderFooter, headerTemplate, footerTemplate, printBackground, preferCSSPageSize}`,
 		"",
@@ -53,6 +54,9 @@ type screenshotParams struct {
 	Quality        int           `json:"quality"`
 	OmitBackground bool          `json:"omitBackground"`
 	FullResolution bool          `json:"fullResolution"`
+	// Annotate boxes the interactive elements the image shows, each
+	// labelled with its ref.
+	Annotate bool `json:"annotate"`
 }
 
 func decodeScreenshot(raw json.RawMessage, files capture.Files) (screenshotParams, error) {
@@ -83,6 +87,9 @@ func decodeScreenshot(raw json.RawMessage, files capture.Files) (screenshotParam
 	}
 	if p.Quality != 0 && p.Format == "png" {
 		return p, paramErrorf(`"quality" applies to jpeg and webp, not png`)
+	}
+	if p.Annotate && p.Format == "webp" {
+		return p, paramErrorf(`"annotate" draws on png and jpeg images, not webp`)
 	}
 	if err := p.options().Validate(); err != nil {
 		return p, paramErrorf("%v", err)
@@ -159,11 +166,19 @@ func runScreenshot(ctx context.Context, e *env, p screenshotParams) (output, err
 	if path == "" {
 		path = e.files.NextPath(e.alias(), "shot", extension(p.Format))
 	}
+	if p.Annotate {
+		opts.Marks = e.shotMarks
+	}
 	shot, err := e.files.Capture(ctx, e.tab.Session, path, opts)
 	if shot == nil {
 		return output{}, err
 	}
-	return output{value: shot, warning: shot.Warning}, err
+	return output{value: shot, warning: joinWarnings(shot.Warning, shot.Unannotated)}, err
+}
+
+// joinWarnings joins the warnings that say something.
+func joinWarnings(ws ...string) string {
+	return strings.Join(slices.DeleteFunc(ws, func(w string) bool { return w == "" }), "; ")
 }
 
 // --- pdf

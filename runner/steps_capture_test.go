@@ -56,6 +56,9 @@ func TestDecodeCaptureSteps(t *testing.T) {
 		{"screenshot", `{"selector":"#a","ref":"s1e1"}`, []string{"not both"}},
 		{"screenshot", `{"selector":"#a","fullPage":true}`, []string{"element"}},
 		{"screenshot", `{"padding":5}`, []string{"padding"}},
+		{"screenshot", `{"annotate":true,"fullPage":true,"format":"jpeg","quality":60}`, nil},
+		{"screenshot", `{"annotate":true,"path":"a.webp"}`, []string{`"annotate" draws on png and jpeg`}},
+		{"screenshot", `{"annotated":true}`, []string{`did you mean "annotate"`}},
 
 		{"pdf", `true`, nil},
 		{"pdf", `"report.pdf"`, nil},

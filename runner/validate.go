@@ -29,7 +29,9 @@ type request struct {
 	timeout time.Duration
 	// dialog answers the call's JavaScript dialogs; nil means the default.
 	dialog *page.DialogPolicy
-	steps  []plannedStep
+	// annotate boxes the refs on the report's screenshot.
+	annotate bool
+	steps    []plannedStep
 }
 
 // any reports whether a step of the batch has f.
@@ -242,6 +244,10 @@ func planStep(n int, raw json.RawMessage, files capture.Files) (*plannedStep, []
 	for _, k := range unknown {
 		if fieldAt(k, inParams) != nil {
 			problems = append(problems, at(`%q goes inside the action's params, e.g. {"click":{"selector":"#save",%q:"() => …"}}`, k, k)...)
+			continue
+		}
+		if fieldAt(k, topLevel) != nil && k != "steps" {
+			problems = append(problems, at(`%q goes at the top level, beside "steps", for the whole call`, k)...)
 			continue
 		}
 		problems = append(problems, at("unknown step %q%s", k, unknownStepHint(k, keys[k]))...)

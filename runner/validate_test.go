@@ -44,6 +44,8 @@ func TestParseRequestErrors(t *testing.T) {
 		{"timeout string", `{"timeout":"5s","steps":[{"sleep":1}]}`, Validation, []string{`"timeout" must be a number of milliseconds`}},
 		{"step timeout zero", `{"steps":[{"sleep":1,"timeout":0}]}`, Validation, []string{`step 1: "timeout" must be a positive`}},
 		{"optional not bool", `{"steps":[{"sleep":1,"optional":"yes"}]}`, Validation, []string{`"optional" must be true or false`}},
+		{"annotate not bool", `{"annotate":"yes","steps":[{"sleep":1}]}`, Validation, []string{`"annotate" must be true or false`}},
+		{"annotate on a step", `{"steps":[{"click":"#a","annotate":true}]}`, Validation, []string{`step 1: "annotate" goes at the top level, beside "steps"`}},
 		{"tab not string", `{"tab":1,"steps":[{"sleep":1}]}`, Validation, []string{`"tab" must be a tab alias`}},
 		{"sleep too long", `{"steps":[{"sleep":60001}]}`, Validation, []string{"sleep", "60000"}},
 		{"goto wrong type", `{"steps":[{"goto":42}]}`, Validation, []string{"step 1: goto:"}},
