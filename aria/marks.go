@@ -36,10 +36,11 @@ type MarksOptions struct {
 }
 
 // Marks are the interactive elements in a region, in reading order, with
-// the refs the report's snapshots give them (js/marks.js), found in one
-// evaluation that leaves the page's DOM as it was: nothing is drawn in
-// the page. The current frame's elements are the ones marked, as its
-// snapshots are the agent's.
+// the refs the report's snapshots give them (js/marks.js, js/boxes.js),
+// found in one evaluation that leaves the page's DOM as it was: nothing
+// is drawn in the page. The current frame's elements are the ones marked,
+// as its snapshots are the agent's. The report finds those of the screen
+// in its own walk (ReportOptions.Marks).
 type Marks struct {
 	Marks        []Mark `json:"marks"`
 	LastSnapshot int    `json:"lastSnapshot"`
@@ -59,9 +60,15 @@ func TakeMarks(ctx context.Context, p *page.Page, opts MarksOptions) (*Marks, er
 	if err := p.CallJS(ctx, js.Marks(), &m, opts); err != nil {
 		return nil, fmt.Errorf("aria: marks: %w", err)
 	}
-	for i := range m.Marks {
-		m.Marks[i].X += dx
-		m.Marks[i].Y += dy
-	}
+	moveMarks(m.Marks, dx, dy)
 	return &m, nil
+}
+
+// moveMarks moves marks the page gave in its frame's viewport into the
+// tab's, the frame's being at dx, dy.
+func moveMarks(marks []Mark, dx, dy float64) {
+	for i := range marks {
+		marks[i].X += dx
+		marks[i].Y += dy
+	}
 }

@@ -65,11 +65,25 @@ func TestMarks(t *testing.T) {
 	near("In frame", aria.Region{X: 20, Y: 230, Width: 100, Height: 30})
 	near("Shadow", aria.Region{X: 400, Y: 10, Width: 90, Height: 30})
 
-	r := takeReport(t, p, aria.ReportOptions{Viewport: true})
+	// The report's walk gives the same marks of its view, but the frame's
+	// (its view shows a frame as a line).
+	r := takeReport(t, p, aria.ReportOptions{Viewport: true, Marks: true})
 	for _, name := range []string{"Open", "Row 1", "Shadow"} {
 		if m := got[name]; !strings.Contains(r.Viewport, `"`+name+`" [ref=`+m.Ref+`]`) {
 			t.Errorf("%s is %s, not the report's ref:\n%s", name, m.Ref, r.Viewport)
 		}
+	}
+	var inReport []aria.Mark
+	for _, m := range got {
+		if m.Name != "In frame" {
+			inReport = append(inReport, m)
+		}
+	}
+	byRef := func(a, b aria.Mark) int { return strings.Compare(a.Ref, b.Ref) }
+	slices.SortFunc(inReport, byRef)
+	slices.SortFunc(r.Marks, byRef)
+	if !slices.Equal(r.Marks, inReport) {
+		t.Errorf("the report's marks:\n%v\nwant\n%v", r.Marks, inReport)
 	}
 	if again := takeMarks(t, p, view); again["Open"].Ref != got["Open"].Ref || again["In frame"].Ref != got["In frame"].Ref {
 		t.Errorf("refs changed between two marks: %v then %v", got, again)

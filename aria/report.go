@@ -18,6 +18,9 @@ type ReportOptions struct {
 	// Elsewhere, the name of the call (page.ArmSettle), asks beside the
 	// viewport for what the call's actions put on the page out of view.
 	Elsewhere string `json:"elsewhere,omitempty"`
+	// Marks asks beside the viewport for the boxes of its interactive
+	// elements, for an annotated screenshot (see TakeMarks).
+	Marks bool `json:"marks,omitempty"`
 	// SnapshotFloor and ElementFloor are the tab's ref counters (see
 	// Options).
 	SnapshotFloor int `json:"snapshotFloor,omitempty"`
@@ -46,7 +49,10 @@ type Report struct {
 	Print string `json:"print"`
 	// Elsewhere is what the call's actions put on the page out of view,
 	// when asked for.
-	Elsewhere    []Away `json:"elsewhere"`
+	Elsewhere []Away `json:"elsewhere"`
+	// Marks are the viewport's interactive elements with their refs and
+	// boxes, in the tab's viewport, when asked for.
+	Marks        []Mark `json:"marks"`
 	LastSnapshot int    `json:"lastSnapshot"`
 	LastElement  int    `json:"lastElement"`
 }
@@ -67,6 +73,13 @@ func TakeReport(ctx context.Context, p *page.Page, opts ReportOptions) (*Report,
 	page.ExposeClickHandlers(ctx, p)
 	if err := p.CallJS(ctx, js.Report(), &r, opts); err != nil {
 		return nil, fmt.Errorf("aria: report snapshot: %w", err)
+	}
+	if len(r.Marks) > 0 {
+		dx, dy, err := p.FrameOffset(ctx, false)
+		if err != nil {
+			return nil, fmt.Errorf("aria: report snapshot: %w", err)
+		}
+		moveMarks(r.Marks, dx, dy)
 	}
 	return &r, nil
 }

@@ -50,6 +50,9 @@ const (
 	maxLegend = 30
 	// jpegQuality is Chrome's own default.
 	jpegQuality = 80
+	// maxAnnotated bounds the file Annotate reads back: a screenshot of
+	// at most ReadableSide a side is far smaller.
+	maxAnnotated = 64 << 20
 )
 
 // Legend says what the marks whose label found no room are, in reading

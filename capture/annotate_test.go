@@ -80,6 +80,27 @@ func TestCaptureAnnotated(t *testing.T) {
 		t.Errorf("no image without its marks: %v", err)
 	}
 
+	// Marks found after the capture are drawn on its file.
+	shot, err = (capture.Files{}).Capture(ctx, s, filepath.Join(dir, "later.png"), capture.ShotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(shot.Path)
+	marks, _ := buttonMarks(s, &asked)(ctx, capture.Rect{})
+	if err := (capture.Files{}).Annotate(shot, marks, nil); err != nil || shot.Annotated == nil || *shot.Annotated == 0 {
+		t.Errorf("annotated after: %v, %+v", err, shot)
+	}
+	if after, _ := os.ReadFile(shot.Path); string(after) == string(before) {
+		t.Errorf("the file was not drawn on")
+	}
+	shot, err = (capture.Files{}).Capture(ctx, s, filepath.Join(dir, "later.jpg"), capture.ShotOptions{Format: "jpeg"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := (capture.Files{}).Annotate(shot, marks, nil); err == nil {
+		t.Errorf("a jpeg annotated after its capture")
+	}
+
 	_, err = (capture.Files{}).Capture(ctx, s, filepath.Join(dir, "c.webp"), capture.ShotOptions{Format: "webp", Marks: failing})
 	var opt *invalid.Option
 	if !errors.As(err, &opt) || opt.Field != "annotate" {

@@ -83,6 +83,10 @@ type Shot struct {
 	Warning string `json:"-"`
 	// Unannotated says what of an annotation is missing, and why.
 	Unannotated string `json:"-"`
+	// view is the region the image shows, in the viewport's CSS pixels
+	// (zero when not measured), for an annotation after the capture
+	// (Annotate).
+	view Rect
 }
 
 // TooLargeError is a capture past MaxShotSide. It is no spec subtype: the
@@ -168,9 +172,9 @@ func (f Files) Capture(ctx context.Context, s *cdp.Session, path string, opts Sh
 	if err != nil {
 		return nil, err
 	}
-	shot := &Shot{Format: params.Format}
+	shot := &Shot{Format: params.Format, view: area.view}
 	if opts.Marks != nil {
-		data = shot.annotate(data, opts.Quality, area, marks)
+		data = shot.annotate(data, opts.Quality, marks)
 	}
 	if shot.Width, shot.Height, err = imageSize(shot.Format, data); err != nil {
 		return nil, err
@@ -243,15 +247,37 @@ func shoot(ctx context.Context, s *cdp.Session, params proto.PageCaptureScreensh
 	return res.Data, f, nil
 }
 
+// Annotate draws on a png shot, in its file, marks found since it was
+// taken (the report's, from its own walk of the page), or says in the
+// shot why there are none (err). The file is left as it was when nothing
+// could be drawn.
+func (f Files) Annotate(s *Shot, marks []ShotMark, err error) error {
+	if s.Format != "png" {
+		return fmt.Errorf("capture: annotate: a %s image is drawn on as it is captured", s.Format)
+	}
+	data, rerr := f.Temp.ReadFile(s.Path, maxAnnotated)
+	if rerr != nil {
+		return rerr
+	}
+	if err == nil && s.view.Width == 0 {
+		err = fmt.Errorf("the page did not answer in time to say where its elements are")
+	}
+	out := s.annotate(data, 0, found{marks, err})
+	if s.Annotated == nil {
+		return nil
+	}
+	return f.writeFile(s.Path, out)
+}
+
 // annotate draws the marks found on the png data and returns the image
 // in the shot's format; without marks, it says why and returns the image
 // unmarked, in that format.
-func (s *Shot) annotate(data []byte, quality int, a area, f found) []byte {
+func (s *Shot) annotate(data []byte, quality int, f found) []byte {
 	var out []byte
 	var drawn annotation
 	err := f.err
 	if err == nil {
-		out, drawn, err = annotate(data, s.Format, quality, a.view, f.marks)
+		out, drawn, err = annotate(data, s.Format, quality, s.view, f.marks)
 	}
 	if err != nil {
 		s.Unannotated = "not annotated: " + err.Error()

@@ -106,6 +106,36 @@ func TestAnnotatedScreenshotLeavesTheDOMAlone(t *testing.T) {
 	}
 }
 
+// The report's annotated screenshot is labelled from the report's own
+// walk: its labels sit in their boxes, and the refs of its legend are the
+// viewportSnapshot's.
+func TestAnnotatedReportScreenshot(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/annotate.html")
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"annotate":true,"steps":[{"click":"#save"}]}`, tab))
+	if code != 0 || res["warnings"] != nil {
+		t.Fatalf("%v", res)
+	}
+	view := res["viewportSnapshot"].(string)
+	legend, _ := res["screenshotLegend"].(map[string]any)
+	if len(legend) == 0 {
+		t.Errorf("no legend for the crowded links: %v", res)
+	}
+	for ref := range legend {
+		if !strings.Contains(view, "[ref="+ref+"]") {
+			t.Errorf("legend's %s is not in the viewportSnapshot:\n%s", ref, view)
+		}
+	}
+	refs := refsByName(view)
+	box := c.call(t, tab, fmt.Sprintf(`{"getBox":%q}`, refs["Save"]))[0]
+	scale := 1.0
+	if s, ok := res["screenshotScale"].(float64); ok {
+		scale = s
+	}
+	checkLabelled(t, decodePNGFile(t, res["screenshot"].(string)), "Save", cssBox(box, scale))
+}
+
 var refLine = regexp.MustCompile(`(?m)^\s*- \w+ "([^"]*)".*\[ref=(s\d+e\d+)\]`)
 
 // refsByName reads a snapshot's refs by their elements' names.

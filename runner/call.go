@@ -83,8 +83,9 @@ type Call struct {
 
 	// exiting: the process ends with the call (Options.Exiting).
 	exiting bool
-	// annotate: the report's screenshot boxes the refs ("annotate").
-	annotate bool
+	// after, when the call asked for "annotate", brings the report's
+	// screenshot its marks.
+	after *afterMarks
 	// early is the report's screenshot, taken while the last step settled
 	// (see shootOnce).
 	early *earlyShot

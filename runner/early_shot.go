@@ -83,7 +83,7 @@ func (c *Call) shootEarly(ctx context.Context, m settleMark) *earlyShot {
 	path := c.callFile(capture.AfterShot)
 	go func() {
 		defer close(e.done)
-		e.shot, e.err = c.files.Capture(sctx, e.sess, path, c.reportShot())
+		e.shot, e.err = c.files.Capture(sctx, e.sess, path, capture.ShotOptions{MaxSide: capture.ReadableSide})
 	}()
 	return e
 }

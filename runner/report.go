@@ -181,8 +181,9 @@ func (c *Call) takeAfter(ctx context.Context) *screen {
 	actx, cancel := context.WithTimeout(ctx, afterBudget)
 	defer cancel()
 	s, e := c.tab.RefFloors()
-	opts := aria.ReportOptions{Viewport: true, Elsewhere: c.name(), SnapshotFloor: s, ElementFloor: e}
+	opts := aria.ReportOptions{Viewport: true, Elsewhere: c.name(), Marks: c.after != nil, SnapshotFloor: s, ElementFloor: e}
 	now, err := aria.TakeReport(actx, c.page(), opts)
+	c.after.set(marksOf(now), err)
 	if err != nil {
 		why := err.Error()
 		if errors.Is(err, context.DeadlineExceeded) {
@@ -192,7 +193,7 @@ func (c *Call) takeAfter(ctx context.Context) *screen {
 		return nil
 	}
 	out := &screen{now: now}
-	opts.Viewport, opts.Full, opts.Elsewhere = false, true, ""
+	opts.Viewport, opts.Full, opts.Elsewhere, opts.Marks = false, true, "", false
 	if full, err := aria.TakeReport(actx, c.page(), opts); err == nil {
 		now.LastSnapshot, now.LastElement = full.LastSnapshot, full.LastElement
 		out.fullPath = c.env().writeArtifact(c.callFile(capture.AfterYAML), []byte(full.Full+"\n"))

@@ -118,7 +118,7 @@ func run(ctx context.Context, input []byte, opts Options, trace *cdp.Trace) *Res
 	ctx, abort := context.WithCancelCause(ctx)
 	defer abort(nil)
 	c := &Call{getenv: opts.Getenv, tabs: reg, files: files, trace: trace,
-		start: time.Now(), abort: abort, timeout: req.timeout, exiting: opts.Exiting, annotate: req.annotate}
+		start: time.Now(), abort: abort, timeout: req.timeout, exiting: opts.Exiting, after: newAfterMarks(req.annotate)}
 	defer c.close()
 	c.keep = c.keeperClient(opts.Keeper)
 	// The registry is transient state: a damaged one is rebuilt from what
@@ -602,6 +602,8 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 			return nil
 		})
 		g.Go(func() error { scr = c.takeAfter(ctx); return nil })
+	} else {
+		c.after.set(nil, fmt.Errorf("the page could not be read after the steps"))
 	}
 	if r.visual {
 		g.Go(func() error {
@@ -611,13 +613,13 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 			if !ok {
 				sctx, cancel := context.WithTimeout(ctx, screenshotBudget)
 				defer cancel()
-				shot, err = c.files.Capture(sctx, c.sess(), path, c.reportShot())
+				shot, err = c.files.Capture(sctx, c.sess(), path, capture.ShotOptions{MaxSide: capture.ReadableSide})
 			}
 			if err == nil {
+				actx, cancel := context.WithTimeout(ctx, afterBudget)
+				defer cancel()
+				c.annotateShot(actx, shot)
 				res.Screenshot, res.ScreenshotScale, res.ScreenshotLegend = path, shot.Scale, shot.Legend
-				if shot.Unannotated != "" {
-					c.warn("screenshot: %s", shot.Unannotated)
-				}
 			} else {
 				c.unsavedFile(err) // the agent can do something about that one; a slow page, not
 			}

@@ -2,8 +2,8 @@
 // per file, and composes the page calls from them.
 //
 // Modules are factories (inpage's roles.js and places.js, and states.js, refs.js,
-// walk.js, view.js, render.js, hash.js; context.js, scope.js and elsewhere.js only
-// where they are used); entry points (snapshot.js, search.js, query.js, report.js,
+// walk.js, view.js, render.js, hash.js; context.js, scope.js, elsewhere.js and
+// boxes.js only where they are used); entry points (snapshot.js, search.js, query.js, report.js,
 // fingerprint.js, describe.js, marks.js) take a lib object of those factories as their first
 // argument; onscreen.js takes none, since it answers what snapshot.js left.
 package js
@@ -33,6 +33,8 @@ var (
 	scope string
 	//go:embed elsewhere.js
 	elsewhere string
+	//go:embed boxes.js
+	boxes string
 
 	//go:embed snapshot.js
 	snapshot string
@@ -60,6 +62,7 @@ var (
 	contexts = inpage.Module{Name: "context", Src: context}
 	scopes   = inpage.Module{Name: "scope", Src: scope}
 	away     = inpage.Module{Name: "elsewhere", Src: elsewhere}
+	boxed    = inpage.Module{Name: "boxes", Src: boxes}
 )
 
 // The page calls of package aria.
@@ -70,7 +73,7 @@ var (
 	Search = inpage.Lazy(func() string { return inpage.Compose(search, all...) })
 	Query  = inpage.Lazy(func() string { return inpage.Compose(query, all...) })
 	Report = inpage.Lazy(func() string {
-		return inpage.Compose(report, append(all[:len(all):len(all)], contexts, scopes, away)...)
+		return inpage.Compose(report, append(all[:len(all):len(all)], contexts, scopes, away, boxed)...)
 	})
 	Fingerprint = inpage.Lazy(func() string { return inpage.Compose(fingerprint, inpage.Module{Name: "hash", Src: hash}) })
 	// Describe needs only what refs and names are made of.
@@ -82,7 +85,7 @@ var (
 	Marks = inpage.Lazy(func() string {
 		return inpage.Compose(marks, inpage.Module{Name: "roles", Src: inpage.Roles}, inpage.Module{Name: "places", Src: inpage.Places},
 			inpage.Module{Name: "states", Src: states}, inpage.Module{Name: "refs", Src: refs},
-			inpage.Module{Name: "walk", Src: walk}, inpage.Module{Name: "view", Src: view})
+			inpage.Module{Name: "walk", Src: walk}, inpage.Module{Name: "view", Src: view}, boxed)
 	})
 	// OnScreen takes no library: what it answers was made by Snapshot.
 	OnScreen = func() string { return onscreen }

@@ -9,8 +9,8 @@
 // leaves out a landmark crowded with controls beside the app (a docs
 // sidebar's links, scope.js crowded), which would repeat in every result.
 //
-// opts: {viewport, full, print, elsewhere, snapshotFloor, elementFloor}
-// returns {viewport?, lean?, print?, elsewhere?, full?, doc, scroll,
+// opts: {viewport, full, print, elsewhere, marks, snapshotFloor, elementFloor}
+// returns {viewport?, lean?, print?, elsewhere?, marks?, full?, doc, scroll,
 //          lastSnapshot, lastElement}
 // where doc tells this document from the next one the frame loads, and
 // scroll is the window's [x, y]. The viewport view marks the elements
@@ -18,7 +18,9 @@
 // for, is the page's fingerprint beside it (fingerprint.js), so that the
 // runner can tell which steps changed the page; elsewhere, given the
 // call's name, is what its actions put on the page out of view
-// (elsewhere.js).
+// (elsewhere.js); marks, the boxes of its interactive elements on screen
+// for the report's annotated screenshot (boxes.js), from the same walk, so
+// its labels are the view's refs.
 function report(lib, opts) {
   'use strict';
   opts = opts || {};
@@ -32,9 +34,11 @@ function report(lib, opts) {
 
   const res = {};
   if (opts.viewport) {
-    const W = lib.walk(R, S, lib.view(), { viewportOnly: true, markNotices: true });
+    const V = lib.view();
+    const W = lib.walk(R, S, V, { viewportOnly: true, markNotices: true });
     const nodes = W.tree(body);
     refs.assign(nodes, [], W);
+    if (opts.marks) res.marks = lib.boxes(V, { x: 0, y: 0, width: innerWidth, height: innerHeight }).marks(nodes, W);
     identify(nodes);
     res.viewport = marked.render(nodes).join('\n');
     const crowd = lib.scope(R, W.cut).crowded(out.lean(nodes));
