@@ -603,7 +603,7 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 		})
 		g.Go(func() error { scr = c.takeAfter(ctx); return nil })
 	} else {
-		c.after.set(nil, fmt.Errorf("the page could not be read after the steps"))
+		c.after.set(nil, fmt.Errorf("a navigation holds the page back"))
 	}
 	if r.visual {
 		g.Go(func() error {
