@@ -219,8 +219,9 @@ func tagSize(text string, scale int) image.Point {
 
 // place gives each label the first of its places that shows whole,
 // overlaps no tag placed before, and covers no other mark's box but one
-// around its own; then each label left the first that only overlaps no
-// tag. A label with no such place keeps an empty tag.
+// around its own; then each label left the place that overlaps no tag
+// and covers least of the others (the first of equals). A label with no
+// such place keeps an empty tag.
 func place(labels []label, bounds image.Rectangle, scale int) {
 	var tags []image.Rectangle
 	for _, strict := range []bool{true, false} {
@@ -229,27 +230,37 @@ func place(labels []label, bounds image.Rectangle, scale int) {
 			if !l.tag.Empty() {
 				continue
 			}
+			best, least := image.Rectangle{}, -1
 			for _, t := range places(l.box, tagSize(l.mark.Label, scale), scale) {
-				if t.In(bounds) && !overlapsAny(t, tags) && (!strict || !coversOther(t, labels, i)) {
-					l.tag = t
-					tags = append(tags, t)
+				if !t.In(bounds) || overlapsAny(t, tags) {
+					continue
+				}
+				if covers := coveredOf(t, labels, i); least < 0 || covers < least {
+					best, least = t, covers
+				}
+				if least == 0 {
 					break
 				}
+			}
+			if least == 0 || least > 0 && !strict {
+				l.tag = best
+				tags = append(tags, best)
 			}
 		}
 	}
 }
 
 // places are where a tag of size may go for box b, best first: inside a
-// corner, top left first, when it fits within the outline (o wide); then
-// outside, above, below, left, right; last, over a box too small to hold
-// it.
+// corner, top left first, when it fits (within the outline, o wide, when
+// there is room: a tag over the outline is of its colour); then outside,
+// above, below, left, right; last, over a box too small to hold it.
 func places(b image.Rectangle, size image.Point, o int) []image.Rectangle {
 	at := func(x, y int) image.Rectangle { return image.Rect(x, y, x+size.X, y+size.Y) }
 	var out []image.Rectangle
-	if size.X+2*o <= b.Dx() && size.Y+2*o <= b.Dy() {
-		left, right := b.Min.X+o, b.Max.X-o-size.X
-		top, bottom := b.Min.Y+o, b.Max.Y-o-size.Y
+	if size.X <= b.Dx() && size.Y <= b.Dy() {
+		ix, iy := inset(b.Dx()-size.X, o), inset(b.Dy()-size.Y, o)
+		left, right := b.Min.X+ix, b.Max.X-ix-size.X
+		top, bottom := b.Min.Y+iy, b.Max.Y-iy-size.Y
 		out = append(out, at(left, top), at(right, top), at(left, bottom), at(right, bottom))
 	}
 	return append(out,
@@ -257,6 +268,15 @@ func places(b image.Rectangle, size image.Point, o int) []image.Rectangle {
 		at(b.Min.X-size.X, b.Min.Y), at(b.Max.X, b.Min.Y),
 		at(b.Max.X-size.X, b.Min.Y-size.Y), at(b.Max.X-size.X, b.Max.Y),
 		at(b.Min.X+o, b.Min.Y+o))
+}
+
+// inset is how far in from a box's edge a tag goes, given the room it
+// leaves: past the outline when both sides have room for it.
+func inset(room, o int) int {
+	if room >= 2*o {
+		return o
+	}
+	return 0
 }
 
 func overlapsAny(r image.Rectangle, rs []image.Rectangle) bool {
@@ -268,18 +288,20 @@ func overlapsAny(r image.Rectangle, rs []image.Rectangle) bool {
 	return false
 }
 
-// coversOther says whether tag t of labels[i] hides part of another
-// mark: one whose box is not around labels[i]'s (a card around a
-// button has room for both).
-func coversOther(t image.Rectangle, labels []label, i int) bool {
-	own := labels[i].box
+// coveredOf is how many pixels tag t of labels[i] hides of other marks:
+// those whose box is not around labels[i]'s (a card around a button has
+// room for both).
+func coveredOf(t image.Rectangle, labels []label, i int) int {
+	own, n := labels[i].box, 0
 	for j, l := range labels {
-		if j != i && t.Overlaps(l.box) && !own.In(l.box) {
-			return true
+		if j != i && !own.In(l.box) {
+			n += pixels(t.Intersect(l.box))
 		}
 	}
-	return false
+	return n
 }
+
+func pixels(r image.Rectangle) int { return r.Dx() * r.Dy() }
 
 // drawLabels outlines every box, then draws the tags over the outlines.
 func drawLabels(dst draw.Image, labels []label, scale int) {

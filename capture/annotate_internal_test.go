@@ -63,6 +63,15 @@ func TestPlaceLabels(t *testing.T) {
 		t.Errorf("the button's label at %v, want inside at its top left", at["s1e4"])
 	}
 
+	// A grid's cells, a little taller than a label: each has its label
+	// inside, over its outline, not over the row above.
+	labels, _ = layout(bounds, region, []ShotMark{mark("s1e6", 100, 100, 120, 20), mark("s1e7", 100, 132, 120, 20)}, 2)
+	for _, l := range labels {
+		if !l.tag.In(l.box) {
+			t.Errorf("a cell's label at %v, not in its box %v", l.tag, l.box)
+		}
+	}
+
 	// A row of small links: labels never overlap, each in the image; those
 	// without room are left.
 	var row []ShotMark
