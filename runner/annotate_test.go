@@ -236,3 +236,28 @@ func checkLabelled(t *testing.T, img image.Image, name string, b image.Rectangle
 		t.Errorf("%s %v: the label at %v has %d pixels of text", name, b, tag, text)
 	}
 }
+
+// On a phone (3 device pixels per CSS pixel, a page without a viewport
+// meta tag zoomed out to fit), the image is scaled to what a model reads
+// and the boxes with it: the labels still sit in their elements' boxes.
+func TestAnnotatedScreenshotOfAPhone(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t)
+	tab := c.openTab(fixture.URL + "/annotate.html")
+	outs := c.call(t, tab, `{"viewport":"iphone-15"},{"snapshot":true},{"screenshot":{"annotate":true}}`)
+	refs := refsByName(outs[1]["yaml"].(string))
+	shot := outs[2]
+	scale, _ := shot["scale"].(float64)
+	if scale == 0 || num(shot["height"]) != capture.ReadableSide {
+		t.Fatalf("a phone's screenshot: %v", shot)
+	}
+	boxes := c.call(t, tab, fmt.Sprintf(`{"getBox":[%q,%q]}`, refs["Save"], refs["Cancel"]))[0]
+	img := decodePNGFile(t, shot["path"].(string))
+	for _, name := range []string{"Save", "Cancel"} {
+		b, _ := boxes[refs[name]].(map[string]any)
+		if b == nil {
+			t.Fatalf("%s has no box: %v", name, boxes)
+		}
+		checkLabelled(t, img, name, cssBox(b, scale))
+	}
+}
