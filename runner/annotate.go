@@ -14,9 +14,9 @@ import (
 // report's with "annotate" beside the steps) boxes the interactive
 // elements it shows with their refs (capture/annotate.go), found by a
 // walk like the report's (aria.TakeMarks) or by the report's own
-// (afterMarks), so the labels are the refs the agent reads. A label is the whole ref: the element part
-// alone is shorter, but a ref is only taken whole, and the refs on one
-// screen come from several snapshots.
+// (afterMarks), so the labels are the refs the agent reads. A label is
+// the whole ref: the element part alone is shorter, but a ref is only
+// taken whole, and the refs on one screen come from several snapshots.
 
 // legendName bounds the name a legend entry quotes, in runes.
 const legendName = 32
@@ -86,12 +86,14 @@ func (m *afterMarks) set(marks []aria.Mark, err error) {
 }
 
 // annotateShot draws the report's marks on its screenshot once they are
-// had, within its budget; what could not be drawn is a warning.
+// had, within the report's budget; what could not be drawn is a warning.
 func (c *Call) annotateShot(ctx context.Context, shot *capture.Shot) {
 	m := c.after
 	if m == nil {
 		return
 	}
+	ctx, cancel := context.WithTimeout(ctx, afterBudget)
+	defer cancel()
 	var err error
 	select {
 	case <-m.done:

@@ -616,9 +616,7 @@ func (c *Call) finish(ctx context.Context, res *Result, r *ran) {
 				shot, err = c.files.Capture(sctx, c.sess(), path, capture.ShotOptions{MaxSide: capture.ReadableSide})
 			}
 			if err == nil {
-				actx, cancel := context.WithTimeout(ctx, afterBudget)
-				defer cancel()
-				c.annotateShot(actx, shot)
+				c.annotateShot(ctx, shot)
 				res.Screenshot, res.ScreenshotScale, res.ScreenshotLegend = path, shot.Scale, shot.Legend
 			} else {
 				c.unsavedFile(err) // the agent can do something about that one; a slow page, not
