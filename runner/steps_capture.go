@@ -22,7 +22,7 @@ import (
 // fetched.
 var captureSteps = []step{
 	defineFiles("screenshot", `true | "path" | {path, fullPage, clip: {x, y, width, height}, selector|ref, padding, format: png|jpeg|webp, quality, omitBackground, fullResolution, annotate}`,
-		"clip is in page CSS px",
+		"",
 		needsTab, decodeScreenshot, runScreenshot).out(`{path, width, height, format, scale?, annotated?, legend?}`).
 		also(`{"screenshot":true}`, "takeScreenshot", "captureScreenshot"),
 	defineFiles("pdf", `true | "path" | {path, landscape, scale, pageRanges: "1-3, 5", margin{Top,Bottom,Left,Right}, paperWidth, paperHeight (inches), displayHeaderFooter, headerTemplate, footerTemplate, printBackground, preferCSSPageSize}`,

@@ -12,7 +12,7 @@ import (
 // screenshot and full snapshot, and what the call did (history.go).
 var historySteps = []step{
 	define("history", `true | {limit (10)}`,
-		"newest last",
+		"",
 		needsTab, decodeHistoryList, runHistory).out(`{total, dir?, calls?: [{n, at, url, summary, error?, screenshot?, snapshot?}]}`).
 		also(`{"history":true}`, "screenshots", "listScreenshots", "artifacts", "listArtifacts"),
 	defineFiles("keepArtifacts", `"dir" | {dir}`,
