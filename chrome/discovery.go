@@ -45,6 +45,12 @@ type Endpoint struct {
 	// keeper's configuration file, a message.
 	Token string `json:"-"`
 	Dial  string `json:"-"`
+	// Session and API are a REST provider's (Browserbase, Steel, a
+	// Selenium Grid): the id of the browser's session there and the base
+	// URL of the API that keeps it alive and releases it. Neither can be
+	// read from URL, and neither is a secret.
+	Session string `json:"session,omitempty"`
+	API     string `json:"api,omitempty"`
 }
 
 // WithDefaults fills in localhost:9222 where host or port is unset, or the
@@ -53,7 +59,7 @@ func (e Endpoint) WithDefaults() Endpoint {
 	if e.URL != "" {
 		if e.Host == "" || e.Port == 0 {
 			if p, err := ParseEndpoint(e.URL); err == nil {
-				p.Provider, p.Token, p.Dial = e.Provider, e.Token, e.Dial
+				p.Provider, p.Token, p.Dial, p.Session, p.API = e.Provider, e.Token, e.Dial, e.Session, e.API
 				return p
 			}
 		}

@@ -1,5 +1,6 @@
-// Package fleet reaches browsers that run on a fleet (browserless, and
-// the plain CDP endpoint of before) rather than on this machine. Each
+// Package fleet reaches browsers that run on a fleet (browserless;
+// Browserbase, Steel and a Selenium Grid by their REST APIs; and the plain
+// CDP endpoint of before) rather than on this machine. Each
 // kind is a Provider: how a browser is made there, the URL each call
 // dials to reach it again, the URL of the connection its keeper holds
 // between calls (Kept), and how it is released. A browser on a fleet is a chrome.Endpoint with its
@@ -56,6 +57,9 @@ type Server struct {
 	URL string
 	// Token is the one the endpoint carried, else the environment's.
 	Token string
+	// Project is the provider's project from the environment (Browserbase's
+	// BROWSERBASE_PROJECT_ID), when it takes one: not a secret.
+	Project string
 }
 
 // String names the server for messages: its URL, redacted.
@@ -65,12 +69,18 @@ func (s Server) String() string { return cdp.RedactURL(s.URL) }
 var providers = map[string]Provider{
 	Plain:       plain{},
 	Browserless: browserless{},
+	Browserbase: browserbase{},
+	Steel:       steel{},
+	Selenium:    selenium{},
 }
 
 // The providers' names.
 const (
 	Plain       = "cdp"
 	Browserless = "browserless"
+	Browserbase = "browserbase"
+	Steel       = "steel"
+	Selenium    = "selenium"
 )
 
 // Lookup is the provider named name; "" is the plain CDP endpoint.
@@ -107,6 +117,9 @@ func Parse(name, raw string, getenv chrome.Env) (Server, error) {
 	}
 	if srv.Token == "" && p.TokenEnv() != "" && getenv != nil {
 		srv.Token = getenv(p.TokenEnv())
+	}
+	if pe, ok := p.(projectEnv); ok && getenv != nil {
+		srv.Project = getenv(pe.ProjectEnv())
 	}
 	return srv, nil
 }
@@ -149,7 +162,7 @@ func envToken(p Provider, ep chrome.Endpoint, getenv chrome.Env) string {
 		return getenv(v)
 	}
 	if raw := getenv("CDP_URL"); raw != "" {
-		if srv, err := p.Server(raw); err == nil && srv.Token != "" && sameHost(srv.URL, ep.URL) {
+		if srv, err := p.Server(raw); err == nil && srv.Token != "" && sameHost(srv.URL, serverOf(ep)) {
 			return srv.Token
 		}
 	}
@@ -159,7 +172,16 @@ func envToken(p Provider, ep chrome.Endpoint, getenv chrome.Env) string {
 // OnServer reports whether ep is a browser of the provider on the
 // server srv names.
 func OnServer(ep chrome.Endpoint, srv Server) bool {
-	return ep.Provider == srv.Provider && sameHost(ep.URL, srv.URL)
+	return ep.Provider == srv.Provider && sameHost(serverOf(ep), srv.URL)
+}
+
+// serverOf is the address of the server that made the browser at ep: a
+// REST provider's API, else the browser's own.
+func serverOf(ep chrome.Endpoint) string {
+	if ep.API != "" {
+		return ep.API
+	}
+	return ep.URL
 }
 
 // InCDPURL reports whether CDP_URL names srv's server with a token, which

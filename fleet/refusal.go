@@ -160,7 +160,10 @@ func Explain(ctx context.Context, ep chrome.Endpoint, err error) error {
 	default:
 		return err
 	}
-	r.TokenEnv, r.Err = p.TokenEnv(), err
+	r.TokenEnv = p.TokenEnv()
+	if r.Err == nil && !errors.As(err, new(*Refusal)) {
+		r.Err = err // a refusal that err is, or wraps, would wrap itself
+	}
 	if l, ok := p.(limiter); ok && (r.Kind == Full || r.Kind == Queued) && r.Limit == "" {
 		// The call's own time may be over: a moment more for the answer.
 		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), limitsWait)

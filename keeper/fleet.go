@@ -52,6 +52,22 @@ func (cfg Config) endpoint() chrome.Endpoint {
 	return ep
 }
 
+// keepAlive pings the kept browser, when due, at a server that ends a
+// session it sees no command for (a Selenium Grid's session timeout):
+// while the keeper keeps it, its server does not end it. The tick's
+// bound bounds it; a failed ping is logged, and the next tries again.
+func (k *keeper) keepAlive(ctx context.Context, now time.Time) {
+	every := fleet.KeepAliveEvery(k.cfg.Endpoint)
+	if !k.kept || every <= 0 || now.Sub(k.pinged) < every {
+		return
+	}
+	if err := fleet.KeepAlive(ctx, k.cfg.endpoint()); err != nil {
+		k.log.Printf("could not keep the browser alive at its server: %s", cdp.RedactText(err.Error()))
+		return
+	}
+	k.pinged = now
+}
+
 // releaseNote is what a keeper leaves when its fleet's browser ended.
 type releaseNote struct {
 	At  time.Time `json:"at"`
@@ -67,10 +83,17 @@ func (k *keeper) letGo(now time.Time, why string) {
 
 // endedByServer notes a kept browser whose connection the server ended.
 func (k *keeper) endedByServer(now time.Time) {
-	if k.kept && k.released == "" {
-		k.released = fmt.Sprintf("the server ended the connection that kept it at %s, after %s (its job timeout, or it was killed there), and a browser goes with its last connection",
-			now.Local().Format("15:04:05"), Duration(now.Sub(k.started).Round(time.Second)))
+	if !k.kept || k.released != "" {
+		return
 	}
+	after := Duration(now.Sub(k.started).Round(time.Second))
+	if k.cfg.Endpoint.Session != "" { // a REST provider's session outlives connections
+		k.released = fmt.Sprintf("%s ended its session at %s, after %s (its own timeout, or it was released or killed there)",
+			k.cfg.Endpoint.Provider, now.Local().Format("15:04:05"), after)
+		return
+	}
+	k.released = fmt.Sprintf("the server ended the connection that kept it at %s, after %s (its job timeout, or it was killed there), and a browser goes with its last connection",
+		now.Local().Format("15:04:05"), after)
 }
 
 // releaseBrowser ends the keeper's hold on a fleet's browser as it exits for
@@ -88,6 +111,11 @@ func (k *keeper) releaseBrowser(why string) {
 			}
 			cancel()
 		}
+	}
+	if k.released == "" && k.cfg.Endpoint.Session != "" {
+		// A REST provider's session outlives the keeper's connection: the
+		// next call's keeper holds it again, unless the service ended it.
+		k.released = fmt.Sprintf("its keeper stopped at %s (%s), which left the session to %s's own timeout", time.Now().Local().Format("15:04:05"), why, k.cfg.Endpoint.Provider)
 	}
 	if k.released == "" {
 		k.released = fmt.Sprintf("its keeper stopped at %s (%s), and the browser went with its connection", time.Now().Local().Format("15:04:05"), why)

@@ -71,6 +71,9 @@ type keeper struct {
 	kept     bool
 	released string
 	letGoAt  time.Time
+	// pinged is when the keeper last kept the browser alive at a
+	// server that ends idle sessions (fleet.KeepAliver).
+	pinged time.Time
 }
 
 // Main is the keeper process: it reads its Config from stdin, logs to
@@ -215,10 +218,14 @@ func (k *keeper) run(ctx context.Context) string {
 // tickEvery is how often the keeper looks at its duties: a tenth of the
 // idle time, within 100 ms and 30 s.
 func (k *keeper) tickEvery() time.Duration {
-	if k.cfg.Idle <= 0 {
-		return 30 * time.Second
+	every := 30 * time.Second
+	if k.cfg.Idle > 0 {
+		every = min(max(k.cfg.Idle/10, 100*time.Millisecond), 30*time.Second)
 	}
-	return min(max(k.cfg.Idle/10, 100*time.Millisecond), 30*time.Second)
+	if ping := fleet.KeepAliveEvery(k.cfg.Endpoint); k.kept && ping > 0 {
+		every = min(every, max(ping/2, 100*time.Millisecond)) // twice within each ping's time
+	}
+	return every
 }
 
 // tick closes what has been idle too long and says why the keeper ends,
@@ -242,6 +249,7 @@ func (k *keeper) tick(ctx context.Context, now time.Time) string {
 		k.letGo(now, fmt.Sprintf("after %s with no call", Duration(k.cfg.Idle)))
 		return fmt.Sprintf("released its browser after %v with no call", k.cfg.Idle)
 	}
+	k.keepAlive(tctx, now)
 	sessions := k.sessions(tctx)
 	k.closeIdleSessions(tctx, now, sessions)
 	downloads := k.relay.watching() && now.Sub(lastCall) < watchIdle

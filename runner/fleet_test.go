@@ -278,7 +278,7 @@ func TestFleetValidation(t *testing.T) {
 		env        map[string]string
 		input, has string
 	}{
-		{nil, `{"steps":[{"openTab":{"provider":"browserles","endpoint":"ws://h:3000?token=secret"}}]}`, `unknown provider "browserles": use one of browserless, cdp`},
+		{nil, `{"steps":[{"openTab":{"provider":"browserles","endpoint":"ws://h:3000?token=secret"}}]}`, `unknown provider "browserles": use one of browserbase, browserless, cdp, selenium, steel`},
 		{nil, `{"steps":[{"openTab":{"provider":"browserless","endpoint":"ws://h:3000?token=secret","wsUrl":"ws://h:3000"}}]}`, `give "provider"/"endpoint" or "host"/"port"/"wsUrl", not both`},
 		{nil, `{"steps":[{"openTab":{"provider":"browserless","endpoint":"ftp://h?token=secret"}}]}`, `ftp://h?token=*** is not a browserless server's URL`},
 		{nil, `{"steps":[{"openTab":{"provider":"browserless","endpoint":"ws://h:3000/devtools/browser/x?token=secret"}}]}`, "is a browser's address, not its server's"},

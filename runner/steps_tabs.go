@@ -334,7 +334,7 @@ func (e *env) fleetServer(p openTabParams) (srv fleet.Server, onFleet bool, err 
 	if raw == "" {
 		raw = e.getenv("CDP_URL")
 	}
-	if raw == "" {
+	if raw == "" && fleet.DefaultServer(name) == "" {
 		return fleet.Server{}, false, &Error{Type: Validation, Message: fmt.Sprintf(`provider %q needs its server: give openTab an "endpoint" (ws://host:3000) or set CDP_URL`, name)}
 	}
 	srv, err = fleet.Parse(name, raw, e.getenv)

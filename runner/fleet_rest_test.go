@@ -1,0 +1,138 @@
+package runner_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The REST fleets, each against its stand-in (fleet_standin_test.go),
+// not the service: an agent opens a tab there, later calls reach the same
+// browser by its alias, a wrong token is named, closeTab of the last tab
+// releases the session (the stand-in sees it), an alias whose session was
+// released says so, and no token is in any file or output.
+
+func TestBrowserbase(t *testing.T) {
+	t.Parallel()
+	testREST(t, "browserbase", "BROWSERBASE_API_KEY", "bb-test-key-5c1e", map[string]string{"BROWSERBASE_PROJECT_ID": "proj-1"})
+}
+
+func TestSteel(t *testing.T) {
+	t.Parallel()
+	testREST(t, "steel", "STEEL_API_KEY", "ste-test-key-9d2b", nil)
+}
+
+// A Grid takes no token; its stand-in deletes a session no WebDriver
+// command came for within 1.5 s, and the keeper's pings keep it.
+func TestSelenium(t *testing.T) {
+	t.Parallel()
+	testREST(t, "selenium", "", "", nil)
+}
+
+func testREST(t *testing.T, provider, tokenEnv, token string, extra map[string]string) {
+	var idle time.Duration
+	if provider == "selenium" {
+		idle = 1500 * time.Millisecond
+	}
+	s := startStandIn(t, provider, token, idle)
+	endpoint := s.srv.URL
+	if idle > 0 {
+		endpoint += "?sessionTimeout=1500ms"
+	}
+	c := newCLI(t).withFleetKeepers()
+	env := map[string]string{"CDP_URL": ""}
+	if tokenEnv != "" {
+		env[tokenEnv] = token
+	}
+	for k, v := range extra {
+		env[k] = v
+	}
+	var outs []string
+	run := func(env map[string]string, input string) (map[string]any, int, string) {
+		res, code, out := c.runEnv(env, input)
+		outs = append(outs, out)
+		return res, code, out
+	}
+
+	// Open: a session made there, the registry keeping its id and the
+	// API's address, and no token.
+	res, code, out := run(env, fmt.Sprintf(`{"steps":[{"openTab":{"url":%q,"provider":%q,"endpoint":%q}}]}`, fixture.URL+"/form.html", provider, endpoint))
+	if code != 0 {
+		t.Fatalf("openTab: %s", out)
+	}
+	tab := res["tab"].(string)
+	entry := c.registry(t)[tab]
+	id := provider + "-sess-1"
+	if entry["provider"] != provider || entry["providerSession"] != id || !strings.HasPrefix(fmt.Sprint(entry["providerApi"]), s.srv.URL) {
+		t.Fatalf("registry entry %v", entry)
+	}
+	if provider == "browserbase" && (!s.saw("project proj-1") || strings.Contains(fmt.Sprint(entry), "signed-")) {
+		t.Errorf("the project, or the signing key kept: %v", entry)
+	}
+
+	// Later calls reach the same page, by its alias; a Grid's session
+	// outlives its timeout with no call, the keeper pinging it.
+	for n := 1; n <= 2; n++ {
+		if n == 2 && idle > 0 {
+			time.Sleep(2 * idle)
+			s.awaitCall(t, "ping "+id)
+		}
+		res, code, out = run(env, fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"() => document.title + ':' + (window.__n = (window.__n || 0) + 1)"}]}`, tab))
+		if got, want := stepOut(t, res, 0)["value"], fmt.Sprintf("Form fixture:%d", n); code != 0 || got != want {
+			t.Fatalf("read %d: %v, want %s: %s", n, got, want, out)
+		}
+	}
+	if s.saw("expired " + id) {
+		t.Errorf("the session expired while its keeper kept it")
+	}
+
+	// A wrong token: refused, the variable named; its openTab too.
+	if tokenEnv != "" {
+		bad := map[string]string{tokenEnv: "wrong-key"}
+		_, code, out = run(bad, fmt.Sprintf(`{"tab":%q,"steps":[{"getUrl":true}]}`, tab))
+		if _, msg := errorOf(decode(t, []byte(out))); code != 1 || !strings.Contains(msg, "refused the token (HTTP 401") || !strings.Contains(msg, "set "+tokenEnv) {
+			t.Errorf("401: %s", out)
+		}
+		res, code, out = run(map[string]string{tokenEnv: "wrong-key", "CDPSKILL_SESSION": "w", "CDP_URL": ""},
+			fmt.Sprintf(`{"steps":[{"openTab":{"provider":%q,"endpoint":%q}}]}`, provider, endpoint))
+		if msg := fmt.Sprint(firstError(res)["error"]); code != 1 || !strings.Contains(msg, "refused the token (its POST /v1/sessions answered HTTP 401") || !strings.Contains(msg, "set "+tokenEnv) {
+			t.Errorf("openTab's 401: %s", out)
+		}
+	}
+
+	// Close: the last tab releases the session.
+	res, code, out = run(env, fmt.Sprintf(`{"steps":[{"closeTab":%q}]}`, tab))
+	if code != 0 || stepOut(t, res, 0)["released"] != true {
+		t.Errorf("closeTab of the last tab: %s", out)
+	}
+	s.awaitCall(t, "released "+id)
+
+	// A session its keeper released when no call came: its alias says so.
+	envD := map[string]string{"CDPSKILL_SESSION": "d", "CDPSKILL_IDLE": "1s"}
+	for k, v := range env {
+		envD[k] = v
+	}
+	res, code, out = run(envD, fmt.Sprintf(`{"steps":[{"openTab":{"provider":%q,"endpoint":%q}}]}`, provider, endpoint))
+	if code != 0 {
+		t.Fatalf("openTab: %s", out)
+	}
+	tD := res["tab"].(string)
+	idD := fmt.Sprint(c.sessionRegistry(t, "d")[tD]["providerSession"])
+	s.awaitCall(t, "released "+idD)
+	time.Sleep(300 * time.Millisecond) // the keeper notes it as it exits
+	res, code, out = run(envD, fmt.Sprintf(`{"tab":%q,"steps":[{"getUrl":true}]}`, tD))
+	if _, msg := errorOf(res); code != 1 || !strings.Contains(msg, "is gone (HTTP 404") || !strings.Contains(msg, "cdpskill released it at") || !strings.Contains(msg, "after 1s with no call") {
+		t.Errorf("after release: %s", out)
+	}
+	t.Logf("after release: %s", out)
+
+	if token != "" {
+		noTokenIn(t, c.tmp, token)
+		for _, o := range outs {
+			if strings.Contains(o, token) {
+				t.Errorf("an output shows the token: %s", o)
+			}
+		}
+	}
+}
