@@ -127,6 +127,24 @@ func testREST(t *testing.T, provider, tokenEnv, token string, extra map[string]s
 	}
 	t.Logf("after release: %s", out)
 
+	// A session the service ended (its timeout): its alias says so.
+	envE := map[string]string{"CDPSKILL_SESSION": "e"}
+	for k, v := range env {
+		envE[k] = v
+	}
+	res, code, out = run(envE, fmt.Sprintf(`{"steps":[{"openTab":{"provider":%q,"endpoint":%q}}]}`, provider, endpoint))
+	if code != 0 {
+		t.Fatalf("openTab: %s", out)
+	}
+	tE := res["tab"].(string)
+	s.end(fmt.Sprint(c.sessionRegistry(t, "e")[tE]["providerSession"]), "expired")
+	time.Sleep(300 * time.Millisecond) // the keeper notes it as it exits
+	res, code, out = run(envE, fmt.Sprintf(`{"tab":%q,"steps":[{"getUrl":true}]}`, tE))
+	if _, msg := errorOf(res); code != 1 || !strings.Contains(msg, "is gone (HTTP 404") || !strings.Contains(msg, provider+" ended its session at") {
+		t.Errorf("after the service ended it: %s", out)
+	}
+	t.Logf("after the service ended it: %s", out)
+
 	if token != "" {
 		noTokenIn(t, c.tmp, token)
 		for _, o := range outs {
