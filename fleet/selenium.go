@@ -53,8 +53,9 @@ func (s selenium) Create(ctx context.Context, srv Server) (*chrome.Browser, erro
 	ep := chrome.Endpoint{Provider: Selenium, Session: resp.Value.SessionID, API: srv.URL}
 	cdpURL, _ := resp.Value.Capabilities["se:cdp"].(string)
 	if ep.URL, err = bareWS(cdpURL); err != nil {
-		ep.URL = "ws://" + mustHost(srv.URL) // Release needs none of it
-		_ = s.Release(context.WithoutCancel(ctx), ep)
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseWait)
+		_ = s.Release(rctx, ep) // by its id: no browser of it can be reached
+		cancel()
 		return nil, fmt.Errorf("the Grid at %s made a session without a CDP websocket (se:cdp): is it Chrome, on Grid 4? %v", srv, err)
 	}
 	return connectREST(ctx, s, ep)
@@ -93,12 +94,4 @@ func sessionTimeout(api string) time.Duration {
 		return d
 	}
 	return gridTimeout
-}
-
-func mustHost(raw string) string {
-	u, _ := url.Parse(raw)
-	if u == nil {
-		return "localhost"
-	}
-	return u.Host
 }

@@ -52,15 +52,21 @@ func (cfg Config) endpoint() chrome.Endpoint {
 	return ep
 }
 
+// keepAliveWait bounds a ping within a tick: with the tick's own second,
+// a call waiting for the tick stays within askWait.
+const keepAliveWait = time.Second
+
 // keepAlive pings the kept browser, when due, at a server that ends a
 // session it sees no command for (a Selenium Grid's session timeout):
-// while the keeper keeps it, its server does not end it. The tick's
-// bound bounds it; a failed ping is logged, and the next tries again.
+// while the keeper keeps it, its server does not end it. A failed ping
+// is logged, and the next tick tries again.
 func (k *keeper) keepAlive(ctx context.Context, now time.Time) {
 	every := fleet.KeepAliveEvery(k.cfg.Endpoint)
 	if !k.kept || every <= 0 || now.Sub(k.pinged) < every {
 		return
 	}
+	ctx, cancel := context.WithTimeout(ctx, keepAliveWait)
+	defer cancel()
 	if err := fleet.KeepAlive(ctx, k.cfg.endpoint()); err != nil {
 		k.log.Printf("could not keep the browser alive at its server: %s", cdp.RedactText(err.Error()))
 		return

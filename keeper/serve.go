@@ -249,7 +249,7 @@ func (k *keeper) tick(ctx context.Context, now time.Time) string {
 		k.letGo(now, fmt.Sprintf("after %s with no call", Duration(k.cfg.Idle)))
 		return fmt.Sprintf("released its browser after %v with no call", k.cfg.Idle)
 	}
-	k.keepAlive(tctx, now)
+	k.keepAlive(ctx, now)
 	sessions := k.sessions(tctx)
 	k.closeIdleSessions(tctx, now, sessions)
 	downloads := k.relay.watching() && now.Sub(lastCall) < watchIdle
