@@ -433,3 +433,23 @@ func errorOf(res map[string]any) (typ, msg string) {
 	msg, _ = e["message"].(string)
 	return
 }
+
+// checkValidation runs each step on tab t1, which need not exist: want is
+// a part of the VALIDATION error the step must get, "" for a step that
+// validates (and then fails only on the tab).
+func checkValidation(t *testing.T, c *cli, cases map[string]string) {
+	t.Helper()
+	for step, want := range cases {
+		res, code := c.run(fmt.Sprintf(`{"tab":"t1","steps":[%s]}`, step))
+		typ, msg := errorOf(res)
+		if want == "" {
+			if typ == "VALIDATION" {
+				t.Errorf("%s: %s", step, msg)
+			}
+			continue
+		}
+		if code != 1 || typ != "VALIDATION" || !strings.Contains(msg, want) {
+			t.Errorf("%s: %s %q lacks %q", step, typ, msg, want)
+		}
+	}
+}

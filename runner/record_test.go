@@ -196,7 +196,7 @@ func TestRecordNeedsAStartAndAKeeper(t *testing.T) {
 func TestRecordValidation(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t)
-	for step, want := range map[string]string{
+	checkValidation(t, c, map[string]string{
 		`{"record":true}`:                      `takes {"record":{"trace":"trace.json"}}, {"record":{"video":"video.gif"}}, both, or {"record":"stop"}`,
 		`{"record":"start"}`:                   `takes {"record":{"trace":"trace.json"}}`,
 		`{"record":{}}`:                        `say what to record: {"record":{"trace":"trace.json"}}`,
@@ -208,17 +208,5 @@ func TestRecordValidation(t *testing.T) {
 		`{"startTracing":true}`:                `did you mean {"record":{"trace":"trace.json"}}?`,
 		`{"stopScreencast":true}`:              `did you mean {"record":"stop"}?`,
 		`{"record":{"video":"v","trace":"t"}}`: "",
-	} {
-		res, code := c.run(fmt.Sprintf(`{"tab":"t1","steps":[%s]}`, step))
-		typ, msg := errorOf(res)
-		if want == "" { // valid: it fails only on the tab
-			if typ == "VALIDATION" {
-				t.Errorf("%s: %s", step, msg)
-			}
-			continue
-		}
-		if code != 1 || typ != "VALIDATION" || !strings.Contains(msg, want) {
-			t.Errorf("%s: %s %q lacks %q", step, typ, msg, want)
-		}
-	}
+	})
 }

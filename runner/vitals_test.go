@@ -312,7 +312,7 @@ func TestVitalsTraceWhileRecording(t *testing.T) {
 func TestVitalsValidation(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t)
-	for step, want := range map[string]string{
+	checkValidation(t, c, map[string]string{
 		`{"vitals":42}`:                        `expected true or an object, got a number`,
 		`{"vitals":false}`:                     `expected true or an object`,
 		`{"vitals":{"cache":false}}`:           `unknown parameter "cache" (known: url, cold, trace)`,
@@ -323,17 +323,5 @@ func TestVitalsValidation(t *testing.T) {
 		`{"webVitals":true}`:                   `did you mean {"vitals":true}?`,
 		`{"vitals":{"cold":true}}`:             "",
 		`{"vitals":{"url":"https://x.io/"}}`:   "",
-	} {
-		res, code := c.run(fmt.Sprintf(`{"tab":"t1","steps":[%s]}`, step))
-		typ, msg := errorOf(res)
-		if want == "" { // valid: it fails only on the tab
-			if typ == "VALIDATION" {
-				t.Errorf("%s: %s", step, msg)
-			}
-			continue
-		}
-		if code != 1 || typ != "VALIDATION" || !strings.Contains(msg, want) {
-			t.Errorf("%s: %s %q lacks %q", step, typ, msg, want)
-		}
-	}
+	})
 }
