@@ -20,20 +20,10 @@ import (
 // minimum is reported beside the median: on a shared machine it is the
 // better measure of the code.
 func BenchmarkSnapshot(b *testing.B) {
-	gen, err := os.ReadFile("testdata/generate.js")
-	if err != nil {
-		b.Fatal(err)
-	}
 	for _, n := range []int{1000, 10000, 50000} {
 		for _, detail := range []string{aria.DetailFull, aria.DetailInteractive} {
 			b.Run(fmt.Sprintf("%d/%s", n, detail), func(b *testing.B) {
-				p := page.New(browser.NewTab(b))
-				srv := testbrowser.Serve(b, "testdata")
-				testbrowser.Navigate(b, p.S, srv.URL+"/refs.html")
-				var got int
-				if err := p.CallJS(b.Context(), string(gen), &got, n); err != nil {
-					b.Fatal(err)
-				}
+				p, got := generatedPage(b, n)
 				var size int
 				var times []time.Duration
 				for b.Loop() {
@@ -57,16 +47,7 @@ func BenchmarkSnapshot(b *testing.B) {
 // BenchmarkSearch times a snapshotSearch over the whole 10,000-element
 // page.
 func BenchmarkSearch(b *testing.B) {
-	gen, err := os.ReadFile("testdata/generate.js")
-	if err != nil {
-		b.Fatal(err)
-	}
-	p := page.New(browser.NewTab(b))
-	srv := testbrowser.Serve(b, "testdata")
-	testbrowser.Navigate(b, p.S, srv.URL+"/refs.html")
-	if err := p.CallJS(b.Context(), string(gen), nil, 10000); err != nil {
-		b.Fatal(err)
-	}
+	p, _ := generatedPage(b, 10000)
 	var times []time.Duration
 	for b.Loop() {
 		start := time.Now()
@@ -77,6 +58,24 @@ func BenchmarkSearch(b *testing.B) {
 	}
 	b.ReportMetric(median(times), "median-ms")
 	b.ReportMetric(ms(slices.Min(times)), "min-ms")
+}
+
+// generatedPage is a fresh tab on refs.html with n generated elements
+// (testdata/generate.js), and how many it made.
+func generatedPage(b *testing.B, n int) (*page.Page, int) {
+	b.Helper()
+	gen, err := os.ReadFile("testdata/generate.js")
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := page.New(browser.NewTab(b))
+	srv := testbrowser.Serve(b, "testdata")
+	testbrowser.Navigate(b, p.S, srv.URL+"/refs.html")
+	var made int
+	if err := p.CallJS(b.Context(), string(gen), &made, n); err != nil {
+		b.Fatal(err)
+	}
+	return p, made
 }
 
 func median(times []time.Duration) float64 {
@@ -92,16 +91,7 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // DOM.getBoxModel per element on screen, which would still need the walk
 // for the refs.
 func BenchmarkMarks(b *testing.B) {
-	gen, err := os.ReadFile("testdata/generate.js")
-	if err != nil {
-		b.Fatal(err)
-	}
-	p := page.New(browser.NewTab(b))
-	srv := testbrowser.Serve(b, "testdata")
-	testbrowser.Navigate(b, p.S, srv.URL+"/refs.html")
-	if err := p.CallJS(b.Context(), string(gen), nil, 1000); err != nil {
-		b.Fatal(err)
-	}
+	p, _ := generatedPage(b, 1000)
 	var view [2]float64
 	if err := p.CallJS(b.Context(), "() => [innerWidth, innerHeight]", &view); err != nil {
 		b.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/color"
-	"image/png"
 	"os"
 	"strings"
 	"testing"
@@ -339,15 +338,7 @@ func TestReportScreenshotShowsTheSettledPage(t *testing.T) {
 // cornerOf is the colour of a PNG's top-left pixel.
 func cornerOf(t *testing.T, path string) color.RGBA {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := decodePNGFile(t, path)
 	r, g, b, a := img.At(img.Bounds().Min.X+2, img.Bounds().Min.Y+2).RGBA()
 	return color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), uint8(a >> 8)}
 }
