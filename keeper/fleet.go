@@ -109,28 +109,32 @@ func (k *keeper) releaseBrowser(why string) {
 	if !k.kept {
 		return
 	}
-	if !k.letGoAt.IsZero() {
-		if p, err := fleet.Lookup(k.cfg.Endpoint.Provider); err == nil {
-			ctx, cancel := context.WithTimeout(context.Background(), releaseWait)
-			if err := p.Release(ctx, k.cfg.endpoint()); err != nil {
-				k.log.Printf("the provider may not have released it: %s", cdp.RedactText(err.Error()))
-			}
-			cancel()
-		}
-	}
-	if k.released == "" && k.cfg.Endpoint.Session != "" {
+	switch {
+	case k.released != "":
+	case k.cfg.Endpoint.Session != "":
 		// A REST provider's session outlives the keeper's connection: the
 		// next call's keeper holds it again, unless the service ended it.
 		k.released = fmt.Sprintf("its keeper stopped at %s (%s), which left the session to %s's own timeout", time.Now().Local().Format("15:04:05"), why, k.cfg.Endpoint.Provider)
-	}
-	if k.released == "" {
+	default:
 		k.released = fmt.Sprintf("its keeper stopped at %s (%s), and the browser went with its connection", time.Now().Local().Format("15:04:05"), why)
 	}
+	// The note comes first: a call that sees the browser gone, once the
+	// provider released it, finds why.
 	data, _ := json.Marshal(releaseNote{At: time.Now(), Why: k.released})
 	if err := k.cfg.Temp.WriteFile(releasedPath(k.dir), data); err != nil {
 		k.log.Print(err)
 	}
 	k.log.Print(k.released)
+	if k.letGoAt.IsZero() {
+		return
+	}
+	if p, err := fleet.Lookup(k.cfg.Endpoint.Provider); err == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), releaseWait)
+		if err := p.Release(ctx, k.cfg.endpoint()); err != nil {
+			k.log.Printf("the provider may not have released it: %s", cdp.RedactText(err.Error()))
+		}
+		cancel()
+	}
 }
 
 // ReleasedWhy says what became of the held browser at ep, when its

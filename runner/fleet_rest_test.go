@@ -2,6 +2,8 @@ package runner_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -119,8 +121,7 @@ func testREST(t *testing.T, provider, tokenEnv, token string, extra map[string]s
 	}
 	tD := res["tab"].(string)
 	idD := fmt.Sprint(c.sessionRegistry(t, "d")[tD]["providerSession"])
-	s.awaitCall(t, "released "+idD)
-	time.Sleep(300 * time.Millisecond) // the keeper notes it as it exits
+	s.awaitCall(t, "released "+idD) // the keeper's note comes before it
 	res, code, out = run(envD, fmt.Sprintf(`{"tab":%q,"steps":[{"getUrl":true}]}`, tD))
 	if _, msg := errorOf(res); code != 1 || !strings.Contains(msg, "is gone (HTTP 404") || !strings.Contains(msg, "cdpskill released it at") || !strings.Contains(msg, "after 1s with no call") {
 		t.Errorf("after release: %s", out)
@@ -138,7 +139,7 @@ func testREST(t *testing.T, provider, tokenEnv, token string, extra map[string]s
 	}
 	tE := res["tab"].(string)
 	s.end(fmt.Sprint(c.sessionRegistry(t, "e")[tE]["providerSession"]), "expired")
-	time.Sleep(300 * time.Millisecond) // the keeper notes it as it exits
+	c.awaitReleaseNote(t, provider+" ended its session")
 	res, code, out = run(envE, fmt.Sprintf(`{"tab":%q,"steps":[{"getUrl":true}]}`, tE))
 	if _, msg := errorOf(res); code != 1 || !strings.Contains(msg, "is gone (HTTP 404") || !strings.Contains(msg, provider+" ended its session at") {
 		t.Errorf("after the service ended it: %s", out)
@@ -153,4 +154,19 @@ func testREST(t *testing.T, provider, tokenEnv, token string, extra map[string]s
 			}
 		}
 	}
+}
+
+// awaitReleaseNote waits until a keeper noted a held browser's end with
+// a note that says want, 10 s at most.
+func (c *cli) awaitReleaseNote(t *testing.T, want string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		notes, _ := filepath.Glob(filepath.Join(c.tmp, "cdp-skill", "keepers", "*", "released.json"))
+		for _, n := range notes {
+			if data, err := os.ReadFile(n); err == nil && strings.Contains(string(data), want) {
+				return
+			}
+		}
+	}
+	t.Fatalf("no keeper noted %q", want)
 }

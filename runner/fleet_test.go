@@ -158,7 +158,7 @@ func TestBrowserless(t *testing.T) {
 	bID := strings.TrimPrefix(c.sessionRegistry(t, "b")[tB]["endpoint"].(string), srv.ws()+"/devtools/browser/")
 	srv.api(t, "/kill/"+bID, nil)
 	waitNoBrowser(t, srv, bID)
-	time.Sleep(300 * time.Millisecond) // the keeper notes it
+	c.awaitReleaseNote(t, "the server ended the connection that kept it")
 	res, code, out = c.runEnv(envB, fmt.Sprintf(`{"tab":%q,"steps":[{"getUrl":true}]}`, tB))
 	if typ, msg := errorOf(res); code != 1 || typ != "CONNECTION" || !strings.Contains(msg, "is gone (HTTP 404 Not Found: Couldn't locate browser") ||
 		!strings.Contains(msg, "the server ended the connection that kept it") || strings.Contains(msg, "it was closed") {
