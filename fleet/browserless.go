@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,7 +33,20 @@ import (
 // Its websocket carries no word of the browser's id (the browser target's
 // id is another), so a browser is made with a trackingId of cdpskill's
 // and found by it in the server's /sessions.
+//
+// Browserless's cloud (and its Enterprise image) has a Session API
+// besides: POST /session?token=… with {ttl} makes a browser that lives,
+// connected or not, until DELETE /session/{id} or its ttl, and answers
+// {id, browserWSEndpoint, …}. Create asks for one first, as a REST
+// provider's session (chrome.Endpoint.Session, API), and launches as
+// above where the server has no such API (the open-source one answers
+// 404).
 type browserless struct{}
+
+// cloudTTL is a Session API browser's life when the endpoint asks for
+// none (?ttl=, in ms, the API's own word): the keeper releases it sooner
+// when its tabs close or no call comes.
+const cloudTTL = 30 * time.Minute
 
 func (browserless) Name() string     { return Browserless }
 func (browserless) TokenEnv() string { return "BROWSERLESS_TOKEN" }
@@ -65,9 +79,55 @@ func (browserless) Server(raw string) (Server, error) {
 	return Server{Provider: Browserless, URL: u.String(), Token: token}, nil
 }
 
-// Create starts a browser: a websocket to the launch route, which the
-// call goes on with, and the browser's id from /sessions.
+// Create makes a browser by the Session API where the server has one,
+// else launches one.
 func (b browserless) Create(ctx context.Context, srv Server) (*chrome.Browser, error) {
+	br, err := b.createSession(ctx, srv)
+	if r := (*Refusal)(nil); errors.As(err, &r) && (r.Status == http.StatusNotFound || r.Status == http.StatusMethodNotAllowed) {
+		return b.launch(ctx, srv)
+	}
+	return br, err
+}
+
+// createSession makes a browser by the Session API, and connects.
+func (b browserless) createSession(ctx context.Context, srv Server) (*chrome.Browser, error) {
+	api, query := b.api(srv.URL)
+	ttl := cloudTTL.Milliseconds()
+	if n, err := strconv.ParseInt(query.Get("ttl"), 10, 64); err == nil && n > 0 {
+		ttl = n
+	}
+	var sess struct {
+		ID                string `json:"id"`
+		BrowserWSEndpoint string `json:"browserWSEndpoint"`
+	}
+	rctx, cancel := context.WithTimeout(ctx, restWait)
+	err := restCall(rctx, api, http.MethodPost, "/session?"+url.Values{"token": {srv.Token}}.Encode(), nil, map[string]any{"ttl": ttl}, &sess)
+	cancel()
+	if err != nil {
+		return nil, err
+	}
+	ep := chrome.Endpoint{Provider: Browserless, Token: srv.Token, Session: sess.ID, API: api}
+	if ep.URL, err = bareWS(sess.BrowserWSEndpoint, "token"); err != nil || sess.ID == "" {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseWait)
+		_ = b.Release(rctx, ep)
+		cancel()
+		return nil, fmt.Errorf("browserless at %s made a session without its id or websocket: %v", srv, err)
+	}
+	return connectREST(ctx, b, ep)
+}
+
+// api is the HTTP base of the server at raw, and raw's query.
+func (browserless) api(raw string) (string, url.Values) {
+	u, _ := url.Parse(raw)
+	q := u.Query()
+	u.Scheme = map[string]string{"ws": "http", "wss": "https"}[u.Scheme]
+	u.Path, u.RawQuery = "", ""
+	return u.String(), q
+}
+
+// launch starts a browser: a websocket to the launch route, which the
+// call goes on with, and the browser's id from /sessions.
+func (b browserless) launch(ctx context.Context, srv Server) (*chrome.Browser, error) {
 	tracking, err := trackingID()
 	if err != nil {
 		return nil, err
@@ -92,18 +152,25 @@ func (b browserless) Create(ctx context.Context, srv Server) (*chrome.Browser, e
 }
 
 // Dial is the browser's address with the token; the keeper's asks for
-// no job timeout (timeout=0), as its connection is the browser's life.
+// no job timeout (timeout=0), as its connection is a launched browser's
+// life.
 func (browserless) Dial(ep chrome.Endpoint, token string, hold bool) (string, error) {
 	set := map[string]string{"token": token}
-	if hold {
+	if hold && ep.Session == "" {
 		set["timeout"] = "0"
 	}
 	return withQuery(ep.URL, set)
 }
 
-// Release has nothing to do: the browser goes when the keeper lets go of
-// its connection.
-func (browserless) Release(context.Context, chrome.Endpoint) error { return nil }
+// Release deletes a Session API browser; a launched one goes when the
+// keeper lets go of its connection.
+func (browserless) Release(ctx context.Context, ep chrome.Endpoint) error {
+	if ep.Session == "" {
+		return nil
+	}
+	q := url.Values{"token": {ep.Token}, "force": {"true"}}
+	return restCall(ctx, ep.API, http.MethodDelete, "/session/"+url.PathEscape(ep.Session)+"?"+q.Encode(), nil, nil, nil)
+}
 
 // session is an entry of the server's /sessions.
 type session struct {

@@ -40,15 +40,17 @@ func restServer(name, raw, def string) (Server, error) {
 }
 
 // restCall is one request to a REST provider's API at base (its query
-// left out): method on path, with body as JSON and header (the token's),
-// the answer decoded into out. A refusal is a *Refusal naming what
-// refused; no error repeats the token.
+// left out): method on path (whose own query, a token's, no message
+// repeats), with body as JSON and header (the token's), the answer
+// decoded into out. A refusal is a *Refusal naming what refused; no
+// error repeats the token.
 func restCall(ctx context.Context, base, method, path string, header http.Header, body, out any) error {
 	u, err := url.Parse(base)
 	if err != nil {
 		return fmt.Errorf("%s is not a URL", cdp.RedactURL(base))
 	}
-	u.Path, u.RawQuery = strings.TrimSuffix(u.Path, "/")+path, ""
+	path, u.RawQuery, _ = strings.Cut(path, "?")
+	u.Path = strings.TrimSuffix(u.Path, "/") + path
 	server := cdp.RedactURL(base)
 	var rd io.Reader
 	if body != nil {

@@ -20,6 +20,13 @@ func TestBrowserbase(t *testing.T) {
 	testREST(t, "browserbase", "BROWSERBASE_API_KEY", "bb-test-key-5c1e", map[string]string{"BROWSERBASE_PROJECT_ID": "proj-1"})
 }
 
+// browserless's cloud, by its Session API (the open-source server, which
+// has none, is TestBrowserless's).
+func TestBrowserlessCloud(t *testing.T) {
+	t.Parallel()
+	testREST(t, "browserless", "BROWSERLESS_TOKEN", "bl-cloud-key-71af", nil)
+}
+
 func TestSteel(t *testing.T) {
 	t.Parallel()
 	testREST(t, "steel", "STEEL_API_KEY", "ste-test-key-9d2b", nil)
@@ -98,7 +105,11 @@ func testREST(t *testing.T, provider, tokenEnv, token string, extra map[string]s
 		}
 		res, code, out = run(map[string]string{tokenEnv: "wrong-key", "CDPSKILL_SESSION": "w", "CDP_URL": ""},
 			fmt.Sprintf(`{"steps":[{"openTab":{"provider":%q,"endpoint":%q}}]}`, provider, endpoint))
-		if msg := fmt.Sprint(firstError(res)["error"]); code != 1 || !strings.Contains(msg, "refused the token (its POST /v1/sessions answered HTTP 401") || !strings.Contains(msg, "set "+tokenEnv) {
+		create := map[string]string{"browserless": "/session"}[provider]
+		if create == "" {
+			create = "/v1/sessions"
+		}
+		if msg := fmt.Sprint(firstError(res)["error"]); code != 1 || !strings.Contains(msg, "refused the token (its POST "+create+" answered HTTP 401") || !strings.Contains(msg, "set "+tokenEnv) {
 			t.Errorf("openTab's 401: %s", out)
 		}
 	}

@@ -17,7 +17,8 @@ import (
 	"github.com/cdpskill/cdpskill/internal/testbrowser"
 )
 
-// Stand-ins for the REST fleets (Browserbase, Steel, a Selenium Grid 4):
+// Stand-ins for the REST fleets (Browserbase, Steel, a Selenium Grid 4,
+// browserless's cloud Session API):
 // small servers implementing the endpoints cdpskill uses, as their
 // documentation states them, in front of a Chromium of their own per
 // session, whose browser websocket they relay. They are not the
@@ -27,7 +28,7 @@ import (
 // standIn is one fleet's stand-in.
 type standIn struct {
 	t     *testing.T
-	kind  string // "browserbase", "steel", "selenium"
+	kind  string // "browserbase", "steel", "selenium", "browserless" (its cloud)
 	token string // "" for a Grid
 	// idle is a Grid's session timeout: a session no WebDriver command
 	// came for within it is deleted, CDP traffic aside.
@@ -62,6 +63,10 @@ func startStandIn(t *testing.T, kind, token string, idle time.Duration) *standIn
 		mux.HandleFunc("POST /v1/sessions", s.steelCreate)
 		mux.HandleFunc("POST /v1/sessions/{id}/release", s.steelRelease)
 		mux.HandleFunc("GET /{$}", s.relay("apiKey", "sessionId"))
+	case "browserless": // its cloud's Session API
+		mux.HandleFunc("POST /session", s.blCreate)
+		mux.HandleFunc("DELETE /session/{id}", s.blDelete)
+		mux.HandleFunc("GET /chromium", s.relay("token", "session"))
 	case "selenium":
 		mux.HandleFunc("POST /session", s.gridCreate)
 		mux.HandleFunc("GET /session/{id}/url", s.gridURL)
@@ -285,6 +290,41 @@ func (s *standIn) steelCreate(w http.ResponseWriter, r *http.Request) {
 
 func (s *standIn) steelRelease(w http.ResponseWriter, r *http.Request) {
 	if !s.authorized(w, r.Header.Get("steel-api-key")) {
+		return
+	}
+	if !s.end(r.PathValue("id"), "released") {
+		writeJSON(w, http.StatusNotFound, map[string]any{"error": "Session not found"})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"success": true})
+}
+
+// browserless's cloud: POST /session?token=… with {ttl} (ms) answers {id,
+// browserWSEndpoint, stop, …}; DELETE /session/{id}?token=…&force=true
+// ends it.
+func (s *standIn) blCreate(w http.ResponseWriter, r *http.Request) {
+	if !s.authorized(w, r.URL.Query().Get("token")) {
+		return
+	}
+	var body struct {
+		TTL int64 `json:"ttl"`
+	}
+	if json.NewDecoder(r.Body).Decode(&body) != nil || body.TTL <= 0 {
+		writeJSON(w, http.StatusBadRequest, map[string]any{"error": "want a ttl"})
+		return
+	}
+	id, err := s.create()
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"id": id, "ttl": body.TTL,
+		"browserWSEndpoint": s.wsBase() + "/chromium?session=" + id + "&token=" + s.token,
+		"stop":              s.srv.URL + "/session/" + id + "?token=" + s.token})
+}
+
+func (s *standIn) blDelete(w http.ResponseWriter, r *http.Request) {
+	if !s.authorized(w, r.URL.Query().Get("token")) {
 		return
 	}
 	if !s.end(r.PathValue("id"), "released") {
