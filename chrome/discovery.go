@@ -51,6 +51,10 @@ type Endpoint struct {
 	// read from URL, and neither is a secret.
 	Session string `json:"session,omitempty"`
 	API     string `json:"api,omitempty"`
+	// Expires is when a REST provider's session ends by the life it was
+	// created with (its timeout, ttl), when the service's answer or
+	// cdpskill's request says: what a session found gone after it ran out of.
+	Expires time.Time `json:"expires,omitzero"`
 }
 
 // WithDefaults fills in localhost:9222 where host or port is unset, or the
@@ -59,7 +63,7 @@ func (e Endpoint) WithDefaults() Endpoint {
 	if e.URL != "" {
 		if e.Host == "" || e.Port == 0 {
 			if p, err := ParseEndpoint(e.URL); err == nil {
-				p.Provider, p.Token, p.Dial, p.Session, p.API = e.Provider, e.Token, e.Dial, e.Session, e.API
+				p.Provider, p.Token, p.Dial, p.Session, p.API, p.Expires = e.Provider, e.Token, e.Dial, e.Session, e.API, e.Expires
 				return p
 			}
 		}

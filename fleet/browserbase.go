@@ -4,13 +4,16 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strconv"
+	"time"
 
 	"github.com/cdpskill/cdpskill/chrome"
 )
 
 // browserbase is Browserbase's API (https://api.browserbase.com): POST
-// /v1/sessions, with the X-BB-API-Key header and {projectId, keepAlive},
-// makes a browser and answers {id, connectUrl, …}. Asked to keep it alive,
+// /v1/sessions, with the X-BB-API-Key header and {projectId, keepAlive,
+// timeout} (the endpoint's ?timeout=, in seconds, else the project's
+// default), makes a browser and answers {id, connectUrl, expiresAt, …}. Asked to keep it alive,
 // the service keeps the browser between connections, until it is released
 // (POST /v1/sessions/{id} with {status: "REQUEST_RELEASE"}) or its own
 // timeout ends it. The connectUrl carries a signing key, which is never
@@ -31,10 +34,18 @@ func (b browserbase) Server(raw string) (Server, error) {
 // The project, when the environment names one, goes along in the API's
 // address the registry keeps, for the release.
 func (b browserbase) Create(ctx context.Context, srv Server) (*chrome.Browser, error) {
-	var s struct{ ID, ConnectURL string }
+	var s struct {
+		ID, ConnectURL string
+		ExpiresAt      time.Time
+	}
 	body := map[string]any{"keepAlive": true}
 	if srv.Project != "" {
 		body["projectId"] = srv.Project
+	}
+	if u, err := url.Parse(srv.URL); err == nil {
+		if n, err := strconv.Atoi(u.Query().Get("timeout")); err == nil && n > 0 {
+			body["timeout"] = n // seconds; else the project's default
+		}
 	}
 	rctx, cancel := context.WithTimeout(ctx, restWait)
 	err := restCall(rctx, srv.URL, http.MethodPost, "/v1/sessions", b.header(srv.Token), body, &s)
@@ -53,8 +64,10 @@ func (b browserbase) Create(ctx context.Context, srv Server) (*chrome.Browser, e
 	if err != nil {
 		return nil, err
 	}
-	return connectREST(ctx, b, chrome.Endpoint{URL: ws, Provider: Browserbase, Token: srv.Token, Session: s.ID, API: api})
+	return connectREST(ctx, b, chrome.Endpoint{URL: ws, Provider: Browserbase, Token: srv.Token, Session: s.ID, API: api, Expires: s.ExpiresAt})
 }
+
+func (browserbase) LifeParam() string { return "?timeout=, in s," }
 
 func (browserbase) Dial(ep chrome.Endpoint, token string, _ bool) (string, error) {
 	return withQuery(ep.URL, map[string]string{"apiKey": token, "sessionId": ep.Session})

@@ -106,7 +106,7 @@ func (b browserless) createSession(ctx context.Context, srv Server) (*chrome.Bro
 	if err != nil {
 		return nil, err
 	}
-	ep := chrome.Endpoint{Provider: Browserless, Token: srv.Token, Session: sess.ID, API: api}
+	ep := chrome.Endpoint{Provider: Browserless, Token: srv.Token, Session: sess.ID, API: api, Expires: time.Now().Add(time.Duration(ttl) * time.Millisecond)}
 	if ep.URL, err = bareWS(sess.BrowserWSEndpoint, "token"); err != nil || sess.ID == "" {
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseWait)
 		_ = b.Release(rctx, ep)
@@ -115,6 +115,9 @@ func (b browserless) createSession(ctx context.Context, srv Server) (*chrome.Bro
 	}
 	return connectREST(ctx, b, ep)
 }
+
+// LifeParam is the endpoint's parameter for a Session API browser's life.
+func (browserless) LifeParam() string { return "?ttl=, in ms," }
 
 // api is the HTTP base of the server at raw, and raw's query.
 func (browserless) api(raw string) (string, url.Values) {

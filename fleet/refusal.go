@@ -161,6 +161,9 @@ func Explain(ctx context.Context, ep chrome.Endpoint, err error) error {
 		return err
 	}
 	r.TokenEnv = p.TokenEnv()
+	if r.Kind == Gone {
+		r.Why = Expired(ep, time.Now())
+	}
 	if r.Err == nil && !errors.As(err, new(*Refusal)) {
 		r.Err = err // a refusal that err is, or wraps, would wrap itself
 	}

@@ -164,6 +164,32 @@ func KeepAlive(ctx context.Context, ep chrome.Endpoint) error {
 	return nil
 }
 
+// lifer is a provider whose sessions live as long as they were created
+// to: LifeParam names the endpoint's parameter that asks for longer.
+type lifer interface {
+	LifeParam() string
+}
+
+// expirySlack is how early before its end a session gone counts as
+// expired: the service's clock and this one's differ a little.
+const expirySlack = 5 * time.Second
+
+// Expired says, of a session at ep found gone at now, that it ran out
+// of the life it was created with, and how to ask for a longer one; ""
+// when it had life left, or its life is not known.
+func Expired(ep chrome.Endpoint, now time.Time) string {
+	if ep.Expires.IsZero() || now.Before(ep.Expires.Add(-expirySlack)) {
+		return ""
+	}
+	why := fmt.Sprintf("it expired (the life it was made with ended at %s", ep.Expires.Local().Format("15:04:05"))
+	if p, err := Lookup(ep.Provider); err == nil {
+		if l, ok := p.(lifer); ok {
+			why += "; " + l.LifeParam() + " on openTab's endpoint asks for a longer one"
+		}
+	}
+	return why + ")"
+}
+
 // projectEnv is a provider that takes a project from the environment
 // besides its token (Browserbase's).
 type projectEnv interface {

@@ -94,3 +94,27 @@ func TestRESTRefusals(t *testing.T) {
 		}
 	}
 }
+
+// A session found gone at the end of the life it was made with says it
+// expired, and how to ask for a longer one; one with life left, or whose
+// life is not known, says nothing of it.
+func TestExpired(t *testing.T) {
+	t.Parallel()
+	now := time.Now()
+	ep := chrome.Endpoint{Provider: Steel, Session: "s1"}
+	if got := Expired(ep, now); got != "" {
+		t.Errorf("no known life: %q", got)
+	}
+	ep.Expires = now.Add(time.Minute)
+	if got := Expired(ep, now); got != "" {
+		t.Errorf("life left: %q", got)
+	}
+	ep.Expires = now.Add(2 * time.Second) // within the clocks' slack
+	if got := Expired(ep, now); !strings.Contains(got, "it expired") || !strings.Contains(got, "?timeout=, in ms,") {
+		t.Errorf("expired: %q", got)
+	}
+	ep = chrome.Endpoint{Provider: Browserless, Session: "b1", Expires: now.Add(-time.Hour)}
+	if got := Expired(ep, now); !strings.Contains(got, "?ttl=, in ms,") {
+		t.Errorf("browserless's: %q", got)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/cdpskill/cdpskill/chrome"
 )
@@ -54,8 +55,11 @@ func (s steel) Create(ctx context.Context, srv Server) (*chrome.Browser, error) 
 	if u, _ := url.Parse(ws); u.Query().Get("sessionId") == "" { // the registry tells sessions apart by it
 		ws, _ = withQuery(ws, map[string]string{"sessionId": sess.ID})
 	}
-	return connectREST(ctx, s, chrome.Endpoint{URL: ws, Provider: Steel, Token: srv.Token, Session: sess.ID, API: srv.URL})
+	return connectREST(ctx, s, chrome.Endpoint{URL: ws, Provider: Steel, Token: srv.Token, Session: sess.ID, API: srv.URL,
+		Expires: time.Now().Add(time.Duration(timeout) * time.Millisecond)})
 }
+
+func (steel) LifeParam() string { return "?timeout=, in ms," }
 
 func (steel) Dial(ep chrome.Endpoint, token string, _ bool) (string, error) {
 	return withQuery(ep.URL, map[string]string{"apiKey": token})

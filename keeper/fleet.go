@@ -93,6 +93,10 @@ func (k *keeper) endedByServer(now time.Time) {
 		return
 	}
 	after := Duration(now.Sub(k.started).Round(time.Second))
+	if why := fleet.Expired(k.cfg.Endpoint, now); why != "" {
+		k.released = fmt.Sprintf("%s ended its session at %s: %s", k.cfg.Endpoint.Provider, now.Local().Format("15:04:05"), why)
+		return
+	}
 	if k.cfg.Endpoint.Session != "" { // a REST provider's session outlives connections
 		k.released = fmt.Sprintf("%s ended its session at %s, after %s (its own timeout, or it was released or killed there)",
 			k.cfg.Endpoint.Provider, now.Local().Format("15:04:05"), after)

@@ -139,20 +139,33 @@ func testREST(t *testing.T, provider, tokenEnv, token string, extra map[string]s
 	}
 	t.Logf("after release: %s", out)
 
-	// A session the service ended (its timeout): its alias says so.
+	// A session the service ended: at the end of the life it was made
+	// with (asked for on the endpoint), or, a Grid's, by its own timeout.
+	// Its alias says which.
 	envE := map[string]string{"CDPSKILL_SESSION": "e"}
 	for k, v := range env {
 		envE[k] = v
 	}
-	res, code, out = run(envE, fmt.Sprintf(`{"steps":[{"openTab":{"provider":%q,"endpoint":%q}}]}`, provider, endpoint))
+	life := map[string]string{"browserbase": "timeout=4", "steel": "timeout=4000", "browserless": "ttl=4000"}[provider]
+	endpointE := endpoint
+	if life != "" {
+		endpointE += "?" + life
+	}
+	res, code, out = run(envE, fmt.Sprintf(`{"steps":[{"openTab":{"provider":%q,"endpoint":%q}}]}`, provider, endpointE))
 	if code != 0 {
 		t.Fatalf("openTab: %s", out)
 	}
 	tE := res["tab"].(string)
-	s.end(fmt.Sprint(c.sessionRegistry(t, "e")[tE]["providerSession"]), "expired")
+	idE := fmt.Sprint(c.sessionRegistry(t, "e")[tE]["providerSession"])
+	want := "it expired (the life it was made with ended at"
+	if life == "" {
+		s.end(idE, "expired")
+		want = "(its own timeout, or it was released or killed there)"
+	}
+	s.awaitCall(t, "expired "+idE)
 	c.awaitReleaseNote(t, provider+" ended its session")
 	res, code, out = run(envE, fmt.Sprintf(`{"tab":%q,"steps":[{"getUrl":true}]}`, tE))
-	if _, msg := errorOf(res); code != 1 || !strings.Contains(msg, "is gone (HTTP 404") || !strings.Contains(msg, provider+" ended its session at") {
+	if _, msg := errorOf(res); code != 1 || !strings.Contains(msg, "is gone (HTTP 404") || !strings.Contains(msg, provider+" ended its session at") || !strings.Contains(msg, want) {
 		t.Errorf("after the service ended it: %s", out)
 	}
 	t.Logf("after the service ended it: %s", out)

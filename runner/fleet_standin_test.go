@@ -47,6 +47,7 @@ type standInSession struct {
 	ws      string // the browser's own websocket
 	ended   string // "released", "expired": the session is gone
 	used    time.Time
+	expires time.Time // the end of the life it was made with, if any
 }
 
 // startStandIn starts kind's stand-in, stopped when the test ends.
@@ -75,9 +76,7 @@ func startStandIn(t *testing.T, kind, token string, idle time.Duration) *standIn
 	}
 	s.srv = httptest.NewServer(mux)
 	done := make(chan struct{})
-	if idle > 0 {
-		go s.reap(done)
-	}
+	go s.reap(done)
 	t.Cleanup(func() {
 		close(done)
 		s.mu.Lock()
@@ -128,8 +127,9 @@ func (s *standIn) authorized(w http.ResponseWriter, got string) bool {
 	return false
 }
 
-// create launches a session's browser.
-func (s *standIn) create() (string, error) {
+// create launches a session's browser, to live for life (0: until
+// released).
+func (s *standIn) create(life time.Duration) (string, error) {
 	b, err := testbrowser.Start()
 	if err != nil {
 		return "", err
@@ -145,7 +145,11 @@ func (s *standIn) create() (string, error) {
 	defer s.mu.Unlock()
 	s.seq++
 	id := fmt.Sprintf("%s-sess-%d", s.kind, s.seq)
-	s.sessions[id] = &standInSession{browser: b, ws: v.WebSocketDebuggerURL, used: time.Now()}
+	ss := &standInSession{browser: b, ws: v.WebSocketDebuggerURL, used: time.Now()}
+	if life > 0 {
+		ss.expires = time.Now().Add(life)
+	}
+	s.sessions[id] = ss
 	s.note("create %s", id)
 	return id, nil
 }
@@ -233,12 +237,17 @@ func (s *standIn) bbCreate(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		ProjectID string `json:"projectId"`
 		KeepAlive bool   `json:"keepAlive"`
+		Timeout   int    `json:"timeout"` // s; the stand-in's project default is an hour
 	}
 	if json.NewDecoder(r.Body).Decode(&body) != nil || !body.KeepAlive {
 		writeJSON(w, http.StatusBadRequest, map[string]any{"error": "want keepAlive"})
 		return
 	}
-	id, err := s.create()
+	if body.Timeout == 0 {
+		body.Timeout = 3600
+	}
+	life := time.Duration(body.Timeout) * time.Second
+	id, err := s.create(life)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
@@ -247,6 +256,7 @@ func (s *standIn) bbCreate(w http.ResponseWriter, r *http.Request) {
 	s.note("project %s", body.ProjectID)
 	s.mu.Unlock()
 	writeJSON(w, http.StatusCreated, map[string]any{"id": id, "projectId": body.ProjectID, "status": "RUNNING", "keepAlive": true,
+		"expiresAt":  time.Now().Add(life).UTC().Format(time.RFC3339),
 		"connectUrl": s.wsBase() + "/connect?signingKey=signed-" + id})
 }
 
@@ -279,7 +289,7 @@ func (s *standIn) steelCreate(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, map[string]any{"error": "want a timeout"})
 		return
 	}
-	id, err := s.create()
+	id, err := s.create(time.Duration(body.Timeout) * time.Millisecond)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
@@ -313,7 +323,7 @@ func (s *standIn) blCreate(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, map[string]any{"error": "want a ttl"})
 		return
 	}
-	id, err := s.create()
+	id, err := s.create(time.Duration(body.TTL) * time.Millisecond)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
@@ -348,7 +358,7 @@ func (s *standIn) gridCreate(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, map[string]any{"value": map[string]any{"error": "invalid argument"}})
 		return
 	}
-	id, err := s.create()
+	id, err := s.create(0)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
@@ -380,7 +390,8 @@ func (s *standIn) gridDelete(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"value": nil})
 }
 
-// reap deletes the sessions no WebDriver command came for within the
+// reap ends the sessions past the life they were made with, as the
+// services do, and those no WebDriver command came for within the
 // session timeout, as a Grid does.
 func (s *standIn) reap(done <-chan struct{}) {
 	tick := time.NewTicker(50 * time.Millisecond)
@@ -394,7 +405,8 @@ func (s *standIn) reap(done <-chan struct{}) {
 		var stale []string
 		s.mu.Lock()
 		for id, ss := range s.sessions {
-			if ss.ended == "" && time.Since(ss.used) > s.idle {
+			idled := s.idle > 0 && time.Since(ss.used) > s.idle
+			if ss.ended == "" && (idled || !ss.expires.IsZero() && time.Now().After(ss.expires)) {
 				stale = append(stale, id)
 			}
 		}

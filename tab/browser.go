@@ -80,7 +80,9 @@ func connectError(ctx context.Context, ep chrome.Endpoint, temp private.Temp, er
 	var r *fleet.Refusal
 	switch {
 	case errors.As(e.Err, &r) && r.Kind == fleet.Gone:
-		r.Why = keeper.ReleasedWhy(temp, ep)
+		if why := keeper.ReleasedWhy(temp, ep); why != "" {
+			r.Why = why
+		}
 	case errors.Is(err, syscall.ECONNREFUSED):
 		e.Why = keeper.ExitedWhy(temp, ep)
 	}

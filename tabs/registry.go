@@ -55,8 +55,10 @@ type Entry struct {
 	// ProviderSession and ProviderAPI are a REST provider's session id
 	// and API base URL (chrome.Endpoint.Session, API), which release the
 	// browser: no token, which each call takes from its environment.
-	ProviderSession string `json:"providerSession,omitempty"`
-	ProviderAPI     string `json:"providerApi,omitempty"`
+	// ProviderExpires is when its life there ends (chrome.Endpoint.Expires).
+	ProviderSession string    `json:"providerSession,omitempty"`
+	ProviderAPI     string    `json:"providerApi,omitempty"`
+	ProviderExpires time.Time `json:"providerExpires,omitzero"`
 	// BrowserWS caches the browser's websocket URL so a call can skip the
 	// /json/version round trip; a stale one just costs that round trip.
 	BrowserWS string `json:"browserWs,omitempty"`
@@ -81,7 +83,7 @@ type Entry struct {
 
 // Endpoint is the Chrome the entry's target lives in.
 func (e Entry) Endpoint() chrome.Endpoint {
-	return chrome.Endpoint{Host: e.Host, Port: e.Port, URL: e.EndpointURL, Provider: e.Provider, Session: e.ProviderSession, API: e.ProviderAPI}.WithDefaults()
+	return chrome.Endpoint{Host: e.Host, Port: e.Port, URL: e.EndpointURL, Provider: e.Provider, Session: e.ProviderSession, API: e.ProviderAPI, Expires: e.ProviderExpires}.WithDefaults()
 }
 
 // Registry is a handle on a registry file. It holds no state of its own
@@ -137,7 +139,7 @@ func (r *Registry) Register(targetID string, ep chrome.Endpoint) (string, error)
 			return false, nil
 		}
 		var err error
-		alias, err = st.add(Entry{TargetID: targetID, Host: ep.Host, Port: ep.Port, EndpointURL: ep.URL, Provider: ep.Provider, ProviderSession: ep.Session, ProviderAPI: ep.API})
+		alias, err = st.add(Entry{TargetID: targetID, Host: ep.Host, Port: ep.Port, EndpointURL: ep.URL, Provider: ep.Provider, ProviderSession: ep.Session, ProviderAPI: ep.API, ProviderExpires: ep.Expires})
 		return err == nil, err
 	})
 	if err != nil {

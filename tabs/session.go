@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"time"
 
 	"github.com/cdpskill/cdpskill/chrome"
 	"github.com/cdpskill/cdpskill/internal/private"
@@ -66,8 +67,9 @@ type Context struct {
 	// Provider is the fleet the browser is on, as Entry.Provider.
 	Provider string `json:"provider,omitempty"`
 	// ProviderSession and ProviderAPI are as Entry's.
-	ProviderSession string `json:"providerSession,omitempty"`
-	ProviderAPI     string `json:"providerApi,omitempty"`
+	ProviderSession string    `json:"providerSession,omitempty"`
+	ProviderAPI     string    `json:"providerApi,omitempty"`
+	ProviderExpires time.Time `json:"providerExpires,omitzero"`
 	// Closed says why the context is gone, when cdpskill closed it
 	// (CloseContext): the next call that finds it so says this.
 	Closed string `json:"closed,omitempty"`
@@ -75,7 +77,7 @@ type Context struct {
 
 // Endpoint is the browser the context is in.
 func (c Context) Endpoint() chrome.Endpoint {
-	return chrome.Endpoint{Host: c.Host, Port: c.Port, URL: c.EndpointURL, Provider: c.Provider, Session: c.ProviderSession, API: c.ProviderAPI}.WithDefaults()
+	return chrome.Endpoint{Host: c.Host, Port: c.Port, URL: c.EndpointURL, Provider: c.Provider, Session: c.ProviderSession, API: c.ProviderAPI, Expires: c.ProviderExpires}.WithDefaults()
 }
 
 // contextOn is the index of the context recorded on ep, or -1.
@@ -128,7 +130,7 @@ func (r *Registry) AddContext(ep chrome.Endpoint, id string) (string, error) {
 			kept = st.contexts[i].ID
 			return false, nil
 		}
-		st.contexts = append(st.contexts, Context{ID: id, Host: ep.Host, Port: ep.Port, EndpointURL: ep.URL, Provider: ep.Provider, ProviderSession: ep.Session, ProviderAPI: ep.API})
+		st.contexts = append(st.contexts, Context{ID: id, Host: ep.Host, Port: ep.Port, EndpointURL: ep.URL, Provider: ep.Provider, ProviderSession: ep.Session, ProviderAPI: ep.API, ProviderExpires: ep.Expires})
 		return true, nil
 	})
 	return kept, err
