@@ -104,6 +104,21 @@ func Names() []string {
 	return names
 }
 
+// ServerExample is what the address of a server of the provider named
+// name looks like, for messages that ask for one.
+func ServerExample(name string) string {
+	switch strings.ToLower(name) {
+	case Selenium:
+		return "http://grid:4444"
+	case Browserless:
+		return "ws://host:3000"
+	}
+	if d := DefaultServer(name); d != "" {
+		return d
+	}
+	return "ws://host:9222/devtools/browser/<id>"
+}
+
 // Parse reads the server raw names for the provider named name, and
 // takes the token for it: the one raw carries, else the environment's.
 func Parse(name, raw string, getenv chrome.Env) (Server, error) {

@@ -285,6 +285,10 @@ func TestFleetValidation(t *testing.T) {
 		{map[string]string{"CDP_URL": ""}, `{"steps":[{"openTab":{"provider":"browserless"}}]}`, `provider "browserless" needs its server: give openTab an "endpoint"`},
 		{map[string]string{"CDPSKILL_PROVIDER": "browserless", "CDP_URL": "gopher://h?token=secret"}, `{"steps":[{"openTab":true}]}`, "CDP_URL with CDPSKILL_PROVIDER: gopher://h?token=*** is not a browserless server's URL"},
 		{map[string]string{"CDPSKILL_PROVIDER": "browserless", "CDP_URL": "ws://h:3000?token=secret"}, `{"steps":[{"listTabs":true}]}`, "no browserless browser of this session on ws://h:3000 yet: openTab makes one"},
+		// A provider with a public API needs no CDP_URL to be looked for there;
+		// one without says what its server looks like.
+		{map[string]string{"CDPSKILL_PROVIDER": "steel", "CDP_URL": "", "STEEL_API_KEY": "secret"}, `{"steps":[{"listTabs":true}]}`, "no steel browser of this session on https://api.steel.dev yet: openTab makes one"},
+		{map[string]string{"CDPSKILL_PROVIDER": "selenium", "CDP_URL": ""}, `{"steps":[{"listTabs":true}]}`, `provider "selenium" needs its server: give openTab an "endpoint" (http://grid:4444) or set CDP_URL`},
 	} {
 		res, code, out := c.runEnv(tc.env, tc.input)
 		_, msg := errorOf(res) // found at validation

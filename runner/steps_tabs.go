@@ -66,12 +66,13 @@ func (p endpointParams) endpoint(e *env) (chrome.Endpoint, error) {
 }
 
 // defaultEndpoint is the browser a step that names none is about: with
-// CDPSKILL_PROVIDER naming a fleet, the session's browser on CDP_URL's
-// server there (CDP_URL names the server, and dialling it would make a
-// browser); else CDP_URL, else localhost:9222.
+// CDPSKILL_PROVIDER naming a fleet, the session's browser on its server
+// there (CDP_URL, else the provider's own API; CDP_URL names the server,
+// and dialling it would make a browser); else CDP_URL, else
+// localhost:9222.
 func (e *env) defaultEndpoint() (chrome.Endpoint, error) {
 	name := e.getenv("CDPSKILL_PROVIDER")
-	if name == "" || strings.EqualFold(name, fleet.Plain) || e.getenv("CDP_URL") == "" {
+	if name == "" || strings.EqualFold(name, fleet.Plain) {
 		return tab.DefaultEndpoint(e.getenv)
 	}
 	srv, _, err := e.fleetServer(openTabParams{})
@@ -335,7 +336,7 @@ func (e *env) fleetServer(p openTabParams) (srv fleet.Server, onFleet bool, err 
 		raw = e.getenv("CDP_URL")
 	}
 	if raw == "" && fleet.DefaultServer(name) == "" {
-		return fleet.Server{}, false, &Error{Type: Validation, Message: fmt.Sprintf(`provider %q needs its server: give openTab an "endpoint" (ws://host:3000) or set CDP_URL`, name)}
+		return fleet.Server{}, false, &Error{Type: Validation, Message: fmt.Sprintf(`provider %q needs its server: give openTab an "endpoint" (%s) or set CDP_URL`, name, fleet.ServerExample(name))}
 	}
 	srv, err = fleet.Parse(name, raw, e.getenv)
 	if err != nil {
