@@ -27,7 +27,9 @@ func RedactText(s string) string {
 // kept: ?token=*** says what to check) and so does a password.
 func RedactURL(raw string) string {
 	base, query, hasQuery := strings.Cut(raw, "?")
-	if u, err := url.Parse(base); err == nil && u.User != nil {
+	if u, err := url.Parse(base); err != nil {
+		base = redactUserinfo(base)
+	} else if u.User != nil {
 		if _, has := u.User.Password(); has {
 			u.User = url.UserPassword(u.User.Username(), "***")
 			base = strings.Replace(u.String(), "%2A%2A%2A", "***", 1)
@@ -52,4 +54,24 @@ func RedactURL(raw string) string {
 		}
 	}
 	return base + "?" + strings.Join(parts, "&") + frag
+}
+
+// redactUserinfo hides the password of a URL that url.Parse refuses
+// ("http://user:p%zz@host"), read by its text.
+func redactUserinfo(s string) string {
+	_, rest, ok := strings.Cut(s, "://")
+	if !ok {
+		return s
+	}
+	authority, _, _ := strings.Cut(rest, "/")
+	at := strings.LastIndex(authority, "@")
+	if at < 0 {
+		return s
+	}
+	user, _, has := strings.Cut(authority[:at], ":")
+	if !has {
+		return s
+	}
+	start := len(s) - len(rest)
+	return s[:start] + user + ":***" + s[start+at:]
 }

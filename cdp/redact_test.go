@@ -12,6 +12,8 @@ func TestRedact(t *testing.T) {
 		"wss://h/chrome?token=abc&stealth=true":            "wss://h/chrome?token=***&stealth=***",
 		"wss://h/chrome?abc":                               "wss://h/chrome?***",
 		"https://user:pw@h/x?k=v#frag":                     "https://user:***@h/x?k=***#frag",
+		"http://user:p%zz@h:1/x":                           "http://user:***@h:1/x",
+		"http://user:p@w@h:1/x?k=v":                        "http://user:***@h:1/x?k=***",
 		"cannot reach Chrome at ws://h:1/?token=abc: EOF":  "cannot reach Chrome at ws://h:1/?token=***: EOF",
 		`Get "http://h:2/json/version?token=abc": refused`: `Get "http://h:2/json/version?token=***": refused`,
 	}
