@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -120,6 +121,12 @@ func Dial(ctx context.Context, wsURL string) (*Conn, error) {
 // *HandshakeError, with the server's own words; one that does not
 // answer in time an *UnansweredError; both inside a *ConnectError.
 func DialAs(ctx context.Context, wsURL, name string) (*Conn, error) {
+	return DialHeader(ctx, wsURL, name, nil)
+}
+
+// DialHeader is DialAs sending header with the handshake's request (a
+// fleet server's Authorization), which no error repeats.
+func DialHeader(ctx context.Context, wsURL, name string, header http.Header) (*Conn, error) {
 	var accepted atomic.Bool
 	nd := &net.Dialer{}
 	d := websocket.Dialer{ReadBufferSize: 64 << 10, WriteBufferSize: 64 << 10,
@@ -132,7 +139,7 @@ func DialAs(ctx context.Context, wsURL, name string) (*Conn, error) {
 		d.HandshakeTimeout = dialWait
 	}
 	start := time.Now()
-	ws, resp, err := d.DialContext(ctx, wsURL, nil)
+	ws, resp, err := d.DialContext(ctx, wsURL, header)
 	if err != nil {
 		return nil, &ConnectError{Endpoint: name, Err: dialError(ctx, err, resp, accepted.Load(), time.Since(start))}
 	}

@@ -545,3 +545,39 @@ func TestTraceIsTheContexts(t *testing.T) {
 		t.Error("a nil trace must record nothing")
 	}
 }
+
+// DialHeader sends its header with the handshake (a Grid's basic auth);
+// a server that refuses it is a *HandshakeError whose message repeats
+// no header.
+func TestDialHeader(t *testing.T) {
+	t.Parallel()
+	var up websocket.Upgrader
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Basic c2VjcmV0" {
+			http.Error(w, "Unauthorized", http.StatusUnauthorized)
+			return
+		}
+		ws, err := up.Upgrade(w, r, nil)
+		if err != nil {
+			return
+		}
+		ws.Close()
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	ws := "ws" + strings.TrimPrefix(srv.URL, "http")
+	c, err := cdp.DialHeader(ctx, ws, "grid", http.Header{"Authorization": {"Basic c2VjcmV0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	_, err = cdp.DialHeader(ctx, ws, "grid", http.Header{"Authorization": {"Basic d3Jvbmc="}})
+	var he *cdp.HandshakeError
+	if !errors.As(err, &he) || he.Status != http.StatusUnauthorized || strings.Contains(err.Error(), "d3Jvbmc") {
+		t.Errorf("a wrong header: %v", err)
+	}
+	if _, err = cdp.DialAs(ctx, ws, "grid"); !errors.As(err, &he) {
+		t.Errorf("no header: %v", err)
+	}
+}
