@@ -40,11 +40,14 @@ type Endpoint struct {
 	// "browserless", ...); empty is a plain CDP endpoint.
 	Provider string `json:"provider,omitempty"`
 	// Token is the provider's token for this call, from the environment,
-	// and Dial the URL a connection dials, token and all (package fleet
-	// fills both). Neither is ever written anywhere: a registry, a
-	// keeper's configuration file, a message.
+	// Dial the URL a connection dials, token and all, and Auth the
+	// Authorization header its handshake sends, when the provider takes
+	// the token so (a Grid's basic auth) (package fleet fills them). None
+	// is ever written anywhere: a registry, a keeper's configuration
+	// file, a message.
 	Token string `json:"-"`
 	Dial  string `json:"-"`
+	Auth  string `json:"-"`
 	// Session and API are a REST provider's (Browserbase, Steel, a
 	// Selenium Grid): the id of the browser's session there and the base
 	// URL of the API that keeps it alive and releases it. Neither can be
@@ -63,7 +66,7 @@ func (e Endpoint) WithDefaults() Endpoint {
 	if e.URL != "" {
 		if e.Host == "" || e.Port == 0 {
 			if p, err := ParseEndpoint(e.URL); err == nil {
-				p.Provider, p.Token, p.Dial, p.Session, p.API, p.Expires = e.Provider, e.Token, e.Dial, e.Session, e.API, e.Expires
+				p.Provider, p.Token, p.Dial, p.Auth, p.Session, p.API, p.Expires = e.Provider, e.Token, e.Dial, e.Auth, e.Session, e.API, e.Expires
 				return p
 			}
 		}
@@ -76,6 +79,15 @@ func (e Endpoint) WithDefaults() Endpoint {
 		e.Port = DefaultPort
 	}
 	return e
+}
+
+// DialHeader is the header a connection's handshake sends: Auth's, when
+// there is one.
+func (e Endpoint) DialHeader() http.Header {
+	if e.Auth == "" {
+		return nil
+	}
+	return http.Header{"Authorization": {e.Auth}}
 }
 
 // String names the endpoint for messages: host:port, or the URL with its

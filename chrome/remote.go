@@ -160,7 +160,7 @@ func connectRemote(ctx context.Context, ep Endpoint) (*Browser, error) {
 		}
 		dial = v.WebSocketDebuggerURL
 	}
-	conn, err := cdp.DialAs(ctx, dial, ep.String())
+	conn, err := cdp.DialHeader(ctx, dial, ep.String(), ep.DialHeader())
 	if err != nil {
 		return nil, err
 	}
