@@ -150,7 +150,9 @@ func Kept(ep chrome.Endpoint) bool {
 // Resolve makes ep, a browser on a fleet, ready to dial for a call (or,
 // with hold, for its keeper's connection): its token from ep itself, else
 // the provider's environment variable, else a CDP_URL that names the same
-// server with one; and the URL to dial. A plain endpoint is left as it is.
+// server with one; and the URL to dial, with the Authorization its
+// handshake sends when the provider takes one. A plain endpoint is left
+// as it is.
 func Resolve(ep chrome.Endpoint, getenv chrome.Env, hold bool) (chrome.Endpoint, error) {
 	if ep.Provider == "" {
 		return ep, nil
@@ -165,7 +167,17 @@ func Resolve(ep chrome.Endpoint, getenv chrome.Env, hold bool) (chrome.Endpoint,
 	if ep.Dial, err = p.Dial(ep, ep.Token, hold); err != nil {
 		return ep, err
 	}
+	if a, ok := p.(authorizer); ok {
+		ep.Auth = a.auth(ep.Token)
+	}
 	return ep, nil
+}
+
+// authorizer is a provider whose websocket takes the token in the
+// handshake's Authorization header (a Grid's basic auth) rather than in
+// its URL: auth is the header's value, "" for no token.
+type authorizer interface {
+	auth(token string) string
 }
 
 // envToken is the token the environment has for ep's server.

@@ -57,8 +57,9 @@ type Refusal struct {
 	// Waited is how long a Queued connection waited.
 	Waited time.Duration
 	// TokenEnv is where calls take the token from ("" for a plain
-	// endpoint, whose URL carries it).
-	TokenEnv string
+	// endpoint, whose URL carries it); TokenForm what it holds, when it
+	// is more than a key ("user:password" for a Grid's basic auth).
+	TokenEnv, TokenForm string
 	// Why is what became of a Gone browser, when cdpskill knows.
 	Why string
 	Err error
@@ -107,7 +108,16 @@ func (r *Refusal) tokenAdvice() string {
 	if r.TokenEnv == "" {
 		return "check the token in its URL"
 	}
+	if r.TokenForm != "" {
+		return fmt.Sprintf("set %s=%s in the environment of every call (cdpskill reads it at each call and keeps none)", r.TokenEnv, r.TokenForm)
+	}
 	return fmt.Sprintf("set %s to a valid token in the environment of every call (cdpskill reads it at each call and keeps none)", r.TokenEnv)
+}
+
+// tokenFormer is a provider whose token is more than a key: tokenForm
+// says what it holds.
+type tokenFormer interface {
+	tokenForm() string
 }
 
 func (r *Refusal) limit() string {
@@ -163,6 +173,9 @@ func Explain(ctx context.Context, ep chrome.Endpoint, err error) error {
 	r.TokenEnv = p.TokenEnv()
 	if r.Kind == Gone {
 		r.Why = Expired(ep, time.Now())
+	}
+	if f, ok := p.(tokenFormer); ok {
+		r.TokenForm = f.tokenForm()
 	}
 	if r.Err == nil && !errors.As(err, new(*Refusal)) {
 		r.Err = err // a refusal that err is, or wraps, would wrap itself

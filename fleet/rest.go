@@ -103,10 +103,10 @@ const restWait = 30 * time.Second
 // would be charged for until the service's timeout.
 func connectREST(ctx context.Context, p Provider, ep chrome.Endpoint) (*chrome.Browser, error) {
 	ep = ep.WithDefaults()
-	dial, err := p.Dial(ep, ep.Token, false)
+	dial, err := Resolve(ep, nil, false)
 	if err == nil {
 		var conn *cdp.Conn
-		if conn, err = cdp.DialAs(ctx, dial, ep.String()); err == nil {
+		if conn, err = cdp.DialHeader(ctx, dial.Dial, ep.String(), dial.DialHeader()); err == nil {
 			return &chrome.Browser{Conn: conn, Endpoint: ep, Version: &chrome.Version{WebSocketDebuggerURL: ep.URL}}, nil
 		}
 	}

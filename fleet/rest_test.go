@@ -118,3 +118,82 @@ func TestExpired(t *testing.T) {
 		t.Errorf("browserless's: %q", got)
 	}
 }
+
+// A Grid behind basic auth: the credentials in the endpoint are taken
+// out as the token (its URL kept without them), else SELENIUM_GRID_AUTH
+// gives them; each call dials with them in the handshake's Authorization
+// and sends them with each request; the Grid's 401 names the variable;
+// no error, encoding or name shows the password.
+func TestSeleniumAuth(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		raw       string
+		env       map[string]string
+		url, auth string
+	}{
+		{"http://grid-user:p%40ss@grid:4444/wd/hub/", nil, "http://grid:4444/wd/hub", "grid-user:p@ss"},
+		{" https://u:pw@grid?sessionTimeout=90 ", map[string]string{"SELENIUM_GRID_AUTH": "e:nv"}, "https://grid?sessionTimeout=90", "u:pw"},
+		{"http://u@grid:4444", nil, "http://grid:4444", "u:"},
+		{"http://grid:4444", map[string]string{"SELENIUM_GRID_AUTH": "e:nv"}, "http://grid:4444", "e:nv"},
+		{"http://grid:4444", nil, "http://grid:4444", ""},
+	} {
+		srv, err := Parse("selenium", tc.raw, env(tc.env))
+		if err != nil || srv.URL != tc.url || srv.Token != tc.auth || strings.Contains(srv.String(), "pw") {
+			t.Errorf("%s: %+v, %v; want %s with %q", tc.raw, srv, err, tc.url, tc.auth)
+		}
+	}
+	for _, raw := range []string{"ftp://u:sekrit@grid", "http://u:sek%zzrit@grid", "ws://u:sekrit@grid:4444"} {
+		if _, err := Parse("selenium", raw, nil); err == nil || strings.Contains(err.Error(), "sek") {
+			t.Errorf("%s: %v", raw, err)
+		}
+	}
+
+	// A browser of the Grid: dialled as it is, with the environment's
+	// credentials in the handshake's header, none when there are none.
+	ep := chrome.Endpoint{URL: "ws://grid:4444/session/s3/se/cdp", Provider: Selenium, Session: "s3", API: "http://grid:4444"}.WithDefaults()
+	got, err := Resolve(ep, env(map[string]string{"SELENIUM_GRID_AUTH": "u:pw"}), true)
+	if err != nil || got.Dial != ep.URL || got.Auth != "Basic dTpwdw==" || got.DialHeader().Get("Authorization") != "Basic dTpwdw==" {
+		t.Errorf("with credentials: %+v, %v", got, err)
+	}
+	if data, _ := json.Marshal(got); strings.Contains(string(data), "dTpwdw") || strings.Contains(string(data), "pw") {
+		t.Errorf("the credentials encoded: %s", data)
+	}
+	got, _ = Resolve(ep, env(map[string]string{"CDP_URL": "http://u:c1@grid:4444"}), false)
+	if got.Token != "u:c1" {
+		t.Errorf("CDP_URL's credentials: %q", got.Token)
+	}
+	if got, _ = Resolve(ep, nil, false); got.Auth != "" || got.DialHeader() != nil {
+		t.Errorf("without credentials: %+v", got)
+	}
+
+	// Its API: each request with the header; a wrong one refused, the
+	// variable named.
+	var seen atomic.Value
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen.Store(r.Method + " " + r.URL.Path + " " + r.Header.Get("Authorization"))
+		if user, pass, ok := r.BasicAuth(); !ok || user != "u" || pass != "pw" {
+			http.Error(w, "Unauthorized", http.StatusUnauthorized)
+			return
+		}
+		w.Write([]byte(`{"value":null}`))
+	}))
+	defer api.Close()
+	ep.API, ep.Token = api.URL, "u:pw"
+	if err := (selenium{}).KeepAlive(context.Background(), ep); err != nil || seen.Load() != "GET /session/s3/url Basic dTpwdw==" {
+		t.Errorf("keep-alive: %v, %v", seen.Load(), err)
+	}
+	if err := (selenium{}).Release(context.Background(), ep); err != nil || seen.Load() != "DELETE /session/s3 Basic dTpwdw==" {
+		t.Errorf("release: %v, %v", seen.Load(), err)
+	}
+	for _, token := range []string{"u:wrong", ""} {
+		ep.Token = token
+		err := Explain(context.Background(), ep, selenium{}.Release(context.Background(), ep))
+		var r *Refusal
+		if !errors.As(err, &r) || r.Kind != BadToken || !strings.Contains(err.Error(), "set SELENIUM_GRID_AUTH=user:password") || strings.Contains(err.Error(), "wrong") {
+			t.Errorf("%q: %v", token, err)
+		}
+	}
+	if seen.Load() != "DELETE /session/s3 " {
+		t.Errorf("no credentials sent a header: %v", seen.Load())
+	}
+}
