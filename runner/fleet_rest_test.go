@@ -1,6 +1,7 @@
 package runner_test
 
 import (
+	"encoding/base64"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,11 +33,19 @@ func TestSteel(t *testing.T) {
 	testREST(t, "steel", "STEEL_API_KEY", "ste-test-key-9d2b", nil)
 }
 
-// A Grid takes no token; its stand-in deletes a session no WebDriver
-// command came for within 1.5 s, and the keeper's pings keep it.
+// A Grid without auth takes no token; its stand-in deletes a session no
+// WebDriver command came for within 1.5 s, and the keeper's pings keep it.
 func TestSelenium(t *testing.T) {
 	t.Parallel()
 	testREST(t, "selenium", "", "", nil)
+}
+
+// A Grid behind basic auth (--username, --password) asks it of every
+// request and of the se:cdp websocket: the credentials come from
+// SELENIUM_GRID_AUTH, or from the endpoint for its first call.
+func TestSeleniumBasicAuth(t *testing.T) {
+	t.Parallel()
+	testREST(t, "selenium", "SELENIUM_GRID_AUTH", "grid-user:grid-pass-9f2", nil)
 }
 
 func testREST(t *testing.T, provider, tokenEnv, token string, extra map[string]string) {
@@ -105,7 +114,7 @@ func testREST(t *testing.T, provider, tokenEnv, token string, extra map[string]s
 		}
 		res, code, out = run(map[string]string{tokenEnv: "wrong-key", "CDPSKILL_SESSION": "w", "CDP_URL": ""},
 			fmt.Sprintf(`{"steps":[{"openTab":{"provider":%q,"endpoint":%q}}]}`, provider, endpoint))
-		create := map[string]string{"browserless": "/session"}[provider]
+		create := map[string]string{"browserless": "/session", "selenium": "/session"}[provider]
 		if create == "" {
 			create = "/v1/sessions"
 		}
@@ -126,7 +135,23 @@ func testREST(t *testing.T, provider, tokenEnv, token string, extra map[string]s
 	for k, v := range env {
 		envD[k] = v
 	}
-	res, code, out = run(envD, fmt.Sprintf(`{"steps":[{"openTab":{"provider":%q,"endpoint":%q}}]}`, provider, endpoint))
+	if provider == "selenium" && token != "" {
+		// The Grid's credentials in the endpoint only: used (its keeper
+		// pings and releases with them), never shown, and the agent told
+		// that later calls take them from the environment.
+		openEnv := map[string]string{tokenEnv: ""}
+		for k, v := range envD {
+			if k != tokenEnv {
+				openEnv[k] = v
+			}
+		}
+		res, code, out = run(openEnv, fmt.Sprintf(`{"steps":[{"openTab":{"provider":%q,"endpoint":%q}}]}`, provider, strings.Replace(endpoint, "://", "://"+token+"@", 1)))
+		if code != 0 || !strings.Contains(out, "the token came with the endpoint only: later calls on this tab read it from "+tokenEnv) {
+			t.Fatalf("credentials in the endpoint: %s", out)
+		}
+	} else {
+		res, code, out = run(envD, fmt.Sprintf(`{"steps":[{"openTab":{"provider":%q,"endpoint":%q}}]}`, provider, endpoint))
+	}
 	if code != 0 {
 		t.Fatalf("openTab: %s", out)
 	}
@@ -171,10 +196,16 @@ func testREST(t *testing.T, provider, tokenEnv, token string, extra map[string]s
 	t.Logf("after the service ended it: %s", out)
 
 	if token != "" {
-		noTokenIn(t, c.tmp, token)
-		for _, o := range outs {
-			if strings.Contains(o, token) {
-				t.Errorf("an output shows the token: %s", o)
+		secrets := []string{token}
+		if _, pass, ok := strings.Cut(token, ":"); ok { // a Grid's user:password, and its basic auth
+			secrets = append(secrets, pass, base64.StdEncoding.EncodeToString([]byte(token)))
+		}
+		for _, secret := range secrets {
+			noTokenIn(t, c.tmp, secret)
+			for _, o := range outs {
+				if strings.Contains(o, secret) {
+					t.Errorf("an output shows the token: %s", o)
+				}
 			}
 		}
 	}

@@ -29,7 +29,7 @@ import (
 type standIn struct {
 	t     *testing.T
 	kind  string // "browserbase", "steel", "selenium", "browserless" (its cloud)
-	token string // "" for a Grid
+	token string // a Grid's is its basic auth's "user:password", "" for none
 	// idle is a Grid's session timeout: a session no WebDriver command
 	// came for within it is deleted, CDP traffic aside.
 	idle time.Duration
@@ -69,10 +69,10 @@ func startStandIn(t *testing.T, kind, token string, idle time.Duration) *standIn
 		mux.HandleFunc("DELETE /session/{id}", s.blDelete)
 		mux.HandleFunc("GET /chromium", s.relay("token", "session"))
 	case "selenium":
-		mux.HandleFunc("POST /session", s.gridCreate)
-		mux.HandleFunc("GET /session/{id}/url", s.gridURL)
-		mux.HandleFunc("DELETE /session/{id}", s.gridDelete)
-		mux.HandleFunc("GET /session/{id}/se/cdp", s.relay("", ""))
+		mux.HandleFunc("POST /session", s.gridAuth(s.gridCreate))
+		mux.HandleFunc("GET /session/{id}/url", s.gridAuth(s.gridURL))
+		mux.HandleFunc("DELETE /session/{id}", s.gridAuth(s.gridDelete))
+		mux.HandleFunc("GET /session/{id}/se/cdp", s.gridAuth(s.relay("", "")))
 	}
 	s.srv = httptest.NewServer(mux)
 	done := make(chan struct{})
@@ -365,6 +365,19 @@ func (s *standIn) gridCreate(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"value": map[string]any{"sessionId": id, "capabilities": map[string]any{
 		"browserName": "chrome", "se:cdp": s.wsBase() + "/session/" + id + "/se/cdp", "se:cdpVersion": "stand-in"}}})
+}
+
+// gridAuth checks the basic auth a Grid started with --username and
+// --password asks of every request, its websocket's upgrade too.
+func (s *standIn) gridAuth(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if user, pass, _ := r.BasicAuth(); s.token != "" && user+":"+pass != s.token {
+			w.Header().Set("WWW-Authenticate", `Basic realm="selenium-server"`)
+			http.Error(w, "Unauthorized", http.StatusUnauthorized)
+			return
+		}
+		h(w, r)
+	}
 }
 
 func (s *standIn) gridURL(w http.ResponseWriter, r *http.Request) {
