@@ -87,9 +87,42 @@ func (k *keeper) letGo(now time.Time, why string) {
 	k.letGoAt = now
 }
 
+// connectionLost says why the keeper ends when its browser's connection
+// closed, and notes a kept browser the server ended. A REST provider's
+// session outlives a connection the server cut (a proxy's limit, a
+// network blip): one that can still be reached is left to the next call's
+// keeper, not reported ended.
+func (k *keeper) connectionLost(now time.Time) string {
+	if !k.kept {
+		return "Chrome is gone"
+	}
+	if k.cfg.Endpoint.Session != "" && k.released == "" && k.reachable() {
+		k.log.Print("the server closed the keeper's connection, and the session is still there")
+		return "the server closed its connection"
+	}
+	k.endedByServer(now)
+	return "the browser is gone"
+}
+
+// reachable reports whether the kept browser answers a new connection.
+func (k *keeper) reachable() bool {
+	ctx, cancel := context.WithTimeout(context.Background(), reachWait)
+	defer cancel()
+	b, err := connect(ctx, k.cfg)
+	if err != nil {
+		return false
+	}
+	b.Conn.Close()
+	return true
+}
+
+// reachWait bounds trying the kept browser again after its connection
+// closed.
+const reachWait = 5 * time.Second
+
 // endedByServer notes a kept browser whose connection the server ended.
 func (k *keeper) endedByServer(now time.Time) {
-	if !k.kept || k.released != "" {
+	if k.released != "" {
 		return
 	}
 	after := Duration(now.Sub(k.started).Round(time.Second))

@@ -201,8 +201,7 @@ func (k *keeper) run(ctx context.Context) string {
 		case <-k.stop:
 			return "asked to stop"
 		case <-k.browser.Conn.Done():
-			k.endedByServer(time.Now())
-			return "Chrome is gone"
+			return k.connectionLost(time.Now())
 		case <-tick.C:
 			k.mu.Lock()
 			why := k.tick(ctx, time.Now())

@@ -105,6 +105,16 @@ func testREST(t *testing.T, provider, tokenEnv, token string, extra map[string]s
 		t.Errorf("the session expired while its keeper kept it")
 	}
 
+	// The keeper's connection cut, the session alive (a proxy's limit): not
+	// taken for its end; the next call reaches the same page.
+	s.cut(id)
+	c.awaitKeeperFile(t, "keeper.log", "the session is still there")
+	res, code, out = run(env, fmt.Sprintf(`{"tab":%q,"steps":[{"pageFunction":"() => window.__n"}]}`, tab))
+	if got := stepOut(t, res, 0)["value"]; code != 0 || got != 2.0 {
+		t.Fatalf("after the keeper's connection was cut: %v: %s", got, out)
+	}
+	t.Logf("after the cut: %s", out)
+
 	// A wrong token: refused, the variable named; its openTab too.
 	if tokenEnv != "" {
 		bad := map[string]string{tokenEnv: "wrong-key"}
@@ -215,13 +225,20 @@ func testREST(t *testing.T, provider, tokenEnv, token string, extra map[string]s
 // a note that says want, 10 s at most.
 func (c *cli) awaitReleaseNote(t *testing.T, want string) {
 	t.Helper()
+	c.awaitKeeperFile(t, "released.json", want)
+}
+
+// awaitKeeperFile waits until a keeper's file name says want, 10 s at
+// most.
+func (c *cli) awaitKeeperFile(t *testing.T, name, want string) {
+	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		notes, _ := filepath.Glob(filepath.Join(c.tmp, "cdp-skill", "keepers", "*", "released.json"))
-		for _, n := range notes {
-			if data, err := os.ReadFile(n); err == nil && strings.Contains(string(data), want) {
+		files, _ := filepath.Glob(filepath.Join(c.tmp, "cdp-skill", "keepers", "*", name))
+		for _, f := range files {
+			if data, err := os.ReadFile(f); err == nil && strings.Contains(string(data), want) {
 				return
 			}
 		}
 	}
-	t.Fatalf("no keeper noted %q", want)
+	t.Fatalf("no keeper's %s says %q", name, want)
 }

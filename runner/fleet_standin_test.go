@@ -47,7 +47,8 @@ type standInSession struct {
 	ws      string // the browser's own websocket
 	ended   string // "released", "expired": the session is gone
 	used    time.Time
-	expires time.Time // the end of the life it was made with, if any
+	expires time.Time         // the end of the life it was made with, if any
+	conns   []*websocket.Conn // its relayed connections, client side
 }
 
 // startStandIn starts kind's stand-in, stopped when the test ends.
@@ -199,9 +200,23 @@ func (s *standIn) relay(tokenParam, idParam string) http.HandlerFunc {
 			up.Close()
 			return
 		}
+		s.mu.Lock()
+		ss.conns = append(ss.conns, down)
+		s.mu.Unlock()
 		go relayWS(down, up)
 		relayWS(up, down)
 	}
+}
+
+// cut closes session id's connections, as a proxy in front of the
+// service may; the session lives on.
+func (s *standIn) cut(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.sessions[id].conns {
+		c.Close()
+	}
+	s.sessions[id].conns = nil
 }
 
 // relayWS copies messages from src to dst until either closes.
