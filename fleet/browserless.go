@@ -4,10 +4,8 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -184,9 +182,9 @@ type session struct {
 
 // sessionID finds the browser made with trackingID in the server's
 // /sessions.
-func (browserless) sessionID(ctx context.Context, srv Server, trackingID string) (string, error) {
+func (b browserless) sessionID(ctx context.Context, srv Server, trackingID string) (string, error) {
 	var list []session
-	if err := getJSON(ctx, srv, "/sessions", map[string]string{"token": srv.Token, "trackingId": trackingID}, &list); err != nil {
+	if err := b.get(ctx, srv.URL, srv.Token, "/sessions", url.Values{"trackingId": {trackingID}}, &list); err != nil {
 		return "", err
 	}
 	for _, s := range list {
@@ -199,55 +197,32 @@ func (browserless) sessionID(ctx context.Context, srv Server, trackingID string)
 
 // limits is what the server says of its limits (/pressure): how many
 // connections it runs and queues, of how many.
-func (browserless) limits(ctx context.Context, ep chrome.Endpoint) string {
+func (b browserless) limits(ctx context.Context, ep chrome.Endpoint) string {
 	var p struct {
 		Pressure struct {
 			Running, Queued, MaxConcurrent, MaxQueued int
 			Reason                                    string
 		}
 	}
-	srv := Server{URL: ep.URL, Token: ep.Token}
-	if getJSON(ctx, srv, "/pressure", map[string]string{"token": ep.Token}, &p) != nil {
+	if b.get(ctx, ep.URL, ep.Token, "/pressure", nil, &p) != nil {
 		return ""
 	}
 	q := p.Pressure
 	return fmt.Sprintf("it runs %d of %d concurrent connections and queues %d of %d", q.Running, q.MaxConcurrent, q.Queued, q.MaxQueued)
 }
 
-// getJSON asks srv's HTTP API for path with query, into out. A refusal is
-// a *Refusal; no error repeats the token.
-func getJSON(ctx context.Context, srv Server, path string, query map[string]string, out any) error {
-	u, err := url.Parse(srv.URL)
-	if err != nil {
-		return err
+// get asks the HTTP API of the server at serverURL (ws or http) for
+// path with the token, and query, into out. A refusal is a *Refusal; no
+// error repeats the token.
+func (b browserless) get(ctx context.Context, serverURL, token, path string, query url.Values, out any) error {
+	api, _ := b.api(serverURL)
+	if query == nil {
+		query = url.Values{}
 	}
-	u.Scheme = map[string]string{"ws": "http", "wss": "https"}[u.Scheme]
-	u.Path, u.RawQuery = path, ""
-	raw, err := withQuery(u.String(), query)
-	if err != nil {
-		return err
+	if token != "" {
+		query.Set("token", token)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
-	if err != nil {
-		return errors.New(cdp.RedactText(err.Error()))
-	}
-	resp, err := httpClient.Do(req)
-	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err // its text repeats the URL, token and all
-		}
-		return &cdp.ConnectError{Endpoint: srv.String(), Err: err}
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
-		return &cdp.ConnectError{Endpoint: srv.String(), Err: err}
-	}
-	if resp.StatusCode != http.StatusOK {
-		return refusal(srv.String(), "its "+path, resp.StatusCode, cdp.Said(string(body)), resp.Header.Get("Retry-After"))
-	}
-	return json.Unmarshal(body, out)
+	return restCall(ctx, api, http.MethodGet, path+"?"+query.Encode(), nil, nil, out)
 }
 
 // httpClient reaches fleet servers' HTTP APIs; each request carries its

@@ -68,7 +68,9 @@ func restCall(ctx context.Context, base, method, path string, header http.Header
 	if req.Header == nil {
 		req.Header = http.Header{}
 	}
-	req.Header.Set("Content-Type", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json") // a server reads an empty body as bad JSON
+	}
 	resp, err := httpClient.Do(req)
 	if err != nil {
 		var ue *url.Error
