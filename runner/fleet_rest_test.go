@@ -181,7 +181,7 @@ func testREST(t *testing.T, provider, tokenEnv, token string, extra map[string]s
 	for k, v := range env {
 		envE[k] = v
 	}
-	life := map[string]string{"browserbase": "timeout=4", "steel": "timeout=4000", "browserless": "ttl=4000"}[provider]
+	life := map[string]string{"browserbase": "timeout=1", "steel": "timeout=1000", "browserless": "ttl=1000"}[provider]
 	endpointE := endpoint
 	if life != "" {
 		endpointE += "?" + life
@@ -193,6 +193,7 @@ func testREST(t *testing.T, provider, tokenEnv, token string, extra map[string]s
 	tE := res["tab"].(string)
 	idE := fmt.Sprint(c.sessionRegistry(t, "e")[tE]["providerSession"])
 	want := "it expired (the life it was made with ended at"
+	s.expire()
 	if life == "" {
 		s.end(idE, "expired")
 		want = "(its own timeout, or it was released or killed there)"

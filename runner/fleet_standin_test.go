@@ -37,6 +37,10 @@ type standIn struct {
 
 	mu       sync.Mutex
 	sessions map[string]*standInSession
+	// expiring lets sessions end at the end of their life: a test turns
+	// it on when it wants one to, so that a short life does not end a
+	// session before a loaded machine has opened its tab.
+	expiring bool
 	calls    []string
 	seq      int
 }
@@ -206,6 +210,13 @@ func (s *standIn) relay(tokenParam, idParam string) http.HandlerFunc {
 		go relayWS(down, up)
 		relayWS(up, down)
 	}
+}
+
+// expire lets sessions end at the end of their life from now on.
+func (s *standIn) expire() {
+	s.mu.Lock()
+	s.expiring = true
+	s.mu.Unlock()
 }
 
 // cut closes session id's connections, as a proxy in front of the
@@ -434,7 +445,8 @@ func (s *standIn) reap(done <-chan struct{}) {
 		s.mu.Lock()
 		for id, ss := range s.sessions {
 			idled := s.idle > 0 && time.Since(ss.used) > s.idle
-			if ss.ended == "" && (idled || !ss.expires.IsZero() && time.Now().After(ss.expires)) {
+			expired := s.expiring && !ss.expires.IsZero() && time.Now().After(ss.expires)
+			if ss.ended == "" && (idled || expired) {
 				stale = append(stale, id)
 			}
 		}
