@@ -89,6 +89,32 @@ func testREST(t *testing.T, provider, tokenEnv, token string, extra map[string]s
 		t.Errorf("the project, or the signing key kept: %v", entry)
 	}
 
+	// listTabs, naming no browser, lists the fleet's browser (its own blank
+	// tab too, in the default session).
+	res, code, out = run(env, `{"steps":[{"listTabs":true}]}`)
+	if code != 0 || !strings.Contains(out, `"tab":"`+tab+`"`) {
+		t.Errorf("listTabs: %s", out)
+	}
+
+	// A session with a tab on the local browser (CDP_URL's) and one on the
+	// fleet: listTabs lists both.
+	if provider == "steel" {
+		b := chromium(t)
+		envM := map[string]string{"CDPSKILL_SESSION": "m", "CDP_URL": fmt.Sprintf("http://%s:%d", b.Endpoint.Host, b.Endpoint.Port)}
+		for k, v := range env {
+			if k != "CDP_URL" {
+				envM[k] = v
+			}
+		}
+		run(envM, `{"steps":[{"openTab":true}]}`)
+		run(envM, fmt.Sprintf(`{"steps":[{"openTab":{"provider":%q,"endpoint":%q}}]}`, provider, endpoint))
+		res, code, out = run(envM, `{"steps":[{"listTabs":true}]}`)
+		if code != 0 || stepOut(t, res, 0)["count"] != 2.0 || !strings.Contains(out, `"tab":"t1"`) || !strings.Contains(out, `"tab":"t2"`) {
+			t.Errorf("listTabs of a session on two browsers: %s", out)
+		}
+		run(envM, `{"steps":[{"closeTab":"t1"},{"closeTab":"t2"}]}`)
+	}
+
 	// Later calls reach the same page, by its alias; a Grid's session
 	// outlives its timeout with no call, the keeper pinging it.
 	for n := 1; n <= 2; n++ {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -731,13 +732,69 @@ type listedTab struct {
 }
 
 func runListTabs(ctx context.Context, e *env, p endpointParams) (output, error) {
-	var ep chrome.Endpoint
-	var err error
-	if e.tabs.connection() != nil && !p.given() {
-		ep = e.tabs.connection().Endpoint
-	} else if ep, err = p.endpoint(e); err != nil {
+	eps, dflt, err := e.listedBrowsers(p)
+	if err != nil {
 		return output{}, err
 	}
+	tabs := []listedTab{}
+	for i, ep := range eps {
+		at, err := e.listTabsAt(ctx, ep)
+		if err != nil && (len(eps) == 1 || i != dflt) {
+			return output{}, err
+		}
+		if err != nil { // the default browser, beside the session's on a fleet
+			e.warn("the tabs of %s are not listed: %v", ep, err)
+		}
+		tabs = append(tabs, at...)
+	}
+	return output{value: map[string]any{"count": len(tabs), "tabs": tabs}}, nil
+}
+
+// listedBrowsers are the browsers listTabs lists: the one the step names,
+// else the call's, else the session's on fleets (its tabs there are on
+// no local Chrome) with the default browser where the environment names
+// it or the session has tabs there, else the default browser alone.
+// dflt is the default browser's index, -1 when it is not listed.
+func (e *env) listedBrowsers(p endpointParams) (eps []chrome.Endpoint, dflt int, err error) {
+	switch {
+	case p.given():
+		ep, err := p.endpoint(e)
+		return []chrome.Endpoint{ep}, 0, err
+	case e.tabs.connection() != nil:
+		return []chrome.Endpoint{e.tabs.connection().Endpoint}, 0, nil
+	}
+	entries, _ := e.tabs.registry().List()
+	aliases := slices.SortedFunc(maps.Keys(entries), func(a, b string) int {
+		if tabs.AliasLess(a, b) {
+			return 1 // the newest first
+		}
+		return -1
+	})
+	local := false
+	for _, a := range aliases {
+		ep := entries[a].Endpoint()
+		if ep.Provider == "" {
+			local = true
+		} else if !slices.ContainsFunc(eps, func(o chrome.Endpoint) bool { return chrome.SameEndpoint(o, ep) }) {
+			eps = append(eps, ep)
+		}
+	}
+	if len(eps) > 0 && !local && e.getenv("CDP_URL") == "" && e.getenv("CDPSKILL_PROVIDER") == "" {
+		return eps, -1, nil
+	}
+	ep, err := e.defaultEndpoint()
+	if err != nil {
+		return nil, -1, err
+	}
+	if i := slices.IndexFunc(eps, func(o chrome.Endpoint) bool { return chrome.SameEndpoint(o, ep) }); i >= 0 {
+		return eps, i, nil
+	}
+	return append([]chrome.Endpoint{ep}, eps...), 0, nil
+}
+
+// listTabsAt lists the tabs of the browser at ep, by alias, and forgets
+// the registered ones that are gone.
+func (e *env) listTabsAt(ctx context.Context, ep chrome.Endpoint) ([]listedTab, error) {
 	var pages []chrome.TargetInfo
 	var listErr error
 	listed := false
@@ -764,13 +821,13 @@ func runListTabs(ctx context.Context, e *env, p endpointParams) (output, error) 
 	if listErr != nil {
 		var ce *Error
 		if errors.As(listErr, &ce) {
-			return output{}, ce
+			return nil, ce
 		}
 		var gone *tab.SessionGoneError
 		if errors.As(listErr, &gone) {
-			return output{}, gone
+			return nil, gone
 		}
-		return output{}, &Error{Type: Connection, Message: fmt.Sprintf("cannot list tabs of Chrome at %s: %v", ep, listErr), Err: listErr}
+		return nil, &Error{Type: Connection, Message: fmt.Sprintf("cannot list tabs of Chrome at %s: %v", ep, listErr), Err: listErr}
 	}
 	if err != nil {
 		e.warn("tab registry: %v", err)
@@ -780,7 +837,7 @@ func runListTabs(ctx context.Context, e *env, p endpointParams) (output, error) 
 	for _, t := range pages {
 		tabs = append(tabs, listTab(t, aliases))
 	}
-	return output{value: map[string]any{"count": len(tabs), "tabs": tabs}}, nil
+	return tabs, nil
 }
 
 // aliasesAt maps the registered tabs of the browser at ep to their
