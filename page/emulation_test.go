@@ -186,7 +186,7 @@ func TestEmulationEndsWithSessionAndReapplies(t *testing.T) {
 	srv, _ := worldServer(t)
 	p := page.New(browser.NewTab(t))
 	navGoto(t, p, srv.URL+"/env-world.html", "load")
-	ctx := navCtx(t, 10*time.Second)
+	ctx := navCtx(t, 30*time.Second)
 	own := readWorld(t, p)
 	iphone, _ := page.Device("iphone-se")
 	offline := page.NetworkConditions{Offline: true}
@@ -204,8 +204,9 @@ func TestEmulationEndsWithSessionAndReapplies(t *testing.T) {
 	}
 	p2 := page.New(s2)
 	// The renderer learns of the cleared override asynchronously: the
-	// screen's orientation may flip back a moment before its width does.
-	deadline := time.Now().Add(3 * time.Second)
+	// screen's orientation may flip back a moment before its width does,
+	// a moment a loaded machine stretches.
+	deadline := time.Now().Add(10 * time.Second)
 	for s := readScreen(t, p2); s.Width == iphone.Width; s = readScreen(t, p2) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the viewport outlived its session: %+v", s)
@@ -215,8 +216,17 @@ func TestEmulationEndsWithSessionAndReapplies(t *testing.T) {
 	if err := page.SetNetworkConditions(ctx, p2, page.NetworkConditions{}); err != nil {
 		t.Fatal(err) // the page's fetch of /echo needs the network; online is the default anyway
 	}
-	ended := readWorld(t, p2)
-	ended.Languages = own.Languages // kept by the document until it loads again (see TestEmulateEnvironment)
+	// The environment's overrides are cleared as asynchronously: wait for
+	// them as for the viewport.
+	var ended world
+	for {
+		ended = readWorld(t, p2)
+		ended.Languages = own.Languages // kept by the document until it loads again (see TestEmulateEnvironment)
+		if ended == own || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	if ended != own {
 		t.Errorf("the environment outlived its session:\n got %+v\nwant %+v", ended, own)
 	}
@@ -260,7 +270,7 @@ func TestEmulatePermissionsAreTheContexts(t *testing.T) {
 	if err := proto.Detach(ctx, other.S); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(10 * time.Second)
 	for readWorld(t, p).Camera == "granted" {
 		if time.Now().After(deadline) {
 			t.Fatal("the camera stayed granted after another session that set a permission detached: Chrome keeps them per session now")

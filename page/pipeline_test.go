@@ -129,8 +129,10 @@ func TestPipelineSyntaxErrorRunsNothing(t *testing.T) {
 // The pipeline's own timeout fails the operation that would outlast it.
 func TestPipelineBudget(t *testing.T) {
 	p, _ := evalPage(t, "pipe-form.html")
-	res, err := runPipeline(t, p, page.PipelineRequest{Timeout: 300 * time.Millisecond, Steps: []page.PipelineOp{
-		{Sleep: ptr(100)}, {Sleep: ptr(1000)},
+	// Time for the first operation on a loaded machine; the second would
+	// outlast it whatever the load.
+	res, err := runPipeline(t, p, page.PipelineRequest{Timeout: 2 * time.Second, Steps: []page.PipelineOp{
+		{Sleep: ptr(100)}, {Sleep: ptr(10000)},
 	}})
 	if !errors.Is(err, context.DeadlineExceeded) || res == nil || *res.FailedAt != 1 || len(res.Results) != 1 {
 		t.Fatalf("got %s %v", mustJSON(t, res), err)

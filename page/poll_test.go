@@ -47,7 +47,7 @@ func TestPollTimesOutWithLastValue(t *testing.T) {
 	res := poll(t, p, page.PollRequest{
 		Source:   `() => { window.polls = (window.polls || 0) + 1; return 0 }`,
 		Interval: 20 * time.Millisecond,
-		Timeout:  300 * time.Millisecond,
+		Timeout:  2 * time.Second, // room for two evaluations on a loaded machine
 	})
 	if res.Resolved || res.Value != nil || mustJSON(t, res.LastValue) != `{"type":"number","value":0}` || res.LastError != "" {
 		t.Errorf("got %s", mustJSON(t, res))
@@ -61,7 +61,7 @@ func TestPollTimesOutWithLastValue(t *testing.T) {
 // yet throws until it is; the agent sees the last exception on timeout.
 func TestPollKeepsGoingThroughExceptions(t *testing.T) {
 	p, _ := evalPage(t, "eval-types.html")
-	res := poll(t, p, page.PollRequest{Source: `document.querySelector('#later').textContent`, Timeout: 300 * time.Millisecond})
+	res := poll(t, p, page.PollRequest{Source: `document.querySelector('#later').textContent`, Timeout: 2 * time.Second}) // one evaluation at least, on a loaded machine
 	if res.Resolved || !strings.HasPrefix(res.LastError, "TypeError: Cannot read properties of null") {
 		t.Errorf("got %s", mustJSON(t, res))
 	}
@@ -115,7 +115,7 @@ func TestPollAcrossNavigation(t *testing.T) {
 // timeout still ends in the timeout outcome, not an error.
 func TestPollOuterDeadline(t *testing.T) {
 	p, _ := evalPage(t, "eval-types.html")
-	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second) // one evaluation at least, on a loaded machine
 	defer cancel()
 	res, err := page.Poll(ctx, p, page.PollRequest{Source: `false`})
 	if err != nil || res.Resolved || mustJSON(t, res.LastValue) != `{"type":"boolean","value":false}` {

@@ -152,7 +152,7 @@ func TestSaveStateOriginsLeft(t *testing.T) {
 		t.Errorf("the tab left its document")
 	}
 	// Chrome closes a target after it answers Target.closeTarget.
-	for end := time.Now().Add(5 * time.Second); tabs() != before; time.Sleep(20 * time.Millisecond) {
+	for end := time.Now().Add(10 * time.Second); tabs() != before; time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(end) {
 			t.Errorf("%d targets before SaveState, %d after: the scratch tab stayed", before, tabs())
 			break
