@@ -191,7 +191,7 @@ func TestClickNavigationResetsFrame(t *testing.T) {
 func enterFirstFrame(t *testing.T, p *page.Page) *page.Page {
 	t.Helper()
 	var list *page.FrameList
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		var err error
 		if list, err = p.Frames(testCtx(t)); err != nil {
 			t.Fatal(err)

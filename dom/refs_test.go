@@ -38,7 +38,8 @@ func TestClickRefFromBeforeNavigation(t *testing.T) {
 			if !strings.Contains(err.Error(), "navigated since snapshot "+c.snapshot) || !strings.Contains(err.Error(), "new snapshot") {
 				t.Errorf("message = %v", err)
 			}
-			if waited := time.Since(start); waited > dom.DefaultTimeout/2 {
+			// Short of the actionability timeout it would otherwise wait out.
+			if waited := time.Since(start); waited > dom.DefaultTimeout*4/5 {
 				t.Errorf("took %v: a navigated-away ref must fail at once", waited)
 			}
 		})

@@ -40,7 +40,9 @@ func TestClickLinkToSlowServer(t *testing.T) {
 	p := page.New(s)
 	pagetest.AdoptRefs(t, p)
 
-	ctx, cancel := context.WithTimeout(t.Context(), 1500*time.Millisecond)
+	// Time for the click itself on a loaded machine; the navigation it
+	// starts never commits.
+	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Second)
 	defer cancel()
 	start := time.Now()
 	res, err := dom.Click(ctx, p, dom.ClickRequest{Target: "#slow"})
@@ -51,7 +53,9 @@ func TestClickLinkToSlowServer(t *testing.T) {
 	if !strings.Contains(res.Warning, "still navigating") {
 		t.Errorf("warning %q does not say the page was still navigating", res.Warning)
 	}
-	if took > 2500*time.Millisecond {
-		t.Errorf("the click took %v with a 1.5 s deadline", took)
+	// A correctness bound, not a speed target: waiting out the hold would
+	// never end.
+	if took > 4*time.Second+10*time.Second {
+		t.Errorf("the click took %v with a 4 s deadline", took)
 	}
 }
