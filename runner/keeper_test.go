@@ -21,14 +21,17 @@ var idleEnv = map[string]string{"CDPSKILL_IDLE": "1s"}
 // A session no call used for the idle time is closed, with its tabs, by
 // the browser's keeper, and the next call of the session says so and
 // why; the session's next openTab starts it afresh. A session in use
-// meanwhile stays open.
+// meanwhile stays open: its calls must come within the idle time of each
+// other, which is 3 s here, not 1 s, as a call on a loaded machine can
+// take a second.
 func TestIdleSessionClosed(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t).withKeeper()
 	b := chromium(t)
+	env := map[string]string{"CDPSKILL_IDLE": "3s"}
 	open := func(session string) string {
 		t.Helper()
-		res, code, _ := c.runEnv(idleEnv, fmt.Sprintf(`{"session":%q,"steps":[{"openTab":{"url":%q,"host":%q,"port":%d}}]}`,
+		res, code, _ := c.runEnv(env, fmt.Sprintf(`{"session":%q,"steps":[{"openTab":{"url":%q,"host":%q,"port":%d}}]}`,
 			session, fixture.URL+"/form.html", b.Endpoint.Host, b.Endpoint.Port))
 		if code != 0 {
 			t.Fatalf("openTab in %s: %v", session, res)
@@ -36,10 +39,10 @@ func TestIdleSessionClosed(t *testing.T) {
 		return res["tab"].(string)
 	}
 	idle, busy := open("idle"), open("busy")
-	t.Cleanup(func() { c.runEnv(idleEnv, fmt.Sprintf(`{"session":"busy","steps":[{"closeTab":%q}]}`, busy)) })
+	t.Cleanup(func() { c.runEnv(env, fmt.Sprintf(`{"session":"busy","steps":[{"closeTab":%q}]}`, busy)) })
 	reg := tabs.OpenSession(private.Temp(c.tmp), "idle")
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		if res, code, _ := c.runEnv(idleEnv, fmt.Sprintf(`{"session":"busy","tab":%q,"steps":[{"pageFunction":"1"}]}`, busy)); code != 0 {
+		if res, code, _ := c.runEnv(env, fmt.Sprintf(`{"session":"busy","tab":%q,"steps":[{"pageFunction":"1"}]}`, busy)); code != 0 {
 			t.Fatalf("the busy session: %v", res)
 		}
 		if ctx, _, _ := reg.Context(b.Endpoint); ctx.Closed != "" {
@@ -49,14 +52,14 @@ func TestIdleSessionClosed(t *testing.T) {
 			t.Fatal("the idle session was not closed")
 		}
 	}
-	res, code, _ := c.runEnv(idleEnv, fmt.Sprintf(`{"session":"idle","tab":%q,"steps":[{"pageFunction":"1"}]}`, idle))
+	res, code, _ := c.runEnv(env, fmt.Sprintf(`{"session":"idle","tab":%q,"steps":[{"pageFunction":"1"}]}`, idle))
 	msg := fmt.Sprint(field(res, "error", "message"))
 	if code == 0 || field(res, "error", "type") != "CONNECTION" ||
-		!strings.Contains(msg, `session "idle" is gone: cdpskill closed it at `) || !strings.Contains(msg, "after 1s with no call") {
+		!strings.Contains(msg, `session "idle" is gone: cdpskill closed it at `) || !strings.Contains(msg, "after 3s with no call") {
 		t.Errorf("a call of the idle session: %v", res)
 	}
 	again := open("idle")
-	c.runEnv(idleEnv, fmt.Sprintf(`{"session":"idle","steps":[{"closeTab":%q}]}`, again))
+	c.runEnv(env, fmt.Sprintf(`{"session":"idle","steps":[{"closeTab":%q}]}`, again))
 }
 
 // A Chrome cdpskill launched that no call reached for the idle time is
@@ -86,14 +89,16 @@ func TestIdleChromeExits(t *testing.T) {
 	waitGone(t, ep) // its keeper closes it too
 }
 
-// waitGone waits, 20 s at most, until no Chrome answers at ep.
+// waitGone waits, 20 s at most, until no Chrome answers at ep: its port
+// refuses. A Chrome slow to answer on a loaded machine is not gone.
 func waitGone(t *testing.T, ep chrome.Endpoint) {
 	t.Helper()
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 		_, err := chrome.GetVersion(ctx, ep)
+		slow := ctx.Err() != nil
 		cancel()
-		if err != nil {
+		if err != nil && !slow {
 			return
 		}
 		if time.Now().After(deadline) {
