@@ -6,7 +6,10 @@ import (
 	"time"
 )
 
-// A typo'd click on a still page fails in under 1.5 s, the whole call,
+// A typo'd click on a still page fails fast, the whole call, short of the
+// 5 s actionability timeout it would otherwise wait out (a bound, not a
+// speed target: the page must stand still for a second, and a loaded
+// machine adds its share),
 // with the button the agent meant first among the near matches, though a
 // textbox shares more of its words (issue 21).
 func TestTypoOnAStillPageFailsFast(t *testing.T) {
@@ -20,8 +23,8 @@ func TestTypoOnAStillPageFailsFast(t *testing.T) {
 		if e := firstError(res); code != 1 || e == nil || e["name"] != "ElementNotFoundError" {
 			t.Fatalf("%q: exit %d: %s", term, code, jsonText(res))
 		}
-		if took > 1500*time.Millisecond {
-			t.Errorf("%q: the call took %v, want under 1.5 s", term, took)
+		if took > 4*time.Second {
+			t.Errorf("%q: the call took %v, want under 4 s", term, took)
 		}
 		fc, _ := stepOutputs(t, res)[0]["context"].(map[string]any)
 		near, _ := fc["nearMatches"].([]any)
