@@ -109,7 +109,8 @@ func TestPageFunctionFileErrors(t *testing.T) {
 	}
 
 	throws := script(t, "throws.js", "console.log('before');\nconst items = null;\nitems.length\n")
-	res, _ = c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"poll":{"file":%q,"timeout":300}},{"pageFunction":{"file":%q}}]}`, tab, throws, throws))
+	// The poll's time is for one evaluation at least, on a loaded machine.
+	res, _ = c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"poll":{"file":%q,"timeout":2000}},{"pageFunction":{"file":%q}}]}`, tab, throws, throws))
 	steps := stepOutputs(t, res)
 	if last := field(steps[0], "output", "lastError"); !strings.Contains(fmt.Sprint(last), "TypeError") || !strings.Contains(fmt.Sprint(last), throws+":3:") {
 		t.Errorf("poll of a throwing file: %v", steps[0])

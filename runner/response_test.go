@@ -69,7 +69,9 @@ func TestWaitForResponseTimesOut(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t)
 	tab := c.openTab(fixture.URL + "/save.html")
-	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":"#save","waitForResponse":{"url":"/api/items","status":200},"timeout":2000}]}`, tab))
+	// The step's time lets the POST's 201, 300 ms after the click, come
+	// in first on a loaded machine, for the error to list it.
+	res, code := c.run(fmt.Sprintf(`{"tab":%q,"steps":[{"click":"#save","waitForResponse":{"url":"/api/items","status":200},"timeout":5000}]}`, tab))
 	e := firstError(res)
 	if code != 1 || e == nil || e["name"] != "TimeoutError" || !strings.Contains(e["error"].(string), "POST "+fixture.URL+"/api/items 201") {
 		t.Errorf("exit %d: %v", code, res)
