@@ -73,11 +73,10 @@ func (s *blServer) browsers(t testing.TB) []string {
 	t.Helper()
 	var list []struct{ ID, Type string }
 	var err error
-	for range 20 {
-		if err = s.get("/sessions", &list); err == nil {
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if err = s.get("/sessions", &list); err == nil || time.Now().After(deadline) {
 			break
 		}
-		time.Sleep(50 * time.Millisecond)
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -233,7 +233,7 @@ func TestRegistryNotWritable(t *testing.T) {
 	}
 	// Target.closeTarget answers before the tab is gone from the list.
 	after := pageCount(t)
-	for deadline := time.Now().Add(5 * time.Second); after > before && time.Now().Before(deadline); after = pageCount(t) {
+	for deadline := time.Now().Add(10 * time.Second); after > before && time.Now().Before(deadline); after = pageCount(t) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	if after > before {
