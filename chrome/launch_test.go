@@ -250,7 +250,7 @@ func useTempDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 			err := os.RemoveAll(dir)
 			if err == nil {
 				return
@@ -377,7 +377,9 @@ func TestLaunchKillsChromeThatNeverAnswers(t *testing.T) {
 	tmp := useTempDir(t)
 	pidFile := filepath.Join(tmp, "pid")
 	t.Setenv("CHROME_PATH", fakeChrome(t, `echo $$ > "`+pidFile+`"; exec sleep 60`))
-	ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+	// Time for the shell to write its pid on a loaded machine; it never
+	// answers.
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
 	defer cancel()
 	_, _, err := Launch(ctx, os.Getenv, LaunchOptions{Endpoint: Endpoint{Port: freePort(t)}})
 	if !errors.Is(err, context.DeadlineExceeded) {
