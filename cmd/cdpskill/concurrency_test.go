@@ -170,7 +170,7 @@ func TestLockHolderKilled(t *testing.T) {
 	if code != 0 || stepOut(t, res, 0)["value"] != true {
 		t.Fatalf("the call after a killed holder: exit %d: %v", code, res)
 	}
-	if d > 5*time.Second {
+	if d > 10*time.Second { // not at its 20 s timeout
 		t.Errorf("the call after a killed holder took %v", d)
 	}
 }
