@@ -45,7 +45,7 @@ func TestHungKeeperReplaced(t *testing.T) {
 	if second == nil || second.PID == first.PID {
 		t.Fatalf("the keeper after: %+v", second)
 	}
-	for deadline := time.Now().Add(5 * time.Second); syscall.Kill(first.PID, 0) == nil; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); syscall.Kill(first.PID, 0) == nil; time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the hung keeper %d still runs", first.PID)
 		}
@@ -58,7 +58,7 @@ func TestHungKeeperReplaced(t *testing.T) {
 func waitStopped(t *testing.T, pid int) {
 	t.Helper()
 	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/stat", pid))
-	for deadline := time.Now().Add(5 * time.Second); len(tasks) > 0; time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); len(tasks) > 0; time.Sleep(5 * time.Millisecond) {
 		running := 0
 		for _, f := range tasks {
 			stat, err := os.ReadFile(f)
