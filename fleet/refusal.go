@@ -60,6 +60,8 @@ type Refusal struct {
 	// endpoint, whose URL carries it); TokenForm what it holds, when it
 	// is more than a key ("user:password" for a Grid's basic auth).
 	TokenEnv, TokenForm string
+	// NoToken: a provider's call sent none (its variable unset).
+	NoToken bool
 	// Why is what became of a Gone browser, when cdpskill knows.
 	Why string
 	Err error
@@ -68,6 +70,9 @@ type Refusal struct {
 func (r *Refusal) Error() string {
 	switch r.Kind {
 	case BadToken:
+		if r.NoToken {
+			return fmt.Sprintf("the server at %s wants a token, and the call had none (%s): %s", r.Server, r.answer(), r.tokenAdvice())
+		}
 		return fmt.Sprintf("the server at %s refused the token (%s): %s", r.Server, r.answer(), r.tokenAdvice())
 	case Gone:
 		why := r.Why
@@ -171,6 +176,7 @@ func Explain(ctx context.Context, ep chrome.Endpoint, err error) error {
 		return err
 	}
 	r.TokenEnv = p.TokenEnv()
+	r.NoToken = r.TokenEnv != "" && ep.Token == ""
 	if r.Kind == Gone {
 		r.Why = Expired(ep, time.Now())
 	}

@@ -20,7 +20,9 @@ import (
 // who refused and what to do.
 func TestExplain(t *testing.T) {
 	t.Parallel()
-	bl := chrome.Endpoint{URL: "ws://127.0.0.1:9/devtools/browser/b1", Provider: Browserless}.WithDefaults()
+	bl := chrome.Endpoint{URL: "ws://127.0.0.1:9/devtools/browser/b1", Provider: Browserless, Token: "wrong"}.WithDefaults()
+	blNone := bl
+	blNone.Token = ""
 	plainEP, _ := chrome.ParseEndpoint("wss://gw.example/chrome?token=secret")
 	long := strings.Repeat("x", 400) + " wss://h/x?token=secret"
 	for _, tc := range []struct {
@@ -32,6 +34,8 @@ func TestExplain(t *testing.T) {
 	}{
 		{"401 browserless", bl, &cdp.HandshakeError{Status: 401, Said: "Bad or missing authentication."}, BadToken,
 			[]string{"refused the token", "HTTP 401 Unauthorized: Bad or missing authentication.", "set BROWSERLESS_TOKEN", "127.0.0.1:9"}},
+		{"401 browserless, no token", blNone, &cdp.HandshakeError{Status: 401}, BadToken,
+			[]string{"wants a token, and the call had none (HTTP 401 Unauthorized)", "set BROWSERLESS_TOKEN"}},
 		{"403 plain", plainEP, &cdp.HandshakeError{Status: 403}, BadToken,
 			[]string{"refused the token (HTTP 403 Forbidden)", "check the token in its URL", "token=***"}},
 		{"404", bl, &cdp.HandshakeError{Status: 404, Said: `Couldn't locate browser "b1"`}, Gone,

@@ -118,6 +118,10 @@ func TestBrowserless(t *testing.T) {
 		!strings.Contains(msg, "refused the token (HTTP 401 Unauthorized: Bad or missing authentication.)") || !strings.Contains(msg, "set BROWSERLESS_TOKEN") {
 		t.Errorf("401: %s", out)
 	}
+	_, code, out = c.runEnv(map[string]string{"BROWSERLESS_TOKEN": "", "CDP_URL": ""}, fmt.Sprintf(`{"tab":%q,"steps":[{"getUrl":true}]}`, tA))
+	if _, msg := errorOf(decode(t, []byte(out))); code != 1 || !strings.Contains(msg, "wants a token, and the call had none (HTTP 401") || !strings.Contains(msg, "set BROWSERLESS_TOKEN") {
+		t.Errorf("401 without a token: %s", out)
+	}
 
 	// The server full: its 429, with the limits it states.
 	var held []*websocket.Conn

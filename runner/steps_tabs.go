@@ -667,7 +667,7 @@ func (e *env) releaseIfLast(ctx context.Context, ep chrome.Endpoint) bool {
 		}
 	}
 	if err != nil {
-		e.warn("the %s browser at %s may not be released: %v", ep.Provider, ep, err)
+		e.warn("the %s browser at %s may not be released: %v", ep.Provider, ep, fleet.Explain(ctx, ep, err))
 		return false
 	}
 	return true
