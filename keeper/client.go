@@ -111,15 +111,35 @@ func Stop(ctx context.Context, temp private.Temp, ep chrome.Endpoint) error {
 		return nil
 	}
 	if _, err := ask(ctx, rec, request{Version: protocol, Op: "stop"}); err != nil {
+		// One exiting on its own as it was asked closes the connection
+		// unanswered, and takes its record away as it goes.
+		wctx, cancel := context.WithTimeout(ctx, exitingWait)
+		defer cancel()
+		if recordGone(wctx, temp, dir) {
+			return nil
+		}
 		return err
 	}
+	if recordGone(ctx, temp, dir) {
+		return nil
+	}
+	return ctx.Err()
+}
+
+// exitingWait bounds waiting for a keeper that did not answer to be
+// seen going.
+const exitingWait = 2 * time.Second
+
+// recordGone waits, within ctx, until the record of the keeper in dir
+// is gone, as a keeper's that exited.
+func recordGone(ctx context.Context, temp private.Temp, dir string) bool {
 	for ctx.Err() == nil {
 		if _, ok := readRecord(temp, dir); !ok {
-			return nil
+			return true
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	return ctx.Err()
+	return false
 }
 
 // do sends req to the keeper of the browser at ep and returns its reply

@@ -1,6 +1,8 @@
 package keeper
 
 import (
+	"encoding/json"
+	"net"
 	"os"
 	"strings"
 	"testing"
@@ -68,5 +70,51 @@ func TestFailureKeepsTheOption(t *testing.T) {
 	f := failure(&invalid.Option{Field: "locale", Value: "xx", Reason: "Chrome does not know it"})
 	if f.Field != "locale" || f.Value != "xx" || f.Reason != "Chrome does not know it" {
 		t.Errorf("%+v", f)
+	}
+}
+
+// Stop of a keeper that was exiting on its own as it was asked: the
+// connection closes unanswered and the record goes, which is stopped; a
+// record that stays with no keeper behind it is an error, soon.
+func TestStopExiting(t *testing.T) {
+	t.Parallel()
+	temp := private.Temp(t.TempDir())
+	ep := chrome.Endpoint{Host: "127.0.0.1", Port: 1}
+	dir := Dir(temp, ep)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	data, _ := json.Marshal(record{Version: protocol, PID: os.Getpid(), Addr: ln.Addr().String(), Token: "t"})
+	write := func() {
+		if err := temp.WriteFile(recordPath(dir), data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+			time.Sleep(50 * time.Millisecond)
+			_ = os.Remove(recordPath(dir))
+		}
+	}()
+	if err := Stop(t.Context(), temp, ep); err != nil {
+		t.Errorf("an exiting keeper: %v", err)
+	}
+
+	ln.Close() // none behind the record now
+	write()
+	start := time.Now()
+	if err := Stop(t.Context(), temp, ep); err == nil {
+		t.Errorf("a record with no keeper behind it stopped")
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("took %v", d)
 	}
 }
