@@ -41,14 +41,22 @@ func (e *ClosedError) Error() string {
 }
 func (e *ClosedError) Unwrap() error { return e.Err }
 
-// ConnectError means Chrome could not be reached at all.
+// ConnectError means Chrome, or the fleet server that hands it out, could
+// not be reached at all.
 type ConnectError struct {
 	Endpoint string
-	Err      error
+	// What is what was not reached there: "" is Chrome, else a fleet's
+	// server ("the server").
+	What string
+	Err  error
 }
 
 func (e *ConnectError) Error() string {
-	return RedactText(fmt.Sprintf("cannot reach Chrome at %s: %v", e.Endpoint, e.Err))
+	what := e.What
+	if what == "" {
+		what = "Chrome"
+	}
+	return RedactText(fmt.Sprintf("cannot reach %s at %s: %v", what, e.Endpoint, e.Err))
 }
 func (e *ConnectError) Unwrap() error { return e.Err }
 

@@ -77,12 +77,12 @@ func restCall(ctx context.Context, base, method, path string, header http.Header
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return &cdp.ConnectError{Endpoint: server, Err: err}
+		return &cdp.ConnectError{Endpoint: server, What: "the server", Err: err}
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil {
-		return &cdp.ConnectError{Endpoint: server, Err: err}
+		return &cdp.ConnectError{Endpoint: server, What: "the server", Err: err}
 	}
 	if resp.StatusCode/100 != 2 {
 		return refusal(server, fmt.Sprintf("its %s %s", method, path), resp.StatusCode, cdp.Said(string(data)), resp.Header.Get("Retry-After"))

@@ -197,3 +197,15 @@ func TestSeleniumAuth(t *testing.T) {
 		t.Errorf("no credentials sent a header: %v", seen.Load())
 	}
 }
+
+// An API that cannot be reached is named as a server, not as Chrome.
+func TestRESTUnreachable(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.NotFoundHandler())
+	base := srv.URL
+	srv.Close()
+	err := restCall(t.Context(), base, http.MethodPost, "/session?token=secret", nil, map[string]any{}, nil)
+	if err == nil || !strings.Contains(err.Error(), "cannot reach the server at "+base) || strings.Contains(err.Error(), "secret") {
+		t.Errorf("unreachable: %v", err)
+	}
+}
