@@ -132,9 +132,10 @@ var httpClient = &http.Client{Transport: &http.Transport{
 	MaxIdleConnsPerHost: 2,
 }}
 
-// remoteHTTPClient reaches remote endpoints, which may be far and behind
-// TLS; the caller's ctx still bounds every request.
-var remoteHTTPClient = &http.Client{Transport: &http.Transport{
+// RemoteHTTPClient reaches remote endpoints and the fleet servers that
+// hand them out, which may be far and behind TLS; the caller's ctx still
+// bounds every request.
+var RemoteHTTPClient = &http.Client{Transport: &http.Transport{
 	Proxy:               nil,
 	DialContext:         (&net.Dialer{Timeout: 10 * time.Second}).DialContext,
 	TLSHandshakeTimeout: 10 * time.Second,
@@ -152,7 +153,7 @@ func getJSON(ctx context.Context, ep Endpoint, method, path string, out any) err
 	}
 	client := httpClient
 	if ep.Remote() {
-		client = remoteHTTPClient
+		client = RemoteHTTPClient
 	}
 	resp, err := client.Do(req)
 	if err != nil {

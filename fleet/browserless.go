@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -224,15 +223,6 @@ func (b browserless) get(ctx context.Context, serverURL, token, path string, que
 	}
 	return restCall(ctx, api, http.MethodGet, path+"?"+query.Encode(), nil, nil, out)
 }
-
-// httpClient reaches fleet servers' HTTP APIs; each request carries its
-// caller's ctx.
-var httpClient = &http.Client{Transport: &http.Transport{
-	Proxy:               nil,
-	DialContext:         (&net.Dialer{Timeout: 10 * time.Second}).DialContext,
-	TLSHandshakeTimeout: 10 * time.Second,
-	MaxIdleConnsPerHost: 2,
-}}
 
 // withQuery is raw with the query parameters set (an empty value is
 // left out).

@@ -71,7 +71,7 @@ func restCall(ctx context.Context, base, method, path string, header http.Header
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json") // a server reads an empty body as bad JSON
 	}
-	resp, err := httpClient.Do(req)
+	resp, err := chrome.RemoteHTTPClient.Do(req)
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {
